@@ -1,0 +1,10 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// commands lists the subcommands of gobench-dyn.
+func commands() []*cobra.Command {
+	return []*cobra.Command{
+		newVersionCmd(),
+	}
+}

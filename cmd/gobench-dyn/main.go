@@ -1,0 +1,71 @@
+// Command gobench-dyn runs Go benchmark suites in randomized multiple
+// interleaved trials, stops each benchmark once its result is stable, and
+// prints results that benchstat reads.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	os.Exit(execute(os.Args[1:]))
+}
+
+// execute runs the command line args and returns the exit status.
+func execute(args []string) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ex *exitError
+	if errors.As(err, &ex) {
+		if ex.msg != "" {
+			fmt.Fprintln(os.Stderr, "gobench-dyn:", ex.msg)
+		}
+		return ex.code
+	}
+	// Anything else came from cobra itself: an unknown flag or command,
+	// or a bad flag value. Those are usage errors.
+	fmt.Fprintln(os.Stderr, "gobench-dyn:", err)
+	return 2
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gobench-dyn",
+		Short: "Run Go benchmarks in randomized interleaved trials, stopping each once it is stable",
+		Long: `gobench-dyn replaces "go test -bench" in Makefiles and CI. It runs a benchmark
+suite in randomized multiple interleaved trials (RMIT), records every slice of
+every iteration, stops each benchmark as soon as its result is statistically
+stable, and prints output that benchstat reads as is.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(commands()...)
+	return root
+}
+
+// An exitError carries an exit status out of a command.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageErr returns an error that exits 2 with a message naming the bad flag,
+// file or line.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+// failErr returns an error that exits 1: a regression or failed benchmark.
+func failErr(format string, args ...any) error {
+	return &exitError{code: 1, msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,84 @@
+package record
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+)
+
+// An IterationSample holds the values of one unit from one iteration of one
+// benchmark, in slice order.
+type IterationSample struct {
+	Instance  string
+	SuiteRun  int
+	Iteration int
+	Warmup    []float64 // warmup slices
+	Values    []float64 // measurement slices
+}
+
+// Series returns the samples of benchmark k in unit, one element per
+// iteration, ordered by instance, suite run and iteration.
+func (r *Run) Series(k Key, unit string) []IterationSample {
+	type id struct {
+		inst   string
+		sr, it int
+	}
+	index := map[id]int{}
+	var out []IterationSample
+	for i := range r.Slices {
+		s := &r.Slices[i]
+		if s.Key() != k {
+			continue
+		}
+		v, ok := s.Values[unit]
+		if !ok {
+			continue
+		}
+		key := id{s.Instance, s.SuiteRun, s.Iteration}
+		j, ok := index[key]
+		if !ok {
+			j = len(out)
+			index[key] = j
+			out = append(out, IterationSample{Instance: s.Instance, SuiteRun: s.SuiteRun, Iteration: s.Iteration})
+		}
+		if s.Warmup {
+			out[j].Warmup = append(out[j].Warmup, v)
+		} else {
+			out[j].Values = append(out[j].Values, v)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b IterationSample) int {
+		return cmp.Or(cmp.Compare(a.Instance, b.Instance), cmp.Compare(a.SuiteRun, b.SuiteRun), cmp.Compare(a.Iteration, b.Iteration))
+	})
+	return out
+}
+
+// Measurements returns every measurement value in series, in order.
+func Measurements(series []IterationSample) []float64 {
+	var out []float64
+	for _, it := range series {
+		out = append(out, it.Values...)
+	}
+	return out
+}
+
+// Tree nests the measurement values of series as instance → suite run →
+// iteration → slice, for hierarchical bootstrap resampling.
+func Tree(series []IterationSample) *bootstrap.Tree {
+	root := &bootstrap.Tree{}
+	var inst, run *bootstrap.Tree
+	for i, it := range series {
+		if i == 0 || it.Instance != series[i-1].Instance {
+			inst = &bootstrap.Tree{}
+			root.Children = append(root.Children, inst)
+			run = nil
+		}
+		if run == nil || it.SuiteRun != series[i-1].SuiteRun {
+			run = &bootstrap.Tree{}
+			inst.Children = append(inst.Children, run)
+		}
+		run.Children = append(run.Children, bootstrap.Leaf(it.Values))
+	}
+	return root.Prune()
+}

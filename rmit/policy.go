@@ -1,0 +1,58 @@
+package rmit
+
+import "time"
+
+// A Policy decides how long each benchmark runs. The runner consults it
+// slice by slice inside an iteration and after every completed iteration.
+// It sees only benchmark IDs and ns/op values, so that policies can be
+// written, tested and replayed without processes.
+//
+// Benchmark IDs are opaque strings chosen by the runner (package, version
+// and leaf name together); a policy keeps its per-benchmark state by them.
+// The runner calls a Policy from one goroutine at a time.
+type Policy interface {
+	// MaxSlices returns the most slices, warmup included, that one
+	// iteration of bench may run. The runner asks the test binary for
+	// that many and ends the process early once NextSlice says done.
+	MaxSlices(bench string) int
+
+	// NextSlice is called before every slice of an iteration with the
+	// ns/op values of the iteration's warmup and measurement slices so
+	// far. It says whether the next slice is a warmup slice, or that the
+	// iteration is done.
+	NextSlice(bench string, warmup, measured []float64) (nextWarmup, done bool)
+
+	// EndIteration is called after each completed iteration with its
+	// measurement values. It reports whether the benchmark is done and
+	// leaves the schedule.
+	EndIteration(bench string, suiteRun int, measured []float64) (stop bool)
+}
+
+// Static is the policy of a fixed configuration: Warmup warmup slices and
+// Slices measurement slices in every iteration, and no early stop.
+type Static struct {
+	Warmup, Slices int
+}
+
+// MaxSlices implements Policy.
+func (p Static) MaxSlices(string) int { return p.Warmup + p.Slices }
+
+// NextSlice implements Policy.
+func (p Static) NextSlice(_ string, warmup, measured []float64) (bool, bool) {
+	if len(warmup) < p.Warmup {
+		return true, false
+	}
+	return false, len(measured) >= p.Slices
+}
+
+// EndIteration implements Policy.
+func (Static) EndIteration(string, int, []float64) bool { return false }
+
+// An Explainer is a Policy that can say why it decided as it did. The
+// runner records its answers in stop and warmup-end events.
+type Explainer interface {
+	// Explain reports whether the stability criterion held at the last
+	// decision about bench (false when a cap forced it), and the time
+	// spent computing criteria for bench so far.
+	Explain(bench string) (met bool, criterion time.Duration)
+}
