@@ -1,0 +1,75 @@
+// Package atomicfile writes files that replace others all at once: the
+// content goes to a private temporary file beside the target, which is
+// renamed over it only when complete. A reader never sees half a file, and
+// a failed write leaves the old file as it was.
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// A File is a file being written in place of another.
+type File struct {
+	*os.File
+	path string
+	done bool
+}
+
+// Create starts writing path. It fails at once if the directory cannot be
+// written, so that callers can check their outputs before long work.
+func Create(path string) (*File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: f, path: path}, nil
+}
+
+// Commit flushes the content to disk and renames it over the target.
+func (f *File) Commit() error {
+	if f.done {
+		return errors.New("atomicfile: " + f.path + " already committed or abandoned")
+	}
+	f.done = true
+	err := f.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// CreateTemp makes the file 0600; results are for sharing.
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), f.path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// Abandon removes the temporary file, leaving the target untouched. It is
+// a no-op after Commit, so it can be deferred.
+func (f *File) Abandon() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.Name())
+}
+
+// WriteFile writes data to path atomically.
+func WriteFile(path string, data []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abandon()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}

@@ -1,0 +1,48 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCommitReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
+	f, err := Create(path)
+	require.NoError(t, err)
+	_, err = f.WriteString("new")
+	require.NoError(t, err)
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, "old", string(got), "the target is untouched until Commit")
+	require.NoError(t, f.Commit())
+	got, _ = os.ReadFile(path)
+	assert.Equal(t, "new", string(got))
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1, "no temporary file is left")
+}
+
+func TestAbandonKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
+	f, err := Create(path)
+	require.NoError(t, err)
+	_, _ = f.WriteString("half")
+	f.Abandon()
+	f.Abandon()
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, "old", string(got))
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1)
+	assert.Error(t, f.Commit())
+}
+
+func TestCreateFailsEarly(t *testing.T) {
+	_, err := Create(filepath.Join(t.TempDir(), "missing", "out.txt"))
+	assert.Error(t, err)
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/benchout"
+	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// resultsFile is where benchstat-format results go: stdout, or a file
+// written in place of the old one once the run ends (interrupted or not).
+// Lines are written as slices finish in both cases.
+type resultsFile struct {
+	w    io.Writer
+	file *atomicfile.File
+}
+
+func openResults(path string, stdout io.Writer) (*resultsFile, error) {
+	if path == "" || path == "-" {
+		return &resultsFile{w: stdout}, nil
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &resultsFile{w: f, file: f}, nil
+}
+
+func (r *resultsFile) commit() error {
+	if r.file == nil {
+		return nil
+	}
+	return r.file.Commit()
+}
+
+func (r *resultsFile) abandon() {
+	if r.file != nil {
+		r.file.Abandon()
+	}
+}
+
+// rawFile is the --raw output: appended to and flushed record by record,
+// and locked so that two runs cannot write one file.
+type rawFile struct {
+	*os.File
+	closed bool
+}
+
+func createRaw(path string) (*rawFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s is being written by another gobench-dyn run", path)
+		}
+		return nil, err
+	}
+	// Truncate only once the lock is ours, so that a refused run leaves
+	// the other run's file alone.
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &rawFile{File: f}, nil
+}
+
+func (r *rawFile) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	return r.File.Close()
+}
+
+// runObserver writes results as they come and reports progress.
+type runObserver struct {
+	out      *benchout.Writer
+	header   *record.Header
+	progress *progress.Reporter
+	done     map[*rmit.Benchmark]int // completed iterations
+	err      error
+}
+
+func newRunObserver(opts *runOptions, suite *rmit.Suite, out *resultsFile, header *record.Header) *runObserver {
+	total := 0
+	for _, b := range suite.Benchmarks {
+		total += b.Config.SuiteRuns * b.Config.Iterations
+	}
+	maxRuns := 0
+	for _, b := range suite.Benchmarks {
+		maxRuns = max(maxRuns, b.Config.SuiteRuns)
+	}
+	return &runObserver{
+		out:      benchout.NewWriter(out.w),
+		header:   header,
+		progress: progress.New(opts.Stderr, opts.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(suite.Benchmarks)}),
+		done:     map[*rmit.Benchmark]int{},
+	}
+}
+
+func (o *runObserver) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
+
+func (o *runObserver) Slice(b *rmit.Benchmark, s *record.Slice) {
+	if err := o.out.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
+		o.err = err
+	}
+}
+
+func (o *runObserver) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
+	o.done[b]++
+	o.progress.IterationDone(b.String(), f == nil)
+}
+
+func (o *runObserver) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
+	if left := b.Config.SuiteRuns*b.Config.Iterations - o.done[b]; left > 0 {
+		o.progress.SkippedIterations(left)
+	}
+	switch ev.Event {
+	case record.EventFailure:
+		o.progress.BenchmarkFailed(b.String(), ev.Reason)
+	default:
+		o.progress.BenchmarkStopped(b.String(), ev.Met)
+	}
+}
+
+func (o *runObserver) finish(sum *rmit.Summary) {
+	o.progress.Finish(fmt.Sprintf("%d iterations, %d slices in %s", sum.Iterations, sum.Slices, sum.Wall().Round(time.Millisecond)))
+}
+
+// printSummary writes the end-of-run summary to w.
+func printSummary(w io.Writer, sum *rmit.Summary, suite *rmit.Suite, opts *runOptions) {
+	wall := sum.Wall()
+	fmt.Fprintf(w, "\ngobench-dyn: %d benchmarks, %d measurement slices (%d warmup) in %d iterations, wall %s\n",
+		sum.Benchmarks, sum.Slices, sum.Warmup, sum.Iterations, wall.Round(time.Millisecond))
+	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
+		100*sum.Efficiency(), sum.HarnessCPU.Round(time.Millisecond), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if opts.Stop.Criterion.String() != "none" {
+		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d reached the cap unstable; criteria took %s (%.2f%% of wall)\n",
+			opts.Stop.Criterion, sum.Stopped, sum.CapHit, sum.Criterion.Round(time.Microsecond), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+		fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
+			wall.Round(time.Second), sum.CapEstimate.Round(time.Second), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
+	}
+	if sum.Padded > 0 {
+		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
+	}
+	if len(sum.BudgetCut) > 0 {
+		names := make([]string, len(sum.BudgetCut))
+		for i, b := range sum.BudgetCut {
+			names[i] = b.String()
+		}
+		fmt.Fprintf(w, "  --budget %s cut %d benchmarks short before they were stable: %s\n", opts.Budget, len(names), strings.Join(names, ", "))
+	}
+	for _, f := range suite.Failures {
+		fmt.Fprintf(w, "  FAILED %s\n", indentAfterFirst(f.Error()))
+	}
+	for _, f := range sum.Failed {
+		fmt.Fprintf(w, "  FAILED %s\n%s\n", f.Error(), indentAll(tail(f.Detail, 20)))
+	}
+	if sum.Interrupted {
+		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
+	}
+}
+
+func indentAfterFirst(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
+
+func indentAll(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "      " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ")
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cpuModel returns the CPU model name as go test prints it, or "".
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,67 @@
+package rmit
+
+import "strconv"
+
+// A Config is the configuration of one benchmark: its caps on suite runs
+// and iterations per suite run. Slices per iteration and warmup belong to
+// the Policy.
+type Config struct {
+	SuiteRuns  int // s: suite runs the benchmark takes part in, at most
+	Iterations int // i: iterations per suite run
+}
+
+// A Benchmark is one leaf benchmark of one package at one GOMAXPROCS
+// setting, as go test names it.
+type Benchmark struct {
+	Package *Package
+	// Name is the full name as go test prints it, with the -N GOMAXPROCS
+	// suffix where go test adds one: "BenchmarkParse/small-8".
+	Name string
+	// Base is Name without the GOMAXPROCS suffix; LeafPattern(Base)
+	// selects the benchmark.
+	Base string
+	// Procs is the -test.cpu value to run with; 0 leaves GOMAXPROCS alone.
+	Procs int
+	// ID identifies the benchmark among all benchmarks of a run,
+	// versions included; policies key their state by it.
+	ID string
+	// N is the calibrated b.N of one slice.
+	N int64
+	// Config caps the benchmark's suite runs and iterations.
+	Config Config
+}
+
+// NewBenchmark returns the benchmark printed as name by pkg's test binary
+// run at GOMAXPROCS procs. setCPU says whether procs came from a -cpu list
+// and must be passed to the binary, or is the binary's default.
+func NewBenchmark(pkg *Package, name string, procs int, setCPU bool) *Benchmark {
+	b := &Benchmark{Package: pkg, Name: name, Base: SplitProcs(name, procs)}
+	if setCPU {
+		b.Procs = procs
+	}
+	b.ID = pkg.Version + "|" + pkg.ImportPath + "|" + name
+	return b
+}
+
+func (b *Benchmark) String() string {
+	if b.Package.Version != "" {
+		return b.Package.ImportPath + "." + b.Name + " (" + b.Package.Version + ")"
+	}
+	return b.Package.ImportPath + "." + b.Name
+}
+
+// args returns the test binary arguments of one iteration of b running
+// count slices.
+func (b *Benchmark) args(count int) []string {
+	a := []string{
+		"-test.run=^$",
+		"-test.bench=" + LeafPattern(b.Base),
+		"-test.benchtime=" + strconv.FormatInt(b.N, 10) + "x",
+		"-test.count=" + strconv.Itoa(count),
+		"-test.benchmem",
+	}
+	if b.Procs > 0 {
+		a = append(a, "-test.cpu="+strconv.Itoa(b.Procs))
+	}
+	return a
+}

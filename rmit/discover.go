@@ -1,0 +1,203 @@
+package rmit
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// DiscoverOptions configures benchmark discovery and calibration.
+type DiscoverOptions struct {
+	// Bench selects benchmarks with go test -bench semantics.
+	Bench string
+	// CPU lists GOMAXPROCS values as go test -cpu does; empty means the
+	// binary's default.
+	CPU []int
+	// SliceTime is the target duration of one slice; benchmarks are
+	// probed for a tenth of it to calibrate b.N.
+	SliceTime time.Duration
+	// Timeout bounds each discovery process.
+	Timeout time.Duration
+}
+
+// A DiscoveryFailure is a benchmark that failed while being discovered,
+// or a package whose benchmarks could not be listed.
+type DiscoveryFailure struct {
+	Package *Package
+	Name    string // the benchmark, or "" for the whole package
+	Reason  string
+	Detail  string
+}
+
+// Discover lists the leaf benchmarks of pkg matching opts.Bench and
+// calibrates each: it sets N so that one slice lasts about opts.SliceTime.
+//
+// Top-level names come from -test.list, which runs nothing. Sub-benchmarks
+// only show when run, so each top-level benchmark is then run once, in its
+// own process, for a tenth of the slice time: that lists its leaves and
+// measures their speed. A process per top-level benchmark keeps a panic in
+// one from hiding the others.
+func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Benchmark, []*DiscoveryFailure, error) {
+	levels := splitPattern(opts.Bench)
+	first, err := regexp.Compile(levels[0])
+	if err != nil {
+		return nil, nil, fmt.Errorf("--bench %q: %v", opts.Bench, err)
+	}
+	tops, err := listBenchmarks(ctx, pkg, opts.Timeout)
+	if err != nil {
+		return nil, []*DiscoveryFailure{{Package: pkg, Reason: "cannot list benchmarks", Detail: err.Error()}}, nil
+	}
+	cpus := opts.CPU
+	setCPU := len(cpus) > 0
+	if !setCPU {
+		cpus = []int{runtime.GOMAXPROCS(0)}
+	}
+	probe := max(opts.SliceTime/10, time.Millisecond)
+	var benches []*Benchmark
+	var failures []*DiscoveryFailure
+	for _, top := range tops {
+		if !first.MatchString(top) {
+			continue
+		}
+		pattern := strings.Join(append([]string{"^" + regexp.QuoteMeta(top) + "$"}, levels[1:]...), "/")
+		for _, procs := range cpus {
+			args := []string{"-test.run=^$", "-test.bench=" + pattern, "-test.benchtime=" + probe.String(), "-test.count=1", "-test.benchmem"}
+			if setCPU {
+				args = append(args, fmt.Sprintf("-test.cpu=%d", procs))
+			}
+			found, fail := probeRun(ctx, pkg, args, opts.Timeout)
+			for _, f := range found {
+				b := NewBenchmark(pkg, f.name, procs, setCPU)
+				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
+				benches = append(benches, b)
+			}
+			if fail != nil {
+				fail.Package = pkg
+				failures = append(failures, fail)
+			}
+		}
+	}
+	return benches, failures, nil
+}
+
+// NForSlice returns the b.N that makes one slice last about slice, given
+// the benchmark's ns/op.
+func NForSlice(nsPerOp float64, slice time.Duration) int64 {
+	if nsPerOp <= 0 || math.IsNaN(nsPerOp) {
+		return 1
+	}
+	n := math.Round(float64(slice) / nsPerOp)
+	return int64(max(1, min(n, 1e9)))
+}
+
+// listBenchmarks returns the top-level benchmark names of pkg.
+func listBenchmarks(ctx context.Context, pkg *Package, timeout time.Duration) ([]string, error) {
+	p, err := startProcess(pkg.Binary, pkg.Dir, []string{"-test.list=^Benchmark"})
+	if err != nil {
+		return nil, err
+	}
+	stop := p.watch(ctx, timeout)
+	defer stop()
+	var names []string
+	sc := bufio.NewScanner(p.stdout)
+	for sc.Scan() {
+		if name := strings.TrimSpace(sc.Text()); strings.HasPrefix(name, "Benchmark") && !strings.ContainsAny(name, " \t") {
+			names = append(names, name)
+		}
+	}
+	if err := p.wait(); err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, p.stderr.String())
+	}
+	if why := p.killedFor(); why != "" {
+		return nil, fmt.Errorf("%s while listing benchmarks", why)
+	}
+	return names, nil
+}
+
+type probed struct {
+	name    string
+	nsPerOp float64
+}
+
+// probeRun runs one discovery process and returns the leaves it reported,
+// and a failure if the process failed.
+func probeRun(ctx context.Context, pkg *Package, args []string, timeout time.Duration) ([]probed, *DiscoveryFailure) {
+	p, err := startProcess(pkg.Binary, pkg.Dir, args)
+	if err != nil {
+		return nil, &DiscoveryFailure{Reason: "cannot start test binary", Detail: err.Error()}
+	}
+	stop := p.watch(ctx, timeout)
+	defer stop()
+	var found []probed
+	var fail *DiscoveryFailure
+	var failText strings.Builder
+	pending := ""
+	_ = scanOutput(p.stdout, func(it outputItem) bool {
+		switch it.kind {
+		case itemStart:
+			pending = it.name
+		case itemResult:
+			pending = ""
+			found = append(found, probed{it.name, it.values["ns/op"]})
+		case itemFailure, itemPanic:
+			failText.WriteString(it.text + "\n")
+			if fail == nil {
+				fail = &DiscoveryFailure{Name: it.name, Reason: it.text}
+			}
+		}
+		return false
+	})
+	waitErr := p.wait()
+	if why := p.killedFor(); why != "" {
+		return found, &DiscoveryFailure{Name: pending, Reason: why, Detail: p.stderr.String()}
+	}
+	if waitErr != nil && fail == nil {
+		fail = &DiscoveryFailure{Name: pending, Reason: exitReason(waitErr)}
+	}
+	if fail != nil {
+		if fail.Name == "" {
+			fail.Name = pending
+		}
+		fail.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
+	}
+	return found, fail
+}
+
+// splitPattern splits a -test.bench pattern into its per-level parts, at
+// slashes outside brackets and parentheses, as go test does.
+func splitPattern(s string) []string {
+	var parts []string
+	cs, cp := 0, 0
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			cs++
+		case ']':
+			if cs > 0 {
+				cs--
+			}
+		case '(':
+			if cs == 0 {
+				cp++
+			}
+		case ')':
+			if cs == 0 && cp > 0 {
+				cp--
+			}
+		case '\\':
+			i++
+		case '/':
+			if cs == 0 && cp == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}

@@ -1,0 +1,118 @@
+package rmit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// PrepareOptions configures Prepare.
+type PrepareOptions struct {
+	Dir        string   // where packages are resolved and built; "" is the current directory
+	Patterns   []string // package patterns, as for go test
+	BuildFlags []string
+	BinDir     string // where test binaries go
+	Version    string // record.VersionHead or record.VersionBaseline
+	Discover   DiscoverOptions
+	// Log receives notes on skipped packages and progress of the build.
+	Log io.Writer
+}
+
+// A Suite is the set of calibrated benchmarks a run will measure, and
+// what went wrong while preparing it.
+type Suite struct {
+	Packages   []*Package
+	Benchmarks []*Benchmark
+	// Failures are packages that did not build and benchmarks that
+	// failed while being discovered: the run goes on without them.
+	Failures []*PrepareFailure
+}
+
+// A PrepareFailure is a package or benchmark that could not be prepared.
+type PrepareFailure struct {
+	Package string
+	Bench   string // "" for the whole package
+	Version string
+	Reason  string
+	Detail  string // the compiler's or test binary's own output
+}
+
+func (f *PrepareFailure) Error() string {
+	name := f.Package
+	if f.Bench != "" {
+		name += "." + f.Bench
+	}
+	if f.Detail == "" {
+		return name + ": " + f.Reason
+	}
+	return name + ": " + f.Reason + "\n" + indent(f.Detail)
+}
+
+// Event returns the failure as a raw record event.
+func (f *PrepareFailure) Event() *record.Event {
+	return &record.Event{Event: record.EventFailure, Package: f.Package, Benchmark: f.Bench, Version: f.Version,
+		Reason: f.Reason, Detail: f.Detail, Time: time.Now()}
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// Prepare resolves the package patterns, builds each package's test binary
+// and discovers and calibrates its benchmarks. A package that fails to
+// build or a benchmark that fails while being discovered is reported in
+// Suite.Failures, and the others are prepared all the same. The error is
+// for failures that leave nothing to run: patterns that do not resolve,
+// or a cancelled context.
+func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
+	logf := func(format string, args ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format+"\n", args...)
+		}
+	}
+	pkgs, notes, err := List(ctx, opts.Patterns, ListOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notes {
+		logf("gobench-dyn: %s", n)
+	}
+	for _, p := range pkgs {
+		p.Version = opts.Version
+	}
+	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags, OutDir: opts.BinDir})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for _, n := range notes {
+		logf("gobench-dyn: %s", n)
+	}
+	s := &Suite{}
+	for _, f := range failed {
+		s.Failures = append(s.Failures, &PrepareFailure{Package: f.Package.ImportPath, Version: opts.Version, Reason: "build failed", Detail: f.Output})
+	}
+	for _, p := range built {
+		bs, fails, err := Discover(ctx, p, opts.Discover)
+		if err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		for _, f := range fails {
+			s.Failures = append(s.Failures, &PrepareFailure{Package: p.ImportPath, Bench: f.Name, Version: opts.Version, Reason: f.Reason, Detail: f.Detail})
+		}
+		if len(bs) == 0 && len(fails) == 0 {
+			logf("gobench-dyn: %s: no benchmarks match %q, skipped", p.ImportPath, opts.Discover.Bench)
+			continue
+		}
+		s.Packages = append(s.Packages, p)
+		s.Benchmarks = append(s.Benchmarks, bs...)
+	}
+	return s, nil
+}

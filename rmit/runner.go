@@ -1,0 +1,520 @@
+package rmit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// ErrInterrupted is returned by Run when its context was cancelled. What
+// was measured up to then has been recorded.
+var ErrInterrupted = errors.New("interrupted")
+
+// An Observer is told what happens during a run, as it happens. The
+// runner calls it from one goroutine, between slices, never while a slice
+// runs.
+type Observer interface {
+	SuiteRunStarted(k, iterations int)
+	Slice(b *Benchmark, s *record.Slice)
+	IterationDone(b *Benchmark, failure *Failure)
+	// BenchmarkDone is called once per benchmark that leaves the
+	// schedule early, because its policy stopped it, it failed or the
+	// budget ran out, with the event recorded for it.
+	BenchmarkDone(b *Benchmark, ev *record.Event)
+}
+
+// A Failure is an iteration that did not complete.
+type Failure struct {
+	Bench     *Benchmark
+	SuiteRun  int
+	Iteration int
+	Reason    string // "timeout", "exit status 2", "--- FAIL", …
+	Detail    string // the failure output and the tail of stderr
+}
+
+func (f *Failure) Error() string {
+	return fmt.Sprintf("%s: suite run %d iteration %d: %s", f.Bench, f.SuiteRun, f.Iteration, f.Reason)
+}
+
+// A Runner runs the iterations of a set of calibrated benchmarks in
+// randomized multiple interleaved trials.
+type Runner struct {
+	Benchmarks []*Benchmark
+	Policy     Policy
+	Seed       uint64
+	// SliceTime is the target duration of one slice; slices that land
+	// far from it trigger a recalibration of b.N between iterations.
+	SliceTime time.Duration
+	// Timeout kills an iteration that runs longer. Zero means none.
+	Timeout time.Duration
+	// Budget bounds the whole run. Zero means none.
+	Budget time.Duration
+	// MinIterations is the number of iterations every benchmark gets
+	// before a budget is spent on the least stable ones.
+	MinIterations int
+	// MinDistinct pads suite runs holding fewer distinct benchmarks.
+	MinDistinct int
+	Instance    string
+	Raw         *record.Writer // may be nil
+	Observer    Observer       // may be nil
+
+	now   func() time.Time
+	state map[*Benchmark]*benchState
+}
+
+// benchState is what the runner tracks of one benchmark.
+type benchState struct {
+	iterations int           // completed iterations
+	wall       time.Duration // wall time of its iterations, for estimates
+	stopped    bool          // the policy stopped it
+	failed     bool
+	budgetCut  bool
+	skipped    int // scheduled iterations it left because it stopped
+}
+
+// A Summary describes a finished run.
+type Summary struct {
+	Start, End  time.Time
+	Benchmarks  int
+	Iterations  int
+	Slices      int // measurement slices
+	Warmup      int // warmup slices
+	InSlices    time.Duration
+	Stopped     int // benchmarks the policy stopped early
+	CapHit      int // benchmarks that reached their cap
+	Failed      []*Failure
+	Padded      int
+	BudgetCut   []*Benchmark
+	Interrupted bool
+	// CapEstimate estimates how long the cap configuration would have
+	// taken: the time taken plus the skipped iterations at each
+	// benchmark's mean iteration time.
+	CapEstimate time.Duration
+	// HarnessCPU is the CPU time gobench-dyn itself used, children
+	// excluded.
+	HarnessCPU time.Duration
+	// Criterion is the time spent computing stoppage criteria.
+	Criterion time.Duration
+}
+
+// Wall returns the run's wall time.
+func (s *Summary) Wall() time.Duration { return s.End.Sub(s.Start) }
+
+// Efficiency returns the share of wall time spent inside slices.
+func (s *Summary) Efficiency() float64 {
+	if s.Wall() <= 0 {
+		return 0
+	}
+	return float64(s.InSlices) / float64(s.Wall())
+}
+
+// Run runs the schedule until every benchmark has reached its cap or been
+// stopped by the policy, the budget is spent, or ctx is cancelled (then it
+// returns ErrInterrupted). Every slice is written to Raw as it finishes.
+func (r *Runner) Run(ctx context.Context) (*Summary, error) {
+	if r.now == nil {
+		r.now = time.Now
+	}
+	r.state = map[*Benchmark]*benchState{}
+	for _, b := range r.Benchmarks {
+		r.state[b] = &benchState{}
+	}
+	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
+	cpu0 := selfCPU()
+	err := r.run(ctx, sum)
+	r.finish(sum)
+	sum.End = r.now()
+	sum.HarnessCPU = selfCPU() - cpu0
+	sum.CapEstimate = sum.Wall()
+	for _, b := range r.Benchmarks {
+		st := r.state[b]
+		if st.iterations > 0 {
+			sum.CapEstimate += time.Duration(st.skipped) * st.wall / time.Duration(st.iterations)
+		}
+	}
+	if ex, ok := r.Policy.(Explainer); ok {
+		for _, b := range r.Benchmarks {
+			_, c := ex.Explain(b.ID)
+			sum.Criterion += c
+		}
+	}
+	if errors.Is(err, ErrInterrupted) {
+		sum.Interrupted = true
+		r.event(&record.Event{Event: record.EventInterrupt, Reason: "interrupted by signal; results are partial"})
+	} else if err == nil {
+		r.event(&record.Event{Event: record.EventEnd})
+	}
+	return sum, err
+}
+
+func (r *Runner) run(ctx context.Context, sum *Summary) error {
+	maxRuns := 0
+	for _, b := range r.Benchmarks {
+		maxRuns = max(maxRuns, b.Config.SuiteRuns)
+	}
+	for k := 1; k <= maxRuns; k++ {
+		var active, spare []*Benchmark
+		for _, b := range r.Benchmarks {
+			st := r.state[b]
+			switch {
+			case st.failed || st.budgetCut:
+			case st.stopped || k > b.Config.SuiteRuns:
+				spare = append(spare, b)
+			default:
+				active = append(active, b)
+			}
+		}
+		if r.Budget > 0 && k > r.MinIterations {
+			var cut []*Benchmark
+			active, cut = r.fitBudget(active, r.Budget-r.now().Sub(sum.Start))
+			r.cutByBudget(sum, cut)
+		}
+		if len(active) == 0 {
+			break
+		}
+		entries := Schedule(r.Seed, k, active, func(b *Benchmark) int { return b.Config.Iterations })
+		if r.MinDistinct > 0 {
+			var added []*Benchmark
+			entries, added = Pad(entries, r.MinDistinct, spare, r.Seed, k)
+			for _, b := range added {
+				sum.Padded++
+				r.event(&record.Event{Event: record.EventPadding, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, SuiteRun: k,
+					Reason: fmt.Sprintf("suite run %d held fewer than %d distinct benchmarks", k, r.MinDistinct)})
+			}
+		}
+		if r.Observer != nil {
+			r.Observer.SuiteRunStarted(k, len(entries))
+		}
+		for order, e := range entries {
+			if ctx.Err() != nil {
+				return ErrInterrupted
+			}
+			st := r.state[e.Bench]
+			if st.failed || (st.stopped && !e.Padding) || st.budgetCut {
+				if st.stopped {
+					st.skipped++
+				}
+				continue
+			}
+			if r.Budget > 0 && r.now().Sub(sum.Start)+r.estimate(e.Bench) > r.Budget {
+				r.cutByBudget(sum, r.Benchmarks)
+				return nil
+			}
+			if err := r.iteration(ctx, e, k, order+1, sum); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// iteration runs one scheduled iteration and updates the benchmark's state.
+func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summary) error {
+	b := e.Bench
+	st := r.state[b]
+	start := r.now()
+	measured, fail := r.runIteration(ctx, e, k, order, sum)
+	wall := r.now().Sub(start)
+	if fail != nil && fail.Reason == "interrupted" {
+		return ErrInterrupted
+	}
+	st.wall += wall
+	st.iterations++
+	sum.Iterations++
+	if r.Observer != nil {
+		r.Observer.IterationDone(b, fail)
+	}
+	if fail != nil {
+		st.failed = true
+		sum.Failed = append(sum.Failed, fail)
+		ev := &record.Event{Event: record.EventFailure, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			SuiteRun: k, Iteration: e.Iteration, Reason: fail.Reason, Detail: fail.Detail}
+		r.event(ev)
+		if r.Observer != nil {
+			r.Observer.BenchmarkDone(b, ev)
+		}
+		return nil
+	}
+	if e.Padding {
+		return nil
+	}
+	if r.Policy.EndIteration(b.ID, k, measured) {
+		st.stopped = true
+		sum.Stopped++
+		ev := r.stopEvent(b, k, e.Iteration, "criterion met")
+		r.event(ev)
+		if r.Observer != nil {
+			r.Observer.BenchmarkDone(b, ev)
+		}
+	}
+	return nil
+}
+
+func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event {
+	ev := &record.Event{Event: record.EventStop, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+		SuiteRun: k, Iteration: it, Reason: reason}
+	if ex, ok := r.Policy.(Explainer); ok {
+		met, crit := ex.Explain(b.ID)
+		ev.Met, ev.CriterionNs = met, int64(crit)
+	}
+	return ev
+}
+
+// finish records a stop event for every benchmark that ran to its cap.
+func (r *Runner) finish(sum *Summary) {
+	_, dynamic := r.Policy.(Explainer)
+	for _, b := range r.Benchmarks {
+		st := r.state[b]
+		if st.stopped || st.failed || st.iterations == 0 {
+			continue
+		}
+		reason := "configuration done"
+		if dynamic {
+			reason = "cap reached before the criterion held"
+			if st.budgetCut {
+				reason = "budget spent before the criterion held"
+			}
+			sum.CapHit++
+		}
+		ev := r.stopEvent(b, 0, 0, reason)
+		r.event(ev)
+	}
+}
+
+// runIteration runs one process of the test binary for entry e, records
+// its slices and returns the measurement values (ns/op). A nil failure
+// means the iteration completed.
+func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
+	b := e.Bench
+	maxSlices := r.Policy.MaxSlices(b.ID)
+	fail := func(reason, detail string) *Failure {
+		return &Failure{Bench: b, SuiteRun: k, Iteration: e.Iteration, Reason: reason, Detail: detail}
+	}
+	if maxSlices < 1 {
+		return nil, fail("policy allows no slices", "")
+	}
+	p, err := startProcess(b.Package.Binary, b.Package.Dir, b.args(maxSlices))
+	if err != nil {
+		return nil, fail("cannot start test binary", err.Error())
+	}
+	stop := p.watch(ctx, r.Timeout)
+	defer stop()
+
+	var warmup, measured []float64
+	nextWarmup, done := r.Policy.NextSlice(b.ID, nil, nil)
+	last := r.now()
+	var failure *Failure
+	var failText strings.Builder
+	slice := 0
+	scanErr := scanOutput(p.stdout, func(it outputItem) bool {
+		switch it.kind {
+		case itemResult:
+			if it.name != b.Name {
+				return false
+			}
+			now := r.now()
+			slice++
+			rec := &record.Slice{
+				Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
+				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: nextWarmup,
+				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
+			}
+			last = now
+			r.slice(b, rec)
+			ns := it.values["ns/op"]
+			if nextWarmup {
+				sum.Warmup++
+				warmup = append(warmup, ns)
+			} else {
+				sum.Slices++
+				sum.InSlices += now.Sub(rec.Start)
+				measured = append(measured, ns)
+			}
+			wasWarmup := nextWarmup
+			nextWarmup, done = r.Policy.NextSlice(b.ID, warmup, measured)
+			if wasWarmup && !nextWarmup {
+				r.warmupEnd(b, k, e.Iteration, slice)
+			}
+			if done {
+				if slice < maxSlices {
+					p.kill("done")
+				}
+				return true
+			}
+		case itemFailure, itemPanic:
+			failText.WriteString(it.text)
+			failText.WriteByte('\n')
+			if failure == nil {
+				failure = fail(it.text, "")
+			}
+		}
+		return false
+	})
+	waitErr := p.wait()
+	stop()
+	if why := p.killedFor(); why == "interrupted" || why == "timeout" {
+		return measured, fail(why, killDetail(why, r.Timeout, p.stderr.String()))
+	}
+	if failure != nil || (waitErr != nil && !done) {
+		if failure == nil {
+			failure = fail(exitReason(waitErr), "")
+		}
+		failure.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
+		return measured, failure
+	}
+	if scanErr != nil && !done {
+		return measured, fail("reading output: "+scanErr.Error(), p.stderr.String())
+	}
+	if !done {
+		return measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
+	}
+	r.recalibrate(b, measured)
+	return measured, nil
+}
+
+func killDetail(why string, timeout time.Duration, stderr string) string {
+	if why == "timeout" {
+		return fmt.Sprintf("killed after --timeout %v\n%s", timeout, stderr)
+	}
+	return stderr
+}
+
+func exitReason(err error) string {
+	var ee interface{ ExitCode() int }
+	if errors.As(err, &ee) {
+		return fmt.Sprintf("exit status %d", ee.ExitCode())
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "failed"
+}
+
+// recalibrate resets b.N when the iteration's slices landed far from the
+// target slice time, for example because the benchmark's speed changed
+// after its warm-up. Measurement slices within one iteration always share
+// one N.
+func (r *Runner) recalibrate(b *Benchmark, measured []float64) {
+	if len(measured) == 0 || r.SliceTime <= 0 {
+		return
+	}
+	med := slices.Clone(measured)
+	slices.Sort(med)
+	ns := med[len(med)/2]
+	if ns <= 0 {
+		return
+	}
+	got := time.Duration(ns * float64(b.N))
+	if got > r.SliceTime/3 && got < r.SliceTime*3 {
+		return
+	}
+	b.N = NForSlice(ns, r.SliceTime)
+}
+
+func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int) {
+	ev := &record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+		SuiteRun: k, Iteration: it, Slice: slice, Met: true}
+	if ex, ok := r.Policy.(Explainer); ok {
+		ev.Met, _ = ex.Explain(b.ID)
+	}
+	r.event(ev)
+}
+
+func (r *Runner) slice(b *Benchmark, s *record.Slice) {
+	if r.Raw != nil {
+		_ = r.Raw.Write(s)
+	}
+	if r.Observer != nil {
+		r.Observer.Slice(b, s)
+	}
+}
+
+func (r *Runner) event(ev *record.Event) {
+	if ev.Time.IsZero() {
+		ev.Time = r.now()
+	}
+	if ev.Instance == "" {
+		ev.Instance = r.Instance
+	}
+	if r.Raw != nil {
+		_ = r.Raw.Write(ev)
+	}
+}
+
+// estimate returns the expected wall time of one iteration of b.
+func (r *Runner) estimate(b *Benchmark) time.Duration {
+	if st := r.state[b]; st.iterations > 0 {
+		return st.wall / time.Duration(st.iterations)
+	}
+	return time.Duration(r.Policy.MaxSlices(b.ID)) * r.SliceTime
+}
+
+// A Widther is a Policy that can say how unstable a benchmark still is, as
+// the relative width of a confidence interval of its mean. A budget is
+// spent on the benchmarks with the widest intervals first.
+type Widther interface {
+	RelWidth(bench string) float64
+}
+
+// fitBudget keeps, of the benchmarks due in the next suite run, those that
+// fit in the remaining budget, least stable first, and returns the others
+// as cut.
+func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut []*Benchmark) {
+	active = slices.Clone(active)
+	if w, ok := r.Policy.(Widther); ok {
+		slices.SortStableFunc(active, func(a, b *Benchmark) int {
+			wa, wb := w.RelWidth(a.ID), w.RelWidth(b.ID)
+			switch {
+			case wa > wb:
+				return -1
+			case wa < wb:
+				return 1
+			}
+			return 0
+		})
+	}
+	for _, b := range active {
+		cost := time.Duration(b.Config.Iterations) * r.estimate(b)
+		if cost <= remaining {
+			fit = append(fit, b)
+			remaining -= cost
+		} else {
+			cut = append(cut, b)
+		}
+	}
+	return fit, cut
+}
+
+// cutByBudget marks the benchmarks of bs that are neither stopped nor
+// failed as cut short by the budget.
+func (r *Runner) cutByBudget(sum *Summary, bs []*Benchmark) {
+	for _, b := range bs {
+		st := r.state[b]
+		if st.stopped || st.failed || st.budgetCut {
+			continue
+		}
+		st.budgetCut = true
+		sum.BudgetCut = append(sum.BudgetCut, b)
+		ev := &record.Event{Event: record.EventBudget, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			Reason: fmt.Sprintf("--budget %v spent after %d iterations", r.Budget, st.iterations)}
+		r.event(ev)
+		if r.Observer != nil {
+			r.Observer.BenchmarkDone(b, ev)
+		}
+	}
+}
+
+// selfCPU returns the user and system CPU time of this process so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
