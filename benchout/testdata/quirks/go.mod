@@ -1,0 +1,3 @@
+module quirks
+
+go 1.26

@@ -1,0 +1,163 @@
+package benchout
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// A Package is the file-level configuration of one package's results: the
+// labels go test prints before them. Empty labels are left out, as go test
+// leaves out a cpu it cannot name.
+type Package struct {
+	GOOS   string
+	GOARCH string
+	Path   string // the import path, printed as "pkg"
+	CPU    string
+}
+
+// PackageOf returns the labels of package path on the machine h describes.
+// h may be nil.
+func PackageOf(h *record.Header, path string) Package {
+	if h == nil {
+		return Package{Path: path}
+	}
+	return Package{GOOS: h.GOOS, GOARCH: h.GOARCH, Path: path, CPU: h.CPU}
+}
+
+// VersionKey is the file-level configuration key that tells the code under
+// test from its baseline, when a run interleaves both. Compare them with
+// "benchstat -col version".
+const VersionKey = "version"
+
+// VersionHeadLabel is the version label of the code under test when a run
+// also holds a baseline.
+const VersionHeadLabel = "head"
+
+// A Writer writes measurement slices in the Go benchmark format, one result
+// line per slice as it comes in, so that an interrupted run loses nothing.
+// It writes the labels of a package whenever the package changes, always
+// with the same keys: goos, goarch, pkg and cpu, so that benchstat puts the
+// results of two runs on the same machine in one table.
+type Writer struct {
+	w *benchfmt.Writer
+	// Versioned adds the version key to every result: the slice's
+	// version, or VersionHeadLabel for the code under test. Set it when
+	// the run interleaves a baseline.
+	Versioned bool
+}
+
+// NewWriter returns a Writer writing to w. Every result line is written
+// with one call to w.Write.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: benchfmt.NewWriter(w)} }
+
+// WriteSlice writes one slice of package pkg. Warmup slices are not
+// results, and are skipped.
+func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
+	if s.Warmup {
+		return nil
+	}
+	if len(s.Values) == 0 {
+		return fmt.Errorf("benchout: slice %d of %s iteration %d has no values", s.Slice, s.Benchmark, s.Iteration)
+	}
+	res := &benchfmt.Result{
+		Name:  benchfmt.Name(strings.TrimPrefix(s.Benchmark, "Benchmark")),
+		Iters: int(s.N),
+	}
+	for _, kv := range [][2]string{{"goos", pkg.GOOS}, {"goarch", pkg.GOARCH}, {"pkg", pkg.Path}, {"cpu", pkg.CPU}} {
+		if kv[1] != "" {
+			res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+		}
+	}
+	if w.Versioned {
+		v := cmp.Or(s.Version, VersionHeadLabel)
+		res.Config = append(res.Config, benchfmt.Config{Key: VersionKey, Value: []byte(v), File: true})
+	}
+	units := make([]string, 0, len(s.Values))
+	for u := range s.Values {
+		units = append(units, u)
+	}
+	for _, u := range record.SortUnits(units) {
+		res.Values = append(res.Values, benchfmt.Value{Value: s.Values[u], Unit: u})
+	}
+	return w.w.Write(res)
+}
+
+// WriteRun writes the measurement slices of r to w, grouped by package and
+// benchmark: packages in import path order, the baseline before the code
+// under test, benchmarks in natural name order (size=16 before size=128),
+// and each benchmark's slices in the order they were measured.
+func WriteRun(w io.Writer, r *record.Run) error {
+	var idx []int
+	versioned := false
+	for i := range r.Slices {
+		if !r.Slices[i].Warmup {
+			idx = append(idx, i)
+		}
+		if r.Slices[i].Version != record.VersionHead {
+			versioned = true
+		}
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := &r.Slices[i], &r.Slices[j]
+		return cmp.Or(
+			cmp.Compare(a.Package, b.Package),
+			-cmp.Compare(a.Version, b.Version), // "baseline" before ""
+			naturalCompare(a.Benchmark, b.Benchmark),
+			cmp.Compare(a.Instance, b.Instance),
+			cmp.Compare(a.SuiteRun, b.SuiteRun),
+			cmp.Compare(a.Iteration, b.Iteration),
+			cmp.Compare(a.Slice, b.Slice),
+		)
+	})
+	bw := NewWriter(w)
+	bw.Versioned = versioned
+	for _, i := range idx {
+		s := &r.Slices[i]
+		if err := bw.WriteSlice(PackageOf(r.Header, s.Package), s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// naturalCompare orders strings as people read them: runs of digits by
+// their numeric value, everything else byte by byte. Strings that differ
+// only in leading zeros fall back to byte order.
+func naturalCompare(a, b string) int {
+	return cmp.Or(natural(a, b), strings.Compare(a, b))
+}
+
+func natural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), cmp.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digits returns the length of the run of ASCII digits that starts s.
+func digits(s string) int {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
