@@ -1,0 +1,52 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// runOf builds a run of one benchmark from values[iteration][slice], all in
+// suite run 1, with unit ns/op.
+func runOf(name string, values [][]float64) *record.Run {
+	r := &record.Run{}
+	addBench(r, name, "ns/op", "", values)
+	return r
+}
+
+func addBench(r *record.Run, name, unit, version string, values [][]float64) {
+	for i, it := range values {
+		for j, v := range it {
+			r.Slices = append(r.Slices, record.Slice{
+				Package: "example.com/p", Benchmark: name, Version: version,
+				SuiteRun: 1, Iteration: i + 1, Slice: j + 1, N: 1000,
+				Values: map[string]float64{unit: v},
+			})
+		}
+	}
+}
+
+// simulate draws iterations × slices values around mu: each iteration
+// (process) gets a lognormal offset of sdIter, each slice lognormal noise
+// of sdSlice, as benchmarks on a shared machine show.
+func simulate(rng *rand.Rand, mu float64, iterations, slices int, sdIter, sdSlice float64) [][]float64 {
+	out := make([][]float64, iterations)
+	for i := range out {
+		off := math.Exp(rng.NormFloat64() * sdIter)
+		for range slices {
+			out[i] = append(out[i], mu*off*math.Exp(rng.NormFloat64()*sdSlice))
+		}
+	}
+	return out
+}
+
+func scaled(values [][]float64, f float64) [][]float64 {
+	out := make([][]float64, len(values))
+	for i, it := range values {
+		for _, v := range it {
+			out[i] = append(out[i], v*f)
+		}
+	}
+	return out
+}
