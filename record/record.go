@@ -53,6 +53,24 @@ type Header struct {
 	// Binaries maps each package path to a hash of its test binary, which
 	// identifies the code under test.
 	Binaries map[string]string `json:"binaries,omitempty"`
+	// Sources lists the raw files a merged file was made from, one entry
+	// per instance and shard; it is empty in a file written by a run.
+	Sources []Source `json:"sources,omitempty"`
+}
+
+// A Source is one raw file that went into a merged file: one shard of one
+// instance, or all of it.
+type Source struct {
+	File      string    `json:"file"`
+	Instance  string    `json:"instance,omitempty"`
+	Shard     string    `json:"shard,omitempty"`
+	Host      string    `json:"host,omitempty"`
+	GoVersion string    `json:"go_version,omitempty"`
+	CPU       string    `json:"cpu,omitempty"`
+	Seed      uint64    `json:"seed"`
+	Start     time.Time `json:"start"`
+	// Complete reports whether the file ended normally.
+	Complete bool `json:"complete"`
 }
 
 // A Slice is one sample: one timed repetition inside an iteration, with a
