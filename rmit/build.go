@@ -62,7 +62,7 @@ func Build(ctx context.Context, pkgs []*Package, opts BuildOptions) (built []*Pa
 			defer func() { <-sem }()
 			bin := filepath.Join(opts.OutDir, fmt.Sprintf("%03d-%s.test", i, filepath.Base(p.ImportPath)))
 			args := append([]string{"test", "-c", "-o", bin}, opts.BuildFlags...)
-			args = append(args, "--", p.ImportPath)
+			args = append(args, p.ImportPath)
 			cmd := exec.CommandContext(ctx, "go", args...)
 			cmd.Dir = opts.Dir
 			if opts.Env != nil {

@@ -9,20 +9,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/worktree"
 )
 
 // runOptions holds the flags of gobench-dyn run.
@@ -45,6 +50,12 @@ type runOptions struct {
 	Raw        string
 	Progress   progress.Mode
 	KeepGoing  bool
+	// Baseline is a git revision built and interleaved with the code under test.
+	Baseline    string
+	BaselineOut string
+	Compare     CompareOptions
+	Shard       ShardOptions
+	ShardTimes  string // an earlier raw run whose times balance the shards
 
 	Stdout, Stderr io.Writer
 	// Dir is the directory the packages are resolved in; "" is the
@@ -104,6 +115,11 @@ Packages are resolved as go test resolves them; the default is ./...`,
 	fs.StringVar(&opts.Raw, "raw", "", "write per-slice JSON Lines records to `file`")
 	fs.Var(&opts.Progress, "progress", "progress on stderr: auto, on or off")
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
+	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
+	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
+	bindCompareFlags(fs, &opts.Compare, "min-change")
+	bindShardFlags(fs, &opts.Shard)
+	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
 	return cmd
 }
 
@@ -126,8 +142,17 @@ func (o *runOptions) validate(fs *pflag.FlagSet) error {
 	case o.Budget < 0:
 		return usageErr("--budget: must not be negative, got %v", o.Budget)
 	}
+	if err := o.Shard.resolve(os.Getenv); err != nil {
+		return err
+	}
+	if o.ShardTimes != "" && o.Shard.Shard.IsZero() {
+		return usageErr("--shard-times: only meaningful with --shard")
+	}
 	if _, err := parseCPU(o.CPU); err != nil {
 		return usageErr("--cpu: %v", err)
+	}
+	if o.BaselineOut != "" && o.Baseline == "" {
+		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
@@ -215,6 +240,10 @@ func runRun(opts *runOptions) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	copts, failOn, err := opts.Compare.parse()
+	if err != nil {
+		return err
+	}
 
 	// Open every output before any benchmark runs, so that a bad path
 	// fails at once rather than after an hour of measurements.
@@ -223,6 +252,13 @@ func runRun(opts *runOptions) error {
 		return usageErr("--out: %v", err)
 	}
 	defer out.abandon()
+	var baseOut *resultsFile
+	if opts.Baseline != "" {
+		if baseOut, err = openResults(opts.BaselineOut, io.Discard); err != nil {
+			return usageErr("--baseline-out: %v", err)
+		}
+		defer baseOut.abandon()
+	}
 	var raw *rawFile
 	if opts.Raw != "" {
 		if raw, err = createRaw(opts.Raw); err != nil {
@@ -235,35 +271,43 @@ func runRun(opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	cleanup := atExit(func() { os.RemoveAll(tmp) })
+	defer cleanup()
 
-	cpus, _ := parseCPU(opts.CPU)
-	suite, err := rmit.Prepare(ctx, rmit.PrepareOptions{
-		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: opts.buildFlags(), BinDir: tmp, Log: opts.Stderr,
-		Discover: rmit.DiscoverOptions{Bench: opts.Bench, CPU: cpus, SliceTime: opts.SliceTime, Timeout: opts.Timeout},
-	})
+	suite, err := opts.prepare(ctx, opts.Dir, tmp, record.VersionHead)
 	if err != nil {
-		if ctx.Err() != nil {
-			return &exitError{code: 130, msg: "interrupted before any benchmark ran"}
-		}
-		return usageErr("%v", err)
+		return err
 	}
-	if len(suite.Benchmarks) == 0 {
-		for _, f := range suite.Failures {
-			fmt.Fprintf(opts.Stderr, "gobench-dyn: FAILED %s\n", f)
+	if opts.Baseline != "" {
+		base, removeWorktree, err := opts.prepareBaseline(ctx, tmp)
+		if err != nil {
+			return err
 		}
-		if len(suite.Failures) > 0 {
-			return failErr("no benchmark could be prepared")
+		defer removeWorktree()
+		reportUnpaired(opts.Stderr, base, suite)
+		if opts.Stop.Criterion != stopper.None {
+			policy = &rmit.Paired{Policy: policy, Partner: rmit.Pair(base.Benchmarks, suite.Benchmarks)}
 		}
-		return usageErr("no benchmarks match %q in %s", opts.Bench, strings.Join(opts.Patterns, " "))
+		suite.Packages = append(suite.Packages, base.Packages...)
+		suite.Benchmarks = append(suite.Benchmarks, base.Benchmarks...)
+		suite.Failures = append(suite.Failures, base.Failures...)
 	}
-	for _, b := range suite.Benchmarks {
-		b.Config = rmit.Config{SuiteRuns: opts.SuiteRuns, Iterations: opts.Iterations}
+	if !opts.Shard.Shard.IsZero() {
+		// Shard after both versions are known, so that a benchmark and
+		// its baseline land in the same shard.
+		if suite.Benchmarks, err = selectShard(suite.Benchmarks, opts); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Stderr, "gobench-dyn: shard %s: %d benchmarks\n", opts.Shard.Shard, len(suite.Benchmarks))
 	}
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: %d benchmarks in %d packages, seed %d\n", len(suite.Benchmarks), len(suite.Packages), opts.Seed)
 
 	header := newHeader(opts.Seed, suite.Packages)
 	header.Options = opts.headerOptions()
+	header.Instance = opts.Shard.Instance
+	if !opts.Shard.Shard.IsZero() {
+		header.Shard = opts.Shard.Shard.String()
+	}
 	var rw *record.Writer
 	if raw != nil {
 		rw = record.NewWriter(raw)
@@ -275,7 +319,7 @@ func runRun(opts *runOptions) error {
 		}
 	}
 
-	obs := newRunObserver(opts, suite, out, header)
+	obs := newRunObserver(opts, suite, header, out, baseOut)
 	runner := &rmit.Runner{
 		Benchmarks:    suite.Benchmarks,
 		Policy:        policy,
@@ -284,13 +328,19 @@ func runRun(opts *runOptions) error {
 		Timeout:       opts.Timeout,
 		Budget:        opts.Budget,
 		MinIterations: opts.Stop.MinIterations,
+		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.finish(sum)
-	if err := out.commit(); err != nil {
-		return fmt.Errorf("--out: %v", err)
+	for _, f := range []*resultsFile{out, baseOut} {
+		if f == nil {
+			continue
+		}
+		if err := f.commit(); err != nil {
+			return fmt.Errorf("writing results: %v", err)
+		}
 	}
 	if raw != nil {
 		if err := raw.Close(); err != nil {
@@ -299,15 +349,144 @@ func runRun(opts *runOptions) error {
 	}
 	printSummary(opts.Stderr, sum, suite, opts)
 
+	regressed := false
+	if opts.Baseline != "" && runErr == nil {
+		res, err := compare.Runs(obs.baseline, obs.head, copts)
+		if err != nil {
+			return err
+		}
+		res.OldName, res.NewName = opts.Baseline, "HEAD"
+		fmt.Fprintln(opts.Stderr)
+		if err := res.WriteText(opts.Stderr); err != nil {
+			return err
+		}
+		regressed = res.Failed(failOn)
+	}
+
 	switch {
 	case errors.Is(runErr, rmit.ErrInterrupted):
 		return &exitError{code: 130, msg: "interrupted: the results written are partial"}
 	case runErr != nil:
 		return runErr
+	case regressed:
+		return failErr("regression against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
 	case (len(sum.Failed) > 0 || len(suite.Failures) > 0) && !opts.KeepGoing:
 		return failErr("%d benchmarks or packages failed (--keep-going exits 0 anyway)", len(sum.Failed)+len(suite.Failures))
 	}
 	return nil
+}
+
+// prepare builds, discovers and calibrates the benchmarks of one version
+// of the code, resolving packages in dir, and applies the configuration
+// and the shard the flags ask for.
+func (opts *runOptions) prepare(ctx context.Context, dir, tmp, version string) (*rmit.Suite, error) {
+	cpus, _ := parseCPU(opts.CPU)
+	binDir := filepath.Join(tmp, "bin-head")
+	if version != record.VersionHead {
+		binDir = filepath.Join(tmp, "bin-"+version)
+	}
+	if err := os.Mkdir(binDir, 0o700); err != nil {
+		return nil, err
+	}
+	suite, err := rmit.Prepare(ctx, rmit.PrepareOptions{
+		Dir: dir, Patterns: opts.Patterns, BuildFlags: opts.buildFlags(), BinDir: binDir, Version: version, Log: opts.Stderr,
+		Discover: rmit.DiscoverOptions{Bench: opts.Bench, CPU: cpus, SliceTime: opts.SliceTime, Timeout: opts.Timeout},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &exitError{code: 130, msg: "interrupted before any benchmark ran"}
+		}
+		return nil, usageErr("%v", err)
+	}
+	if len(suite.Benchmarks) == 0 {
+		for _, f := range suite.Failures {
+			fmt.Fprintf(opts.Stderr, "gobench-dyn: FAILED %s\n", f)
+		}
+		if len(suite.Failures) > 0 {
+			return nil, failErr("no benchmark could be prepared")
+		}
+		return nil, usageErr("no benchmarks match %q in %s", opts.Bench, strings.Join(opts.Patterns, " "))
+	}
+	for _, b := range suite.Benchmarks {
+		b.Config = rmit.Config{SuiteRuns: opts.SuiteRuns, Iterations: opts.Iterations}
+	}
+	return suite, nil
+}
+
+// prepareBaseline checks out --baseline into a temporary worktree and
+// prepares the same packages there. The caller must call remove when the
+// run ends: benchmarks that read files run in the checkout.
+func (opts *runOptions) prepareBaseline(ctx context.Context, tmp string) (suite *rmit.Suite, remove func(), err error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	wt, err := worktree.Add(ctx, dir, opts.Baseline, tmp)
+	if err != nil {
+		return nil, nil, usageErr("--baseline: %v", err)
+	}
+	remove = atExit(func() { _ = wt.Remove() })
+	baseDir, err := wt.Path(dir)
+	if err != nil {
+		remove()
+		return nil, nil, usageErr("--baseline: %v", err)
+	}
+	fmt.Fprintf(opts.Stderr, "gobench-dyn: baseline %s (%.12s) checked out in a temporary worktree\n", opts.Baseline, wt.Rev)
+	suite, err = opts.prepare(ctx, baseDir, tmp, record.VersionBaseline)
+	if err != nil {
+		remove()
+		return nil, nil, err
+	}
+	return suite, remove, nil
+}
+
+// reportUnpaired lists the benchmarks present in only one version.
+func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
+	names := func(s *rmit.Suite) map[string]bool {
+		m := map[string]bool{}
+		for _, b := range s.Benchmarks {
+			m[b.Package.ImportPath+"."+b.Name] = true
+		}
+		return m
+	}
+	hb, bb := names(head), names(base)
+	for _, n := range sortedKeys(hb) {
+		if !bb[n] {
+			fmt.Fprintf(w, "gobench-dyn: %s is new: not in the baseline\n", n)
+		}
+	}
+	for _, n := range sortedKeys(bb) {
+		if !hb[n] {
+			fmt.Fprintf(w, "gobench-dyn: %s is gone: only in the baseline\n", n)
+		}
+	}
+}
+
+// selectShard keeps the benchmarks of the shard the flags name.
+func selectShard(bs []*rmit.Benchmark, opts *runOptions) ([]*rmit.Benchmark, error) {
+	var expected map[shard.Benchmark]time.Duration
+	if opts.ShardTimes != "" {
+		run, warns, err := record.ReadFile(opts.ShardTimes)
+		if err != nil {
+			return nil, usageErr("--shard-times: %v", err)
+		}
+		for _, w := range warns {
+			fmt.Fprintf(opts.Stderr, "gobench-dyn: warning: %s\n", w)
+		}
+		expected = shard.ExpectedTimes(run)
+	}
+	// Both versions of a benchmark share one identity.
+	byID := map[shard.Benchmark][]*rmit.Benchmark{}
+	ids := make([]shard.Benchmark, len(bs))
+	for i, b := range bs {
+		ids[i] = shard.Benchmark{Package: b.Package.ImportPath, Name: b.Name}
+		byID[ids[i]] = append(byID[ids[i]], b)
+	}
+	var kept []*rmit.Benchmark
+	for _, id := range shard.Select(ids, opts.Shard.Shard, expected) {
+		kept = append(kept, byID[id]...)
+	}
+	return kept, nil
 }
 
 // newHeader returns the raw file header of a run on this machine.
@@ -349,6 +528,7 @@ func onInterrupt(cancel func(), stderr io.Writer) (stop func()) {
 		select {
 		case <-ch:
 			fmt.Fprintln(stderr, "gobench-dyn: aborted")
+			runCleanups()
 			os.Exit(130)
 		case <-done:
 		}
@@ -356,6 +536,51 @@ func onInterrupt(cancel func(), stderr io.Writer) (stop func()) {
 	return func() {
 		signal.Stop(ch)
 		close(done)
+	}
+}
+
+// cleanups are what must be undone even when a second interrupt aborts
+// the run at once: temporary directories and worktrees.
+var cleanups struct {
+	sync.Mutex
+	fns map[int]func()
+	n   int
+}
+
+// atExit registers fn to run at the end of the run or on abort, and
+// returns a function that runs it once and unregisters it.
+func atExit(fn func()) (run func()) {
+	cleanups.Lock()
+	defer cleanups.Unlock()
+	if cleanups.fns == nil {
+		cleanups.fns = map[int]func(){}
+	}
+	id := cleanups.n
+	cleanups.n++
+	once := sync.OnceFunc(fn)
+	cleanups.fns[id] = once
+	return func() {
+		cleanups.Lock()
+		delete(cleanups.fns, id)
+		cleanups.Unlock()
+		once()
+	}
+}
+
+// runCleanups runs every registered cleanup, newest first.
+func runCleanups() {
+	cleanups.Lock()
+	ids := make([]int, 0, len(cleanups.fns))
+	for id := range cleanups.fns {
+		ids = append(ids, id)
+	}
+	fns := cleanups.fns
+	cleanups.fns = nil
+	cleanups.Unlock()
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	for _, id := range ids {
+		fns[id]()
 	}
 }
 

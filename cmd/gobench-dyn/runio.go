@@ -85,16 +85,21 @@ func (r *rawFile) Close() error {
 	return r.File.Close()
 }
 
-// runObserver writes results as they come and reports progress.
+// runObserver writes results as they come and reports progress. With a
+// baseline, it writes each version's results to its own file and keeps
+// both in memory for the comparison at the end.
 type runObserver struct {
 	out      *benchout.Writer
+	baseOut  *benchout.Writer
+	head     *record.Run
+	baseline *record.Run
 	header   *record.Header
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
 	err      error
 }
 
-func newRunObserver(opts *runOptions, suite *rmit.Suite, out *resultsFile, header *record.Header) *runObserver {
+func newRunObserver(opts *runOptions, suite *rmit.Suite, header *record.Header, out, baseOut *resultsFile) *runObserver {
 	total := 0
 	for _, b := range suite.Benchmarks {
 		total += b.Config.SuiteRuns * b.Config.Iterations
@@ -103,18 +108,30 @@ func newRunObserver(opts *runOptions, suite *rmit.Suite, out *resultsFile, heade
 	for _, b := range suite.Benchmarks {
 		maxRuns = max(maxRuns, b.Config.SuiteRuns)
 	}
-	return &runObserver{
+	o := &runObserver{
 		out:      benchout.NewWriter(out.w),
 		header:   header,
 		progress: progress.New(opts.Stderr, opts.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(suite.Benchmarks)}),
 		done:     map[*rmit.Benchmark]int{},
 	}
+	if baseOut != nil {
+		o.baseOut = benchout.NewWriter(baseOut.w)
+		o.head, o.baseline = &record.Run{Header: header}, &record.Run{Header: header}
+	}
+	return o
 }
 
 func (o *runObserver) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
 
 func (o *runObserver) Slice(b *rmit.Benchmark, s *record.Slice) {
-	if err := o.out.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
+	w, run := o.out, o.head
+	if s.Version == record.VersionBaseline {
+		w, run = o.baseOut, o.baseline
+	}
+	if run != nil {
+		run.Slices = append(run.Slices, *s)
+	}
+	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
 		o.err = err
 	}
 }

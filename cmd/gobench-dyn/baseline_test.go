@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// benchSource is a package with one benchmark whose cost is slowWork and
+// one whose cost never changes.
+const benchSource = `package calc
+
+import "testing"
+
+var sink uint64
+
+func work(n int) {
+	x := uint64(1)
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink += x
+}
+
+func BenchmarkChanged(b *testing.B) {
+	for range b.N {
+		work(%d)
+	}
+}
+
+func BenchmarkSame(b *testing.B) {
+	for range b.N {
+		work(2000)
+	}
+}
+`
+
+// gitRepo makes a repository holding a module with package calc, whose
+// BenchmarkChanged costs work(n) for each n in turn, one commit each.
+func gitRepo(t *testing.T, ns ...int) string {
+	t.Helper()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/calc\n\ngo 1.26\n"), 0o644))
+	for i, n := range ns {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "calc_test.go"), []byte(fmt.Sprintf(benchSource, n)), 0o644))
+		git("add", ".")
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("version %d", i+1))
+	}
+	return dir
+}
+
+func TestBaselineFlagsRegression(t *testing.T) {
+	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "8", "--slices", "5", "--seed", "1", "--progress", "off", "--rule", "utest"}
+	t.Run("slower", func(t *testing.T) {
+		repo := gitRepo(t, 2000, 2400)
+		out := filepath.Join(t.TempDir(), "new.txt")
+		base := filepath.Join(t.TempDir(), "old.txt")
+		_, stderr, code := gobenchDyn(t, repo, append(args, "-o", out, "--baseline-out", base)...)
+		assert.Equal(t, 1, code, stderr)
+		assert.Regexp(t, `Changed\S*\s.*regression`, stderr)
+		assert.NotRegexp(t, `Same\S*\s.*regression`, stderr)
+		assert.Equal(t, readBenchResults(t, out), readBenchResults(t, base), "both versions have the same benchmarks and sample counts")
+		worktrees, err := exec.Command("git", "-C", repo, "worktree", "list").Output()
+		require.NoError(t, err)
+		assert.Equal(t, 1, len(splitLines(string(worktrees))), "the temporary worktree is removed:\n%s", worktrees)
+	})
+	t.Run("unchanged", func(t *testing.T) {
+		repo := gitRepo(t, 2000, 2000)
+		_, stderr, code := gobenchDyn(t, repo, args...)
+		assert.Equal(t, 0, code, stderr)
+		assert.NotContains(t, stderr, "regression against")
+	})
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

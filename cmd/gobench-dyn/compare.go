@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gobench-dyn/gobench-dyn/benchfile"
+	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/perf/benchfmt"
+)
+
+// CompareOptions holds the flags and arguments of gobench-dyn compare.
+type CompareOptions struct {
+	Old, New   string
+	Threshold  float64
+	Rule       string
+	Correction string
+	FailOn     string
+	Confidence float64
+	Seed       uint64
+	Markdown   bool
+	JSON       bool
+
+	Out    io.Writer
+	ErrOut io.Writer
+
+	thresholdFlag string
+}
+
+func newCompareCmd() *cobra.Command {
+	opts := &CompareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare [flags] OLD NEW",
+		Short: "Compare two benchmark results and fail on a regression",
+		Long: `Compare the benchmarks of OLD and NEW, each a raw record file (--raw of
+gobench-dyn run) or a Go benchmark text file (go test -bench or gobench-dyn run
+output, as benchstat reads). For every benchmark and unit present in both it
+prints the means, the change, its confidence interval and a verdict:
+regression, improvement, no change, or inconclusive (too few samples).
+
+The default rule counts a change when the bootstrap confidence interval of the
+ratio NEW/OLD excludes 1 and the change is at least --threshold. Raw records
+are resampled hierarchically (suite runs, iterations, slices); each line of a
+text file counts as one iteration.
+
+Exit status: 1 if a regression is found in a unit --fail-on selects, 2 on bad
+input or flags, 0 otherwise.`,
+		Example: `  # Compare two go test -count 10 outputs, failing CI on a time regression.
+  gobench-dyn compare old.txt new.txt
+
+  # Compare raw records, fail on time or allocation regressions, and post a
+  # Markdown summary.
+  gobench-dyn compare --fail-on time,allocs --markdown base.jsonl head.jsonl >> "$GITHUB_STEP_SUMMARY"
+
+  # Decide as benchstat does (U test, alpha 0.05), with no threshold.
+  gobench-dyn compare --rule utest --confidence 0.95 --threshold 0 old.txt new.txt`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageErr("compare needs two files, OLD and NEW; got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Old, opts.New = args[0], args[1]
+			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return compareRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	bindCompareFlags(f, opts, "threshold")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
+	f.BoolVar(&opts.Markdown, "markdown", false, "print Markdown, for pull-request comments and $GITHUB_STEP_SUMMARY")
+	f.BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// bindCompareFlags binds the flags of a comparison to opts. run names its
+// threshold flag differently, since its --threshold belongs to the
+// stoppage criterion.
+func bindCompareFlags(f *pflag.FlagSet, opts *CompareOptions, threshold string) {
+	def := compare.DefaultOptions()
+	opts.thresholdFlag = threshold
+	f.Float64Var(&opts.Threshold, threshold, def.Threshold, "smallest relative change that counts as a regression or improvement (0.03 = 3%)")
+	f.StringVar(&opts.Rule, "rule", string(def.Rule), "decision rule: ci, ci-overlap or utest")
+	f.StringVar(&opts.Correction, "correction", string(def.Correction), "multiple-comparison correction: none, holm or bonferroni")
+	f.StringVar(&opts.FailOn, "fail-on", compare.FailTime, "units whose regressions fail, comma-separated: time, allocs, bytes, any")
+	f.Float64Var(&opts.Confidence, "confidence", def.Confidence, "confidence level of intervals and tests")
+}
+
+// parse checks the comparison flags and returns the options they select,
+// naming the flag of the first bad value.
+func (opts *CompareOptions) parse() (compare.Options, compare.FailOn, error) {
+	copts := compare.DefaultOptions()
+	rule, err := compare.ParseRule(opts.Rule)
+	if err != nil {
+		return copts, nil, usageErr("--rule: %v", err)
+	}
+	corr, err := compare.ParseCorrection(opts.Correction)
+	if err != nil {
+		return copts, nil, usageErr("--correction: %v", err)
+	}
+	failOn, err := compare.ParseFailOn(opts.FailOn)
+	if err != nil {
+		return copts, nil, usageErr("--fail-on: %v", err)
+	}
+	if !(opts.Confidence > 0 && opts.Confidence < 1) {
+		return copts, nil, usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
+	}
+	if !(opts.Threshold >= 0 && opts.Threshold < 10) {
+		return copts, nil, usageErr("--%s %v: want a relative change ≥ 0, such as 0.03", opts.thresholdFlag, opts.Threshold)
+	}
+	copts.Rule, copts.Correction = rule, corr
+	copts.Threshold, copts.Confidence, copts.Seed = opts.Threshold, opts.Confidence, opts.Seed
+	return copts, failOn, nil
+}
+
+func compareRun(opts *CompareOptions) error {
+	if opts.Markdown && opts.JSON {
+		return usageErr("--markdown and --json exclude each other")
+	}
+	copts, failOn, err := opts.parse()
+	if err != nil {
+		return err
+	}
+	oldRun, oldUnits, err := readResults(opts.Old, opts.ErrOut)
+	if err != nil {
+		return err
+	}
+	newRun, newUnits, err := readResults(opts.New, opts.ErrOut)
+	if err != nil {
+		return err
+	}
+	units := benchfmt.UnitMetadataMap{}
+	for _, m := range []benchfmt.UnitMetadataMap{oldUnits, newUnits} {
+		for k, v := range m {
+			units[k] = v
+		}
+	}
+	copts.Units = units
+	res, err := compare.Runs(oldRun, newRun, copts)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	res.OldName, res.NewName = opts.Old, opts.New
+	switch {
+	case opts.JSON:
+		err = res.WriteJSON(opts.Out)
+	case opts.Markdown:
+		err = res.WriteMarkdown(opts.Out)
+	default:
+		err = res.WriteText(opts.Out)
+	}
+	if err != nil {
+		return failErr("writing results: %v", err)
+	}
+	if regs := res.Regressions(failOn); len(regs) > 0 {
+		return failErr("%d regression(s) beyond %.4g%% in %s", len(regs), 100*opts.Threshold, opts.FailOn)
+	}
+	return nil
+}
+
+// readResults reads a raw record file or a Go benchmark text file, telling
+// them apart by the first non-blank line: raw records start with a JSON
+// object.
+func readResults(path string, warn io.Writer) (*record.Run, benchfmt.UnitMetadataMap, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	if isJSONLines(data) {
+		run, warns, err := record.Read(bytes.NewReader(data), path)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		for _, w := range warns {
+			fmt.Fprintln(warn, "gobench-dyn: warning:", w)
+		}
+		return run, nil, nil
+	}
+	f, err := benchfile.Read(bytes.NewReader(data), path)
+	if err != nil {
+		var se *record.SyntaxError
+		if errors.As(err, &se) {
+			return nil, nil, usageErr("%v", se)
+		}
+		return nil, nil, usageErr("%v", err)
+	}
+	return f.Run, f.Units, nil
+}
+
+func isJSONLines(data []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for sc.Scan() {
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+			return line[0] == '{'
+		}
+	}
+	return false
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// builtBinary builds the gobench-dyn command once per test run.
+var builtBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "gobench-dyn-e2e-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "gobench-dyn")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", errors.New(string(out))
+	}
+	return bin, nil
+})
+
+// moduleRoot is the directory holding go.mod and examples/.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	return root
+}
+
+// gobenchDyn runs the built command in dir and returns its stdout, stderr
+// and exit code.
+func gobenchDyn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs benchmarks")
+	}
+	bin, err := builtBinary()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CI=true")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// readBenchResults parses benchstat-format results and counts samples per
+// benchmark name.
+func readBenchResults(t *testing.T, path string) map[string]int {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	counts := map[string]int{}
+	r := benchfmt.NewReader(f, path)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			counts[string(rec.Name.Full())]++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchstat would not read %s: %v", path, rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	return counts
+}
+
+func TestRunExamples(t *testing.T) {
+	root := moduleRoot(t)
+	dir := t.TempDir()
+	out, raw := filepath.Join(dir, "out.txt"), filepath.Join(dir, "raw.jsonl")
+	args := []string{"run", "./examples/...", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "3", "--seed", "7", "-o", out, "--raw", raw}
+	stdout, stderr, code := gobenchDyn(t, root, args...)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Empty(t, stdout, "results go to -o")
+	assert.Contains(t, stderr, "seed 7")
+	assert.Contains(t, stderr, "harness efficiency")
+
+	counts := readBenchResults(t, out)
+	require.NotEmpty(t, counts)
+	for name, n := range counts {
+		assert.Equal(t, 6, n, "%s: 2 suite runs × 1 iteration × 3 slices", name)
+	}
+
+	run, warns, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	assert.Empty(t, warns)
+	assert.True(t, run.Complete)
+	assert.Equal(t, uint64(7), run.Header.Seed)
+	assert.Len(t, run.Keys(), len(counts))
+
+	// The same seed gives the same order.
+	raw2 := filepath.Join(dir, "raw2.jsonl")
+	args[len(args)-1] = raw2
+	args[len(args)-3] = filepath.Join(dir, "out2.txt")
+	_, stderr, code = gobenchDyn(t, root, args...)
+	require.Equal(t, 0, code, stderr)
+	run2, _, err := record.ReadFile(raw2)
+	require.NoError(t, err)
+	assert.Equal(t, scheduleOrder(run), scheduleOrder(run2))
+}
+
+// scheduleOrder lists the benchmark of each iteration in the order run.
+func scheduleOrder(run *record.Run) []string {
+	var out []string
+	for _, s := range run.Slices {
+		if s.Slice == 1 {
+			out = append(out, s.Benchmark)
+		}
+	}
+	return out
+}
+
+func TestRunBadFlagsExit2(t *testing.T) {
+	root := moduleRoot(t)
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"run", "--suite-runs", "0"}, "--suite-runs"},
+		{[]string{"run", "--slice-time", "-1s"}, "--slice-time"},
+		{[]string{"run", "--stop", "bogus"}, "--stop"},
+		{[]string{"run", "--cpu", "1,x"}, "--cpu"},
+		{[]string{"run", "--bench", ""}, "--bench"},
+		{[]string{"run", "-o", "/nonexistent/dir/out.txt", "./examples/stable"}, "--out"},
+		{[]string{"run", "--raw", "/nonexistent/dir/raw.jsonl", "./examples/stable"}, "--raw"},
+		{[]string{"run", "./no/such/package"}, "no/such/package"},
+		{[]string{"run", "--no-such-flag"}, "--no-such-flag"},
+	} {
+		_, stderr, code := gobenchDyn(t, root, tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
+		assert.NotContains(t, stderr, "goroutine", "no stack trace")
+		assert.True(t, strings.HasPrefix(stderr, "gobench-dyn: "), "%q", stderr)
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/spf13/cobra"
+)
+
+// MergeOptions holds the flags and arguments of gobench-dyn merge.
+type MergeOptions struct {
+	Out    string   // -o: the merged raw file
+	Inputs []string // the raw files to merge
+
+	ErrOut io.Writer
+}
+
+func newMergeCmd() *cobra.Command {
+	opts := &MergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge -o OUT RAW...",
+		Short: "Combine the raw records of shards and instances into one file",
+		Long: `Merge raw record files (--raw of gobench-dyn run) written by the jobs of one
+parallel run, shards (--shard K/N) or instances (--instance NAME) or both, into
+one raw file that optimize, replay, compare and report read like any other.
+
+Instances stay the outermost level of the records: every record of the merged
+file names its instance. Files that name no instance and are the shards of one
+run form a single unnamed instance; any other unnamed files become one
+instance each, named after the file, with a warning.
+
+Merge refuses files that cannot be pooled: different record schemas,
+platforms or result-shaping options (slice time, criteria, configuration...),
+two files holding the same shard of one instance, one instance name from two
+hosts, or a benchmark measured in two files of the same instance. It warns
+where Go versions, CPUs or test binaries differ, where a file is partial (a
+torn last line is dropped), and where an instance lacks a shard.
+
+The output is written to a temporary file and renamed into place, so OUT is
+never left half written.
+
+Exit status: 2 on bad input or a refused merge, 0 otherwise.`,
+		Example: `  # Merge the shards downloaded from four CI jobs.
+  gobench-dyn merge -o merged.jsonl shard-1/raw.jsonl shard-2/raw.jsonl shard-3/raw.jsonl shard-4/raw.jsonl
+
+  # Merge three machines that each ran the whole suite with --instance,
+  # then report on all of them.
+  gobench-dyn merge -o all.jsonl vm-a.jsonl vm-b.jsonl vm-c.jsonl
+  gobench-dyn report --html report.html all.jsonl`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("merge needs at least one raw file")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Inputs = args
+			opts.ErrOut = cmd.ErrOrStderr()
+			return mergeRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Out, "out", "o", "", "merged raw `file` to write (required)")
+	return cmd
+}
+
+// mergeRun reads opts.Inputs, merges them and writes opts.Out.
+func mergeRun(opts *MergeOptions) error {
+	if opts.Out == "" {
+		return usageErr("merge needs -o OUT, the merged raw file to write")
+	}
+	if len(opts.Inputs) == 0 {
+		return usageErr("merge needs at least one raw file")
+	}
+	warn := func(w record.Warning) { fmt.Fprintln(opts.ErrOut, "gobench-dyn: warning:", w) }
+	var inputs []*record.MergeInput
+	for _, path := range opts.Inputs {
+		in, warns, err := record.ReadMergeInput(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				return usageErr("%s: %v", path, pe.Err)
+			}
+			return usageErr("%v", err)
+		}
+		for _, w := range warns {
+			warn(w)
+		}
+		inputs = append(inputs, in)
+	}
+	merged, warns, err := record.Merge(inputs)
+	if err != nil {
+		return usageErr("merge refused: %v", err)
+	}
+	for _, w := range warns {
+		warn(w)
+	}
+	if err := writeAtomic(opts.Out, merged.Write); err != nil {
+		return usageErr("-o %v", err)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through write: into a temporary file in the
+// same directory, renamed to path once complete, so that readers and a
+// crash never see half a file.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := write(bw); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,40 @@
+package rmit
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// stableAfter is a policy that holds each benchmark stable from its n-th
+// iteration on.
+type stableAfter map[string]int
+
+func (stableAfter) MaxSlices(string) int { return 1 }
+func (stableAfter) NextSlice(_ string, _, m []float64) (bool, bool) {
+	return false, len(m) >= 1
+}
+func (s stableAfter) EndIteration(b string, _ int, _ []float64) bool {
+	s[b+"#"]++
+	return s[b+"#"] >= s[b]
+}
+
+func TestPairedStopsWhenBothAreStable(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	base := &Package{ImportPath: "p", Version: "baseline"}
+	h := NewBenchmark(pkg, "BenchmarkA", 1, false)
+	b := NewBenchmark(base, "BenchmarkA", 1, false)
+	alone := NewBenchmark(pkg, "BenchmarkNew", 1, false)
+	partner := Pair([]*Benchmark{b}, []*Benchmark{h, alone})
+	assert.Equal(t, map[string]string{h.ID: b.ID, b.ID: h.ID}, partner)
+
+	p := &Paired{Policy: stableAfter{h.ID: 1, b.ID: 3, alone.ID: 2}, Partner: partner}
+	assert.False(t, p.EndIteration(h.ID, 1, nil), "head is stable, its baseline is not")
+	assert.False(t, p.EndIteration(b.ID, 1, nil))
+	assert.False(t, p.EndIteration(alone.ID, 1, nil))
+	assert.False(t, p.EndIteration(h.ID, 2, nil))
+	assert.False(t, p.EndIteration(b.ID, 2, nil))
+	assert.True(t, p.EndIteration(alone.ID, 2, nil), "a benchmark without partner stops on its own")
+	assert.True(t, p.EndIteration(b.ID, 3, nil), "both stable")
+	assert.True(t, p.EndIteration(h.ID, 3, nil))
+}

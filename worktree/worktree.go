@@ -1,0 +1,102 @@
+// Package worktree checks out a git revision into a temporary worktree,
+// so that the same packages can be built at two versions side by side.
+package worktree
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// A Worktree is a temporary checkout of one revision of a repository.
+type Worktree struct {
+	Repo string // the top-level directory of the repository
+	Dir  string // the checkout
+	Rev  string // the full commit hash checked out
+}
+
+// git runs git with args in dir and returns its trimmed stdout.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// TopLevel returns the top-level directory of the repository holding dir.
+func TopLevel(ctx context.Context, dir string) (string, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
+	}
+	return top, nil
+}
+
+// Add checks out rev of the repository holding dir into a new directory
+// under parent (which should be private to the run), detached from any
+// branch. The caller must Remove it.
+func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
+	top, err := TopLevel(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	// "--end-of-options" keeps a revision that starts with "-" from
+	// being read as an option.
+	hash, err := git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("--baseline %q is not a commit: %v", rev, err)
+	}
+	wt := filepath.Join(parent, "baseline")
+	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, hash); err != nil {
+		return nil, err
+	}
+	return &Worktree{Repo: top, Dir: wt, Rev: hash}, nil
+}
+
+// Path returns the directory in the worktree that corresponds to dir in
+// the original checkout.
+func (w *Worktree) Path(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	// Resolve links on both sides: a temporary directory or a checkout
+	// reached through a link would otherwise look like it lies outside.
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	top := w.Repo
+	if r, err := filepath.EvalSymlinks(top); err == nil {
+		top = r
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("%s is outside the repository %s", dir, w.Repo)
+	}
+	return filepath.Join(w.Dir, rel), nil
+}
+
+// Remove deletes the checkout and git's record of it. It uses a fresh
+// context so that it works after the run's was cancelled.
+func (w *Worktree) Remove() error {
+	ctx := context.Background()
+	_, err := git(ctx, w.Repo, "worktree", "remove", "--force", w.Dir)
+	if err != nil {
+		// The directory may be half gone; clear it and let git forget it.
+		os.RemoveAll(w.Dir)
+		_, err = git(ctx, w.Repo, "worktree", "prune")
+	}
+	return err
+}

@@ -1,0 +1,52 @@
+package worktree
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func run(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}
+
+func TestAddAndRemove(t *testing.T) {
+	repo := t.TempDir()
+	run(t, repo, "git", "init", "-q")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "pkg"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "pkg", "f.txt"), []byte("old"), 0o644))
+	run(t, repo, "git", "add", ".")
+	run(t, repo, "git", "commit", "-qm", "one")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "pkg", "f.txt"), []byte("new"), 0o644))
+	run(t, repo, "git", "commit", "-qam", "two")
+
+	ctx := context.Background()
+	wt, err := Add(ctx, filepath.Join(repo, "pkg"), "HEAD~1", t.TempDir())
+	require.NoError(t, err)
+	p, err := wt.Path(filepath.Join(repo, "pkg"))
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(p, "f.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "old", string(got))
+
+	require.NoError(t, wt.Remove())
+	assert.NoDirExists(t, wt.Dir)
+	out, err := exec.Command("git", "-C", repo, "worktree", "list").Output()
+	require.NoError(t, err)
+	assert.NotContains(t, string(out), wt.Dir)
+
+	_, err = Add(ctx, repo, "--output=/tmp/x", t.TempDir())
+	assert.ErrorContains(t, err, "is not a commit")
+	_, err = Add(ctx, repo, "no-such-ref", t.TempDir())
+	assert.ErrorContains(t, err, "is not a commit")
+}
