@@ -30,19 +30,37 @@ type Policy interface {
 
 // Static is the policy of a fixed configuration: Warmup warmup slices and
 // Slices measurement slices in every iteration, and no early stop.
+// PerBenchmark overrides both for some benchmarks, by ID.
 type Static struct {
+	Warmup, Slices int
+	PerBenchmark   map[string]SliceConfig
+}
+
+// A SliceConfig is the warmup and measurement slices of one iteration.
+type SliceConfig struct {
 	Warmup, Slices int
 }
 
+func (p Static) config(bench string) SliceConfig {
+	if c, ok := p.PerBenchmark[bench]; ok {
+		return c
+	}
+	return SliceConfig{p.Warmup, p.Slices}
+}
+
 // MaxSlices implements Policy.
-func (p Static) MaxSlices(string) int { return p.Warmup + p.Slices }
+func (p Static) MaxSlices(bench string) int {
+	c := p.config(bench)
+	return c.Warmup + c.Slices
+}
 
 // NextSlice implements Policy.
-func (p Static) NextSlice(_ string, warmup, measured []float64) (bool, bool) {
-	if len(warmup) < p.Warmup {
+func (p Static) NextSlice(bench string, warmup, measured []float64) (bool, bool) {
+	c := p.config(bench)
+	if len(warmup) < c.Warmup {
 		return true, false
 	}
-	return false, len(measured) >= p.Slices
+	return false, len(measured) >= c.Slices
 }
 
 // EndIteration implements Policy.
@@ -55,4 +73,36 @@ type Explainer interface {
 	// decision about bench (false when a cap forced it), and the time
 	// spent computing criteria for bench so far.
 	Explain(bench string) (met bool, criterion time.Duration)
+}
+
+// Capped caps the measurement slices per iteration of some benchmarks,
+// by ID, below what its Policy would take: a configuration file's d is the
+// cap of a dynamic policy.
+type Capped struct {
+	Policy
+	Slices map[string]int
+}
+
+// NextSlice implements Policy.
+func (p *Capped) NextSlice(bench string, warmup, measured []float64) (bool, bool) {
+	if c, ok := p.Slices[bench]; ok && len(measured) >= c {
+		return false, true
+	}
+	return p.Policy.NextSlice(bench, warmup, measured)
+}
+
+// Explain implements Explainer when the capped policy does.
+func (p *Capped) Explain(bench string) (bool, time.Duration) {
+	if ex, ok := p.Policy.(Explainer); ok {
+		return ex.Explain(bench)
+	}
+	return false, 0
+}
+
+// RelWidth implements Widther when the capped policy does.
+func (p *Capped) RelWidth(bench string) float64 {
+	if w, ok := p.Policy.(Widther); ok {
+		return w.RelWidth(bench)
+	}
+	return 0
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -56,6 +57,8 @@ type runOptions struct {
 	Compare     CompareOptions
 	Shard       ShardOptions
 	ShardTimes  string // an earlier raw run whose times balance the shards
+	ConfigFile  string
+	MinDistinct int
 
 	Stdout, Stderr io.Writer
 	// Dir is the directory the packages are resolved in; "" is the
@@ -104,6 +107,8 @@ Packages are resolved as go test resolves them; the default is ./...`,
 	fs.IntVar(&opts.SuiteRuns, "suite-runs", defaultSuiteRuns, "s: maximum suite runs")
 	fs.IntVar(&opts.Iterations, "iterations", defaultIterations, "i: iterations per benchmark per suite run")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
+	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
+	fs.IntVar(&opts.MinDistinct, "min-distinct", 3, "with --config, pad suite runs holding fewer distinct benchmarks with extra iterations")
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole run (0: none)")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill an iteration that runs longer")
@@ -139,6 +144,8 @@ func (o *runOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
 	case o.Timeout < 0:
 		return usageErr("--timeout: must not be negative, got %v", o.Timeout)
+	case o.MinDistinct < 0:
+		return usageErr("--min-distinct: must not be negative, got %d", o.MinDistinct)
 	case o.Budget < 0:
 		return usageErr("--budget: must not be negative, got %v", o.Budget)
 	}
@@ -219,6 +226,7 @@ func (o *runOptions) headerOptions() map[string]string {
 		"iterations":     strconv.Itoa(o.Iterations),
 		"slice-time":     o.SliceTime.String(),
 		"budget":         o.Budget.String(),
+		"config":         o.ConfigFile,
 		"tags":           o.Tags,
 		"cpu":            o.CPU,
 		"race":           strconv.FormatBool(o.Race),
@@ -243,6 +251,12 @@ func runRun(opts *runOptions) error {
 	copts, failOn, err := opts.Compare.parse()
 	if err != nil {
 		return err
+	}
+	var cf *optime.ConfigFile
+	if opts.ConfigFile != "" {
+		if cf, err = optime.ReadConfigFile(opts.ConfigFile); err != nil {
+			return usageErr("--config: %v", err)
+		}
 	}
 
 	// Open every output before any benchmark runs, so that a bad path
@@ -292,6 +306,11 @@ func runRun(opts *runOptions) error {
 		suite.Benchmarks = append(suite.Benchmarks, base.Benchmarks...)
 		suite.Failures = append(suite.Failures, base.Failures...)
 	}
+	minDistinct := 0
+	if cf != nil {
+		policy = applyConfig(opts, cf, suite.Benchmarks, policy)
+		minDistinct = opts.MinDistinct
+	}
 	if !opts.Shard.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
 		// its baseline land in the same shard.
@@ -328,6 +347,7 @@ func runRun(opts *runOptions) error {
 		Timeout:       opts.Timeout,
 		Budget:        opts.Budget,
 		MinIterations: opts.Stop.MinIterations,
+		MinDistinct:   minDistinct,
 		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
@@ -460,6 +480,40 @@ func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
 			fmt.Fprintf(w, "gobench-dyn: %s is gone: only in the baseline\n", n)
 		}
 	}
+}
+
+// applyConfig gives each benchmark its configuration from cf and returns
+// the policy that obeys it. It names the benchmarks cf does not know, which
+// run with the flags' configuration, and the entries that match nothing.
+func applyConfig(opts *runOptions, cf *optime.ConfigFile, bs []*rmit.Benchmark, policy rmit.Policy) rmit.Policy {
+	perBench := map[string]rmit.SliceConfig{}
+	caps := map[string]int{}
+	matched := map[[2]string]bool{}
+	var fresh []string
+	for _, b := range bs {
+		e, ok := cf.Lookup(b.Package.ImportPath, b.Name)
+		if !ok {
+			fresh = append(fresh, b.String())
+			continue
+		}
+		matched[[2]string{e.Package, e.Benchmark}] = true
+		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
+		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
+		caps[b.ID] = e.Slices
+	}
+	for _, n := range fresh {
+		fmt.Fprintf(opts.Stderr, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, opts.ConfigFile)
+	}
+	for _, e := range cf.Entries {
+		if !matched[[2]string{e.Package, e.Benchmark}] {
+			fmt.Fprintf(opts.Stderr, "gobench-dyn: --config %s: %s.%s matches no benchmark of this run\n", opts.ConfigFile, e.Package, e.Benchmark)
+		}
+	}
+	if static, ok := policy.(rmit.Static); ok {
+		static.PerBenchmark = perBench
+		return static
+	}
+	return &rmit.Capped{Policy: policy, Slices: caps}
 }
 
 // selectShard keeps the benchmarks of the shard the flags name.
