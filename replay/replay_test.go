@@ -1,0 +1,164 @@
+package replay
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// synthetic returns a run of one benchmark: iterations of the given
+// values, all in suite run 1, the first warmup slices of each flagged.
+func synthetic(warmup int, iterations ...[]float64) *record.Run {
+	run := &record.Run{}
+	for i, vals := range iterations {
+		for j, v := range vals {
+			run.Slices = append(run.Slices, record.Slice{
+				Package: "p", Benchmark: "BenchmarkX", SuiteRun: 1, Iteration: i + 1, Slice: j + 1,
+				Warmup: j < warmup, N: 1, Values: map[string]float64{"ns/op": v},
+			})
+		}
+	}
+	return run
+}
+
+func cvConfig() stopper.Config {
+	return stopper.Config{Criterion: stopper.CV, Window: 3, WarmupMin: 1, WarmupMax: 6, Measure: 3, MinIterations: 2}
+}
+
+func TestReplayStopsAndSavings(t *testing.T) {
+	// Each iteration: one slow slice, then steady. The policy warms up for
+	// 3 slices (the first window without the slow slice is slices 2–4,
+	// decided after slice 4: 4 warmup slices), measures 3, and stops after
+	// the second iteration.
+	it := []float64{300, 100, 100, 100, 100, 100, 100, 100, 100, 100}
+	run := synthetic(2, it, it, it, it)
+	res, err := Run(run, Options{Config: cvConfig(), FullWarmup: -1, Resamples: 1000})
+	require.NoError(t, err)
+	require.Len(t, res.Benchmarks, 1)
+	b := res.Benchmarks[0]
+	require.Len(t, b.Iterations, 2)
+	for _, ri := range b.Iterations {
+		assert.Equal(t, 4, ri.Warmup)
+		assert.True(t, ri.WarmupMet)
+		assert.Equal(t, 3, ri.Measured)
+		assert.False(t, ri.Short)
+	}
+	assert.True(t, b.Stopped)
+	assert.True(t, b.Met)
+	assert.Equal(t, 4, b.Recorded)
+	assert.Equal(t, 40, b.FullSlices)
+	assert.Equal(t, 14, b.DynSlices)
+	assert.InDelta(t, 1-14.0/40, b.TimeSaved, 1e-12)
+	assert.Equal(t, 100.0, b.FullMean, "full result: recorded measurement slices")
+	assert.Equal(t, 100.0, b.DynMean)
+	assert.Equal(t, 0.0, b.Change)
+	assert.True(t, b.Same)
+
+	s := res.Summary
+	assert.Equal(t, 1, s.Benchmarks)
+	assert.InDelta(t, 1-14.0/40, s.TimeSaved, 1e-12)
+	assert.Equal(t, 1.0, s.Same)
+	assert.Equal(t, 1.0, s.Below1)
+	assert.Equal(t, 4.0, s.WarmupMean)
+	assert.Equal(t, 2.0, s.IterationsMean)
+	assert.Equal(t, 0.0, s.WarmupUnmet)
+	assert.Equal(t, 0.0, s.Unmet)
+}
+
+func TestReplayChangeRateAndAA(t *testing.T) {
+	// Warmup fixed at 1; the full result keeps slices 2–10 of every
+	// iteration (FullWarmup 1), the dynamic one slices 2–4 of the first two.
+	a := []float64{500, 100, 100, 100, 130, 130, 130, 130, 130, 130}
+	cfg := stopper.Config{Criterion: stopper.None, WarmupMin: 1, Measure: 3, MinIterations: 1}
+	res, err := Run(synthetic(0, a, a), Options{Config: cfg, FullWarmup: 1, MaxIterations: 2, Resamples: 1000})
+	require.NoError(t, err)
+	b := res.Benchmarks[0]
+	assert.Equal(t, 100.0, b.DynMean)
+	assert.InDelta(t, (3*100+6*130)/9.0, b.FullMean, 1e-12)
+	assert.InDelta(t, (b.FullMean-100)/b.FullMean, b.Change, 1e-12)
+	assert.False(t, b.Same, "a constant 100 against a mix of 100 and 130")
+	assert.False(t, b.Met, "a static configuration meets no criterion")
+	assert.Equal(t, 0.0, res.Summary.Below3)
+
+	// Recorded warmup flags instead: slice 1 of each iteration.
+	res, err = Run(synthetic(1, a, a), Options{Config: cfg, FullWarmup: -1, Resamples: 1000})
+	require.NoError(t, err)
+	assert.InDelta(t, (3*100+6*130)/9.0, res.Benchmarks[0].FullMean, 1e-12)
+}
+
+func TestReplayShortIterations(t *testing.T) {
+	// The policy wants up to 6 warmup and 3 measurement slices; the
+	// recording has 4 per iteration of steadily growing values.
+	it := []float64{1, 2, 4, 8}
+	res, err := Run(synthetic(0, it, it), Options{Config: cvConfig(), Resamples: 200})
+	require.NoError(t, err)
+	b := res.Benchmarks[0]
+	require.Len(t, b.Iterations, 2)
+	assert.True(t, b.Iterations[0].Short)
+	assert.Equal(t, 4, b.Iterations[0].Warmup)
+	assert.Equal(t, 0, b.Iterations[0].Measured)
+	assert.True(t, math.IsNaN(b.Change), "no dynamic measurements")
+	assert.Equal(t, 2, res.Summary.Short)
+	assert.Equal(t, 0, res.Summary.Benchmarks, "no comparable benchmark")
+}
+
+func TestReplayInstances(t *testing.T) {
+	run := synthetic(0, []float64{1, 1, 1, 1, 1, 1, 1, 1})
+	for _, s := range synthetic(0, []float64{2, 2, 2, 2, 2, 2, 2, 2}).Slices {
+		s.Instance = "b"
+		run.Slices = append(run.Slices, s)
+	}
+	res, err := Run(run, Options{Config: cvConfig(), Resamples: 200})
+	require.NoError(t, err)
+	require.Len(t, res.Benchmarks, 2)
+	assert.Equal(t, "", res.Benchmarks[0].Instance)
+	assert.Equal(t, "b", res.Benchmarks[1].Instance)
+	assert.Equal(t, 2.0, res.Benchmarks[1].FullMean)
+}
+
+func TestReplayErrors(t *testing.T) {
+	_, err := Run(&record.Run{}, Options{Config: cvConfig()})
+	assert.Error(t, err)
+	bad := cvConfig()
+	bad.Measure = 0
+	_, err = Run(synthetic(0, []float64{1, 2}), Options{Config: bad})
+	assert.Error(t, err)
+}
+
+// The paper's configuration on two published JMH benchmarks: a known
+// answer that pins the whole pipeline (reader, policy, replay).
+func TestReplayJMHSubset(t *testing.T) {
+	run, err := dataset.ReadJMH("testdata/protostuff-subset.csv")
+	require.NoError(t, err)
+	want := map[stopper.Criterion][]int{ // iterations used per benchmark
+		stopper.CV:   {5, 2},
+		stopper.RCIW: {2, 2},
+		// Five single-value slices never make two kernel density
+		// estimates alike: KLD warmup always runs to WarmupMax.
+		stopper.KLD: {5, 5},
+	}
+	for c, iters := range want {
+		res, err := Run(run, Options{Config: stopper.Paper(c), FullWarmup: 50, Resamples: 1000, Seed: 1})
+		require.NoError(t, err)
+		require.Len(t, res.Benchmarks, 2)
+		for i, b := range res.Benchmarks {
+			assert.Equal(t, iters[i], len(b.Iterations), "%s %s", c, b.Key.Benchmark)
+			assert.Equal(t, 500, b.FullSlices)
+			for _, it := range b.Iterations {
+				if c == stopper.KLD {
+					assert.Equal(t, 50, it.Warmup)
+				}
+				assert.GreaterOrEqual(t, it.Warmup, 5)
+				assert.LessOrEqual(t, it.Warmup, 50)
+				assert.Equal(t, 10, it.Measured)
+			}
+		}
+		t.Logf("%s: saved %.3f, change %.4f ± %.4f, same %.2f", c, res.Summary.TimeSaved, res.Summary.MeanChange, res.Summary.SDChange, res.Summary.Same)
+	}
+}
