@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gobench-dyn/gobench-dyn/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/report"
+	"github.com/spf13/cobra"
+)
+
+// ReportOptions holds the flags and arguments of gobench-dyn report.
+type ReportOptions struct {
+	Raw        []string
+	HTML       string
+	Markdown   string // "-" for standard output
+	Title      string
+	Unit       string
+	Confidence float64
+	Seed       uint64
+	NoPlots    bool
+
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+func newReportCmd() *cobra.Command {
+	opts := &ReportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report [flags] RAW... (--html FILE | --markdown FILE)",
+		Short: "Write an HTML or Markdown report of raw records, with plots",
+		Long: `Write a report of one or more raw record files (--raw of gobench-dyn run;
+several instances or shards are read together).
+
+--html writes one self-contained page: for every benchmark a plot of its
+slices over time (coloured by suite run and iteration, warmup slices hollow,
+stop points marked), the mean and median with bootstrap confidence intervals,
+and whether its stoppage criterion held; for the suite, the time spent against
+the full configuration; and, when the records hold a baseline, the change of
+every benchmark with its interval and verdict. The page loads nothing from the
+network.
+
+--markdown writes the same essentials as tables, for pull-request comments and
+$GITHUB_STEP_SUMMARY; "-" writes to standard output.
+
+Outputs replace their files only once complete. Exit status: 2 on bad input
+or flags, 0 otherwise.`,
+		Example: `  # Run with raw records, then look at the report in a browser.
+  gobench-dyn run --raw bench.jsonl ./... > bench.txt
+  gobench-dyn report --html report.html bench.jsonl
+
+  # Merge two machines' records into one report and a CI job summary.
+  gobench-dyn report --html report.html --markdown - a.jsonl b.jsonl >> "$GITHUB_STEP_SUMMARY"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("report needs at least one raw record file")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Raw = args
+			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return reportRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.HTML, "html", "", "write the HTML report to `FILE`")
+	f.StringVar(&opts.Markdown, "markdown", "", "write the Markdown report to `FILE` (- for standard output)")
+	f.StringVar(&opts.Title, "title", "", "report title (default: the package, or \"Benchmark report\")")
+	f.StringVar(&opts.Unit, "unit", "ns/op", "unit to plot and summarise")
+	f.Float64Var(&opts.Confidence, "confidence", 0.99, "confidence level of the intervals")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
+	f.BoolVar(&opts.NoPlots, "no-plots", false, "leave the plots out of the HTML report")
+	return cmd
+}
+
+func reportRun(opts *ReportOptions) error {
+	if opts.HTML == "" && opts.Markdown == "" {
+		return usageErr("report: give --html FILE, --markdown FILE, or both")
+	}
+	if opts.HTML == "-" {
+		return usageErr("--html: write the page to a file, not standard output")
+	}
+	if !(opts.Confidence > 0 && opts.Confidence < 1) {
+		return usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
+	}
+	if opts.Unit == "" {
+		return usageErr("--unit: want a unit such as ns/op")
+	}
+	var runs []*record.Run
+	for _, path := range opts.Raw {
+		run, warns, err := record.ReadFile(path)
+		if err != nil {
+			var se *record.SyntaxError
+			if errors.As(err, &se) {
+				return usageErr("%v", se)
+			}
+			return usageErr("%v", err)
+		}
+		for _, w := range warns {
+			fmt.Fprintln(opts.ErrOut, "gobench-dyn: warning:", w)
+		}
+		if len(run.Slices) == 0 {
+			return usageErr("%s: no slice records to report on", path)
+		}
+		runs = append(runs, run)
+	}
+	rep, err := report.Build(runs, report.Options{
+		Title:      opts.Title,
+		Unit:       opts.Unit,
+		Confidence: opts.Confidence,
+		Seed:       opts.Seed,
+		NoPlots:    opts.NoPlots,
+	})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(rep.Benchmarks) == 0 || !hasUnit(rep) {
+		return usageErr("--unit %s: no benchmark in the records reports it", opts.Unit)
+	}
+	if opts.HTML != "" {
+		if err := writeOutput(opts.HTML, rep.WriteHTML); err != nil {
+			return failErr("--html: %v", err)
+		}
+	}
+	if opts.Markdown == "-" {
+		if err := rep.WriteMarkdown(opts.Out); err != nil {
+			return failErr("--markdown: %v", err)
+		}
+	} else if opts.Markdown != "" {
+		if err := writeOutput(opts.Markdown, rep.WriteMarkdown); err != nil {
+			return failErr("--markdown: %v", err)
+		}
+	}
+	return nil
+}
+
+// hasUnit reports whether any benchmark of rep has a measurement in the
+// report's unit.
+func hasUnit(rep *report.Report) bool {
+	for _, b := range rep.Benchmarks {
+		if b.Head != nil && b.Head.Samples > 0 || b.Baseline != nil && b.Baseline.Samples > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// writeOutput writes path with write, replacing it only when complete.
+func writeOutput(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, buf.Bytes())
+}

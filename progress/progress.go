@@ -1,0 +1,374 @@
+// Package progress shows where a benchmark run stands, on standard error,
+// while it works.
+//
+// On a terminal a Reporter draws one live bar: the suite run, iterations
+// done and left, benchmarks already stopped, elapsed time and an estimate
+// of the time left that shrinks as early stops remove iterations from the
+// schedule. Elsewhere, in CI logs and files, it writes plain lines: one per
+// suite run, one per stopped or failed benchmark, one at most every minute
+// in between, and a final line with totals. Plain lines hold no control
+// characters, so logs stay readable.
+//
+// A Reporter does its work only when the runner calls it, between slices,
+// plus one redraw a second on a terminal to keep the clock moving: on a
+// small machine every cycle the harness spends while a slice runs is noise
+// in that slice. The live bar is drawn by github.com/schollz/progressbar,
+// a widely used and maintained bar that handles terminal width, throttling
+// and printing lines above the bar.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// A Mode says whether to draw a live bar.
+type Mode int
+
+// Modes, as the --progress flag spells them.
+const (
+	Auto Mode = iota // a live bar on a terminal outside CI, plain lines otherwise
+	On               // always a live bar
+	Off              // always plain lines
+)
+
+// ParseMode parses a --progress value: auto, on or off.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "auto":
+		return Auto, nil
+	case "on":
+		return On, nil
+	case "off":
+		return Off, nil
+	}
+	return Auto, fmt.Errorf("progress mode %q: want auto, on or off", s)
+}
+
+// String returns the flag spelling of m.
+func (m Mode) String() string {
+	switch m {
+	case On:
+		return "on"
+	case Off:
+		return "off"
+	}
+	return "auto"
+}
+
+// Set parses s into m, so that a *Mode can serve as a flag value.
+func (m *Mode) Set(s string) error {
+	v, err := ParseMode(s)
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Type names the flag value type in help output.
+func (m *Mode) Type() string { return "auto|on|off" }
+
+// Live reports whether progress written to w in mode m should be a live
+// bar: always with On, never with Off, and with Auto when w is a terminal
+// and the CI environment variable is not "true". It is the one place that
+// decides about terminals.
+func Live(w io.Writer, m Mode, getenv func(string) string) bool {
+	switch m {
+	case On:
+		return true
+	case Off:
+		return false
+	}
+	if getenv("CI") == "true" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// A Plan is the work scheduled when the run starts.
+type Plan struct {
+	SuiteRuns  int // suite runs, s
+	Iterations int // iterations scheduled over all suite runs
+	Benchmarks int // benchmarks in the suite
+}
+
+// plainEvery is the longest a plain log stays silent while iterations
+// complete, so that CI logs show the run is alive.
+const plainEvery = time.Minute
+
+// liveEvery is how often the live bar is redrawn: often enough to look
+// alive, rarely enough to cost nothing measurable. Events only update the
+// state; the redraw happens on this clock, so the runner never waits for
+// the terminal.
+const liveEvery = 500 * time.Millisecond
+
+// A Reporter shows the progress of one run. Its methods may be called from
+// any goroutine.
+type Reporter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	plan Plan
+	now  func() time.Time
+
+	start     time.Time
+	lastLine  time.Time
+	suiteRun  int
+	done      int // iterations completed, failed ones included
+	failedIt  int // iterations that failed
+	skipped   int // iterations removed from the schedule
+	stopped   int // benchmarks that left the schedule early
+	failed    map[string]bool
+	closing   bool // Finish was called
+	finished  bool // the bar is complete
+	bar       *progressbar.ProgressBar
+	stopTick  chan struct{}
+	tickGroup sync.WaitGroup
+}
+
+// New returns a Reporter writing to w, normally os.Stderr.
+func New(w io.Writer, mode Mode, plan Plan) *Reporter {
+	return newReporter(w, plan, time.Now, Live(w, mode, os.Getenv))
+}
+
+func newReporter(w io.Writer, plan Plan, now func() time.Time, live bool) *Reporter {
+	r := &Reporter{w: w, plan: plan, now: now, failed: map[string]bool{}}
+	r.start = now()
+	r.lastLine = r.start
+	if live {
+		r.bar = progressbar.NewOptions(max(plan.Iterations, 1),
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(false),
+			progressbar.OptionSetElapsedTime(false),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+			progressbar.OptionFullWidth(),
+			progressbar.OptionSetRenderBlankState(true),
+		)
+		r.stopTick = make(chan struct{})
+		r.tickGroup.Add(1)
+		go r.tick()
+	}
+	return r
+}
+
+// tick redraws the live bar, which also keeps its clock moving while a long
+// iteration runs.
+func (r *Reporter) tick() {
+	defer r.tickGroup.Done()
+	t := time.NewTicker(liveEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stopTick:
+			return
+		case <-t.C:
+			r.mu.Lock()
+			r.redraw()
+			r.mu.Unlock()
+		}
+	}
+}
+
+// SuiteRunStarted reports that suite run k (1-based) starts with the given
+// number of iterations.
+func (r *Reporter) SuiteRunStarted(k, iterations int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.suiteRun = k
+	if r.bar != nil {
+		return
+	}
+	r.line(fmt.Sprintf("suite run %d/%d: %d iterations; %s", k, r.plan.SuiteRuns, iterations, r.status()))
+}
+
+// IterationDone reports that one iteration of bench finished, or failed
+// when ok is false.
+func (r *Reporter) IterationDone(bench string, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done++
+	if !ok {
+		r.failedIt++
+	}
+	if r.bar == nil && r.now().Sub(r.lastLine) >= plainEvery {
+		r.line(r.status())
+	}
+}
+
+// SkippedIterations reports that n scheduled iterations were removed from
+// the schedule, by early stops or failures, so that the estimate of the
+// time left accounts for them.
+func (r *Reporter) SkippedIterations(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped += n
+}
+
+// BenchmarkStopped reports that bench left the schedule before its cap;
+// met says whether its stability criterion held.
+func (r *Reporter) BenchmarkStopped(bench string, met bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped++
+	why := "stable"
+	if !met {
+		why = "not stable, stopped by a limit"
+	}
+	r.println(fmt.Sprintf("stopped %s: %s", oneLine(bench), why))
+}
+
+// BenchmarkFailed reports that bench failed; reason says why in one line.
+func (r *Reporter) BenchmarkFailed(bench, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed[bench] = true
+	r.println(fmt.Sprintf("FAIL %s: %s", oneLine(bench), oneLine(reason)))
+}
+
+// Finish ends the progress display with a line of totals, followed by
+// summary if it is not empty. Later calls do nothing.
+func (r *Reporter) Finish(summary string) {
+	r.mu.Lock()
+	if r.closing {
+		r.mu.Unlock()
+		return
+	}
+	r.closing = true
+	bar := r.bar
+	r.mu.Unlock()
+	if bar != nil {
+		close(r.stopTick)
+		r.tickGroup.Wait()
+		r.mu.Lock()
+		r.redraw()
+		r.mu.Unlock()
+		// Exit, not Finish: an interrupted run keeps its true state.
+		_ = bar.Exit()
+		fmt.Fprintln(r.w)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished = true
+	fmt.Fprintln(r.w, r.totals())
+	if summary != "" {
+		fmt.Fprintln(r.w, strings.TrimRight(summary, "\n"))
+	}
+}
+
+// totals is the final line.
+func (r *Reporter) totals() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "done: %d iterations in %s", r.done, fmtDuration(r.now().Sub(r.start)))
+	if r.skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped by early stops", r.skipped)
+	}
+	fmt.Fprintf(&b, ", %d of %d benchmarks stopped early", r.stopped, r.plan.Benchmarks)
+	if n := len(r.failed); n > 0 {
+		fmt.Fprintf(&b, ", %d failed", n)
+	}
+	return b.String()
+}
+
+// left returns the iterations still to run.
+func (r *Reporter) left() int {
+	return max(r.plan.Iterations-r.done-r.skipped, 0)
+}
+
+// eta estimates the time left from the mean time per completed iteration
+// so far. It is negative when nothing is known yet.
+func (r *Reporter) eta() time.Duration {
+	if r.done == 0 {
+		return -1
+	}
+	per := r.now().Sub(r.start) / time.Duration(r.done)
+	return per * time.Duration(r.left())
+}
+
+// status says where the run stands, in one line.
+func (r *Reporter) status() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d iterations done, %d left", r.done, r.left())
+	fmt.Fprintf(&b, ", %d/%d benchmarks stopped", r.stopped, r.plan.Benchmarks)
+	if n := len(r.failed); n > 0 {
+		fmt.Fprintf(&b, ", %d failed", n)
+	}
+	fmt.Fprintf(&b, ", elapsed %s", fmtDuration(r.now().Sub(r.start)))
+	if eta := r.eta(); eta >= 0 {
+		fmt.Fprintf(&b, ", ETA %s", fmtDuration(eta))
+	}
+	return b.String()
+}
+
+// redraw updates the live bar.
+func (r *Reporter) redraw() {
+	if r.bar == nil || r.finished {
+		return
+	}
+	total := max(r.done+r.left(), 1)
+	if r.bar.GetMax() != total {
+		r.bar.ChangeMax(total)
+	}
+	desc := fmt.Sprintf("suite run %d/%d, %d/%d stopped", r.suiteRun, r.plan.SuiteRuns, r.stopped, r.plan.Benchmarks)
+	if n := len(r.failed); n > 0 {
+		desc += fmt.Sprintf(", %d failed", n)
+	}
+	desc += ", " + fmtDuration(r.now().Sub(r.start))
+	if eta := r.eta(); eta >= 0 {
+		desc += ", ETA " + fmtDuration(eta)
+	}
+	r.bar.Describe(desc)
+	_ = r.bar.Set(r.done)
+}
+
+// println writes a message line: above the bar when live, as a plain line
+// otherwise.
+func (r *Reporter) println(msg string) {
+	if r.bar != nil {
+		// The bar holds the line back and prints it above itself at
+		// the next redraw.
+		_, _ = progressbar.Bprintln(r.bar, msg)
+		return
+	}
+	r.line(msg)
+}
+
+// line writes one plain line.
+func (r *Reporter) line(msg string) {
+	fmt.Fprintln(r.w, msg)
+	r.lastLine = r.now()
+}
+
+// oneLine keeps only printable characters of s on one line, so that a
+// benchmark's error output cannot break the log or move the cursor.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return strings.Map(func(c rune) rune {
+		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+			return -1
+		}
+		return c
+	}, s)
+}
+
+// fmtDuration rounds d for people: seconds below an hour, minutes above.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
+}
