@@ -68,14 +68,14 @@ type runOptions struct {
 
 // Defaults of gobench-dyn run; README.md gives the evidence behind them.
 const (
-	defaultSuiteRuns  = 3
+	defaultSuiteRuns  = 5
 	defaultIterations = 1
 	defaultSliceTime  = 100 * time.Millisecond
 	defaultTimeout    = 10 * time.Minute
 )
 
 func newRunCmd() *cobra.Command {
-	opts := &runOptions{Stop: stopper.Default(stopper.None)}
+	opts := &runOptions{Stop: stopper.Default(stopper.RCIW)}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [packages]",
 		Short: "Run benchmarks in randomized multiple interleaved trials",
