@@ -237,3 +237,26 @@ func TestPad(t *testing.T) {
 	assert.Empty(t, none)
 	assert.Equal(t, es, same)
 }
+
+func TestBudget(t *testing.T) {
+	pkg := suite(t)
+	bs := discover(t, pkg, "Fast|ReadsFile|Prints")
+	for _, b := range bs {
+		b.Config = Config{SuiteRuns: 3, Iterations: 1}
+	}
+	t.Run("spent before the start", func(t *testing.T) {
+		r := &Runner{Benchmarks: bs, Policy: Static{Slices: 2}, Seed: 1, SliceTime: time.Millisecond,
+			Budget: time.Nanosecond, Start: time.Now().Add(-time.Second)}
+		sum, err := r.Run(context.Background())
+		require.NoError(t, err)
+		assert.Zero(t, sum.Iterations)
+		assert.Len(t, sum.BudgetCut, len(bs), "every benchmark is named as cut short")
+	})
+	t.Run("ample", func(t *testing.T) {
+		r := &Runner{Benchmarks: bs, Policy: Static{Slices: 2}, Seed: 1, SliceTime: time.Millisecond, Budget: time.Hour}
+		sum, err := r.Run(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, 3*len(bs), sum.Iterations)
+		assert.Empty(t, sum.BudgetCut)
+	})
+}

@@ -53,8 +53,13 @@ type Runner struct {
 	SliceTime time.Duration
 	// Timeout kills an iteration that runs longer. Zero means none.
 	Timeout time.Duration
-	// Budget bounds the whole run. Zero means none.
+	// Budget bounds the whole run, counted from Start. Zero means none.
+	// An iteration that would not fit is not started, and one running
+	// when the budget ends stops after its current slice.
 	Budget time.Duration
+	// Start is when the run began, building and calibration included;
+	// zero means when Run is called.
+	Start time.Time
 	// MinIterations is the number of iterations every benchmark gets
 	// before a budget is spent on the least stable ones.
 	MinIterations int
@@ -64,8 +69,10 @@ type Runner struct {
 	Raw         *record.Writer // may be nil
 	Observer    Observer       // may be nil
 
-	now   func() time.Time
-	state map[*Benchmark]*benchState
+	now      func() time.Time
+	state    map[*Benchmark]*benchState
+	deadline time.Time // Start + Budget, when there is a budget
+	spent    bool      // the budget ran out during an iteration
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -126,6 +133,12 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		r.state[b] = &benchState{}
 	}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
+	if !r.Start.IsZero() {
+		sum.Start = r.Start
+	}
+	if r.Budget > 0 {
+		r.deadline = sum.Start.Add(r.Budget)
+	}
 	cpu0 := selfCPU()
 	err := r.run(ctx, sum)
 	r.finish(sum)
@@ -172,7 +185,7 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 		}
 		if r.Budget > 0 && k > r.MinIterations {
 			var cut []*Benchmark
-			active, cut = r.fitBudget(active, r.Budget-r.now().Sub(sum.Start))
+			active, cut = r.fitBudget(active, r.deadline.Sub(r.now()))
 			r.cutByBudget(sum, cut)
 		}
 		if len(active) == 0 {
@@ -202,12 +215,23 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 				}
 				continue
 			}
-			if r.Budget > 0 && r.now().Sub(sum.Start)+r.estimate(e.Bench) > r.Budget {
-				r.cutByBudget(sum, r.Benchmarks)
-				return nil
+			if r.Budget > 0 {
+				if !r.now().Before(r.deadline) {
+					r.cutByBudget(sum, r.Benchmarks)
+					return nil
+				}
+				if r.now().Add(r.estimate(e.Bench)).After(r.deadline) {
+					// This one does not fit; a cheaper one later may.
+					r.cutByBudget(sum, []*Benchmark{e.Bench})
+					continue
+				}
 			}
 			if err := r.iteration(ctx, e, k, order+1, sum); err != nil {
 				return err
+			}
+			if r.spent {
+				r.cutByBudget(sum, r.Benchmarks)
+				return nil
 			}
 		}
 	}
@@ -241,7 +265,9 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 		}
 		return nil
 	}
-	if e.Padding {
+	if e.Padding || r.spent {
+		// A padding iteration is extra data, and one cut by the budget
+		// is incomplete: neither is the policy's to judge.
 		return nil
 	}
 	if r.Policy.EndIteration(b.ID, k, measured) {
@@ -340,6 +366,11 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 			nextWarmup, done = r.Policy.NextSlice(b.ID, warmup, measured)
 			if wasWarmup && !nextWarmup {
 				r.warmupEnd(b, k, e.Iteration, slice)
+			}
+			if !done && r.Budget > 0 && !now.Before(r.deadline) {
+				// The budget ends now: keep what this slice measured
+				// and start no other.
+				r.spent, done = true, true
 			}
 			if done {
 				if slice < maxSlices {
@@ -445,6 +476,17 @@ func (r *Runner) event(ev *record.Event) {
 	if r.Raw != nil {
 		_ = r.Raw.Write(ev)
 	}
+}
+
+// MinimumTime estimates how long the first MinIterations suite runs take,
+// which give every benchmark its minimum samples before a budget is spent
+// on the least stable ones.
+func (r *Runner) MinimumTime() time.Duration {
+	var t time.Duration
+	for _, b := range r.Benchmarks {
+		t += time.Duration(max(1, r.MinIterations)) * time.Duration(r.Policy.MaxSlices(b.ID)) * r.SliceTime
+	}
+	return t
 }
 
 // estimate returns the expected wall time of one iteration of b.

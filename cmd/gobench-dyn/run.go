@@ -234,6 +234,7 @@ func (o *runOptions) headerOptions() map[string]string {
 }
 
 func runRun(opts *runOptions) error {
+	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopSignals := onInterrupt(cancel, opts.Stderr)
@@ -346,11 +347,19 @@ func runRun(opts *runOptions) error {
 		SliceTime:     opts.SliceTime,
 		Timeout:       opts.Timeout,
 		Budget:        opts.Budget,
+		Start:         start,
 		MinIterations: opts.Stop.MinIterations,
 		MinDistinct:   minDistinct,
 		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
+	}
+	if opts.Budget > 0 {
+		left := opts.Budget - time.Since(start)
+		if need := runner.MinimumTime(); need > left {
+			fmt.Fprintf(opts.Stderr, "gobench-dyn: warning: --budget %s leaves %s after building and calibrating, and the minimum of %d iterations per benchmark needs about %s: some benchmarks will get fewer than their minimum samples\n",
+				opts.Budget, left.Round(time.Second), max(1, opts.Stop.MinIterations), need.Round(time.Second))
+		}
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.finish(sum)
