@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -282,13 +283,17 @@ func Read(r io.Reader, file string) (*Run, []Warning, error) {
 		case *Slice:
 			run.Slices = append(run.Slices, *rec)
 		case *Event:
-			run.Events = append(run.Events, *rec)
 			switch rec.Event {
 			case EventEnd:
 				ended = true
 			case EventInterrupt:
 				interrupted = true
+			case EventResumed:
+				ended, interrupted = false, false
+			case EventDiscarded:
+				discard(run, rec)
 			}
+			run.Events = append(run.Events, *rec)
 		}
 	}
 	if err := rd.Err(); err != nil {
@@ -307,4 +312,19 @@ func Read(r io.Reader, file string) (*Run, []Warning, error) {
 		}
 	}
 	return run, warns, nil
+}
+
+// discard drops the slices and warmup-end events of the iteration that ev
+// names, all of which precede ev.
+func discard(run *Run, ev *Event) {
+	same := func(pkg, bench, version, instance string, k, it int) bool {
+		return pkg == ev.Package && bench == ev.Benchmark && version == ev.Version && instance == ev.Instance &&
+			k == ev.SuiteRun && it == ev.Iteration
+	}
+	run.Slices = slices.DeleteFunc(run.Slices, func(s Slice) bool {
+		return same(s.Package, s.Benchmark, s.Version, s.Instance, s.SuiteRun, s.Iteration)
+	})
+	run.Events = slices.DeleteFunc(run.Events, func(e Event) bool {
+		return e.Event == EventWarmupEnd && same(e.Package, e.Benchmark, e.Version, e.Instance, e.SuiteRun, e.Iteration)
+	})
 }

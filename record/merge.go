@@ -54,6 +54,10 @@ func ReadMergeInputFrom(r io.Reader, file string) (*MergeInput, []Warning, error
 				ended = true
 			case EventInterrupt:
 				interrupted = true
+			case EventResumed:
+				ended, interrupted = false, false
+			case EventDiscarded:
+				in.discard(rec)
 			}
 		}
 		in.Records = append(in.Records, rd.Record())
@@ -73,6 +77,29 @@ func ReadMergeInputFrom(r io.Reader, file string) (*MergeInput, []Warning, error
 		warns = append(warns, Warning{file, "the run did not finish (no end record): results are partial"})
 	}
 	return in, warns, nil
+}
+
+// discard drops the records of the iteration that ev names, as Read does.
+func (in *MergeInput) discard(ev *Event) {
+	tmp := &Run{}
+	keep := in.Records[:0]
+	lines := in.Lines[:0]
+	for i, rec := range in.Records {
+		tmp.Slices, tmp.Events = tmp.Slices[:0], tmp.Events[:0]
+		switch r := rec.(type) {
+		case *Slice:
+			tmp.Slices = append(tmp.Slices, *r)
+		case *Event:
+			tmp.Events = append(tmp.Events, *r)
+		}
+		discard(tmp, ev)
+		if len(tmp.Slices)+len(tmp.Events) == 0 {
+			continue
+		}
+		keep = append(keep, rec)
+		lines = append(lines, in.Lines[i])
+	}
+	in.Records, in.Lines = keep, lines
 }
 
 // A Merged is the result of Merge: one header and the records of every

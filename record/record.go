@@ -112,6 +112,14 @@ const (
 	EventBudget     = "budget"      // the time budget cut the benchmark short
 	EventInterrupt  = "interrupted" // the run was interrupted; the file is partial
 	EventEnd        = "end"         // the run finished; the file is complete
+	// EventResumed opens the records appended by gobench-dyn run
+	// --resume: the run continues where an interrupted one stopped.
+	EventResumed = "resumed"
+	// EventDiscarded drops the slices and warmup-end events recorded
+	// before it for one iteration (Package, Benchmark, Version,
+	// SuiteRun, Iteration) that was cut short: a resumed run runs that
+	// iteration again. Readers leave the dropped records out.
+	EventDiscarded = "discarded"
 )
 
 // An Event records something other than a sample.

@@ -26,12 +26,15 @@ type DiscoverOptions struct {
 }
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
-// or a package whose benchmarks could not be listed.
+// or a package whose benchmarks could not be listed. With Skipped, it is a
+// benchmark that printed neither a result nor a failure: it called b.Skip,
+// or none of its sub-benchmarks matched. go test prints nothing for those.
 type DiscoveryFailure struct {
 	Package *Package
 	Name    string // the benchmark, or "" for the whole package
 	Reason  string
 	Detail  string
+	Skipped bool
 }
 
 // Discover lists the leaf benchmarks of pkg matching opts.Bench and
@@ -75,6 +78,9 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
 				benches = append(benches, b)
+			}
+			if fail == nil && len(found) == 0 {
+				fail = &DiscoveryFailure{Name: top, Reason: "printed no result: it called b.Skip, or no sub-benchmark matched", Skipped: true}
 			}
 			if fail != nil {
 				fail.Package = pkg

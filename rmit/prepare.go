@@ -30,6 +30,9 @@ type Suite struct {
 	// Failures are packages that did not build and benchmarks that
 	// failed while being discovered: the run goes on without them.
 	Failures []*PrepareFailure
+	// Skipped are benchmarks selected by name that printed no result
+	// when probed, because they skip themselves: they are not run.
+	Skipped []*PrepareFailure
 }
 
 // A PrepareFailure is a package or benchmark that could not be prepared.
@@ -55,6 +58,12 @@ func (f *PrepareFailure) Error() string {
 // Event returns the failure as a raw record event.
 func (f *PrepareFailure) Event() *record.Event {
 	return &record.Event{Event: record.EventFailure, Package: f.Package, Benchmark: f.Bench, Version: f.Version,
+		Reason: f.Reason, Detail: f.Detail, Time: time.Now()}
+}
+
+// SkipEvent returns a skipped benchmark as a raw record event.
+func (f *PrepareFailure) SkipEvent() *record.Event {
+	return &record.Event{Event: record.EventSkip, Package: f.Package, Benchmark: f.Bench, Version: f.Version,
 		Reason: f.Reason, Detail: f.Detail, Time: time.Now()}
 }
 
@@ -104,10 +113,18 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		failed := 0
 		for _, f := range fails {
-			s.Failures = append(s.Failures, &PrepareFailure{Package: p.ImportPath, Bench: f.Name, Version: opts.Version, Reason: f.Reason, Detail: f.Detail})
+			pf := &PrepareFailure{Package: p.ImportPath, Bench: f.Name, Version: opts.Version, Reason: f.Reason, Detail: f.Detail}
+			if f.Skipped {
+				logf("gobench-dyn: %s.%s %s; not run", p.ImportPath, f.Name, f.Reason)
+				s.Skipped = append(s.Skipped, pf)
+				continue
+			}
+			failed++
+			s.Failures = append(s.Failures, pf)
 		}
-		if len(bs) == 0 && len(fails) == 0 {
+		if len(bs) == 0 && failed == 0 {
 			logf("gobench-dyn: %s: no benchmarks match %q, skipped", p.ImportPath, opts.Discover.Bench)
 			continue
 		}

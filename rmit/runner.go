@@ -82,7 +82,6 @@ type benchState struct {
 	stopped    bool          // the policy stopped it
 	failed     bool
 	budgetCut  bool
-	skipped    int // scheduled iterations it left because it stopped
 }
 
 // A Summary describes a finished run.
@@ -100,7 +99,7 @@ type Summary struct {
 	BudgetCut   []*Benchmark
 	Interrupted bool
 	// CapEstimate estimates how long the cap configuration would have
-	// taken: the time taken plus the skipped iterations at each
+	// taken: the time taken plus the iterations left out at each
 	// benchmark's mean iteration time.
 	CapEstimate time.Duration
 	// HarnessCPU is the CPU time gobench-dyn itself used, children
@@ -147,8 +146,8 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	sum.CapEstimate = sum.Wall()
 	for _, b := range r.Benchmarks {
 		st := r.state[b]
-		if st.iterations > 0 {
-			sum.CapEstimate += time.Duration(st.skipped) * st.wall / time.Duration(st.iterations)
+		if left := b.Config.SuiteRuns*b.Config.Iterations - st.iterations; left > 0 && st.iterations > 0 && !st.failed {
+			sum.CapEstimate += time.Duration(left) * st.wall / time.Duration(st.iterations)
 		}
 	}
 	if ex, ok := r.Policy.(Explainer); ok {
@@ -210,9 +209,6 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			}
 			st := r.state[e.Bench]
 			if st.failed || (st.stopped && !e.Padding) || st.budgetCut {
-				if st.stopped {
-					st.skipped++
-				}
 				continue
 			}
 			if r.Budget > 0 {
@@ -305,8 +301,9 @@ func (r *Runner) finish(sum *Summary) {
 			reason = "cap reached before the criterion held"
 			if st.budgetCut {
 				reason = "budget spent before the criterion held"
+			} else {
+				sum.CapHit++
 			}
-			sum.CapHit++
 		}
 		ev := r.stopEvent(b, 0, 0, reason)
 		r.event(ev)
