@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// OptimizeOptions holds the flags and arguments of gobench-dyn optimize.
+type OptimizeOptions struct {
+	Files     []string
+	Metric    string
+	Threshold float64
+	Instances string
+	Resamples int
+	Seed      uint64
+	Out       string // the configuration file; empty: none written
+
+	Stdout io.Writer
+	Stderr io.Writer
+	// Now stamps the configuration file's header; nil means time.Now.
+	Now func() time.Time
+}
+
+func newOptimizeCmd() *cobra.Command {
+	opts := &OptimizeOptions{}
+	cmd := &cobra.Command{
+		Use:   "optimize [flags] RAW...",
+		Short: "Find each benchmark's minimal configuration from a full run (µOpTime)",
+		Long: `Optimize reads one or more recorded full runs (raw record files of gobench-dyn
+run, or µOpTime Go measurement CSV files) and finds, for every benchmark, the
+cheapest configuration (s, i, d) — suite runs, iterations per suite run,
+measurement slices per iteration — whose stability metric stays strictly
+below --threshold.
+
+Each smaller configuration with s·i ≥ 3 is simulated on the prefix subset of
+the recorded samples: the first s suite runs, the first i iterations of each,
+the first d slices of each iteration. Ties in time go to the lower metric. A
+benchmark with no stable configuration keeps the full one.
+
+Metrics: cv (coefficient of variation), rmad (relative median absolute
+deviation), rciw-mean (99% percentile bootstrap interval of the mean over the
+mean), rciw-mean-t (studentized bootstrap), rciw-median (percentile bootstrap
+interval of the median over the median). The µOpTime study recommends cv or
+rmad for Go.
+
+Instances are never optimized away; by default only the first instance is
+searched, as in the published study (--instances all pools every instance).
+
+The table shows each benchmark's chosen configuration, its time against the
+full configuration, its metric, and the predicted change rate: the chosen
+configuration's mean (median for rmad and rciw-median) against the full
+configuration's. With -o, the configurations are written to a file that
+"gobench-dyn run --config" obeys.`,
+		Example: `  # Learn minimal configurations from last night's full run.
+  gobench-dyn run --suite-runs 3 --iterations 5 --slices 5 --raw full.jsonl ./...
+  gobench-dyn optimize -o bench.conf full.jsonl
+  gobench-dyn run --config bench.conf ./...
+
+  # The published µOpTime data, with the coefficient of variation.
+  gobench-dyn optimize --metric cv toml-v2.0.2.csv`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("optimize needs at least one recorded run")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return optimizeRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Metric, "metric", "rmad", "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
+	f.Float64Var(&opts.Threshold, "threshold", optime.DefaultThreshold, "a configuration is stable if its metric is below this")
+	f.StringVar(&opts.Instances, "instances", "first", "instances to search: first (as published) or all (pooled)")
+	f.IntVar(&opts.Resamples, "resamples", optime.DefaultResamples, "bootstrap resamples of the rciw metrics")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap resampling")
+	f.StringVarP(&opts.Out, "out", "o", "", "write the configuration file here")
+	return cmd
+}
+
+func optimizeRun(opts *OptimizeOptions) error {
+	metric, err := optime.ParseMetric(opts.Metric)
+	if err != nil {
+		return usageErr("--metric: %v", err)
+	}
+	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
+		return usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
+	}
+	instances, err := optime.ParseInstances(opts.Instances)
+	if err != nil {
+		return usageErr("--instances: %v", err)
+	}
+	if opts.Resamples < 100 {
+		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
+	}
+
+	var (
+		runs    []*record.Run
+		ids     []int
+		sources []optime.Source
+	)
+	for k, path := range opts.Files {
+		run, _, err := readRecorded(path)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		src := optime.Source{ID: k + 1, File: path}
+		if h := run.Header; h != nil {
+			src.Seed, src.Start = h.Seed, h.Start
+		}
+		runs = append(runs, run)
+		ids = append(ids, src.ID)
+		sources = append(sources, src)
+	}
+	benches := optime.Benchmarks(runs, ids)
+	if len(benches) == 0 {
+		return usageErr("%s: no ns/op measurements", opts.Files[0])
+	}
+	res, err := optime.Optimize(benches, optime.Options{
+		Metric:    metric,
+		Threshold: opts.Threshold,
+		Instances: instances,
+		Resamples: opts.Resamples,
+		Rand:      rand.New(rand.NewPCG(opts.Seed, 0)),
+	})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := writeOptimizeTable(opts.Stdout, res); err != nil {
+		return err
+	}
+	if opts.Out == "" {
+		return nil
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	cf := optime.NewConfigFile(res, sources, now())
+	if err := writeAtomic(opts.Out, cf.Write); err != nil {
+		return failErr("%v", err)
+	}
+	return nil
+}
+
+func writeOptimizeTable(w io.Writer, res *optime.Result) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "metric %s, threshold %g, instances %s\n", res.Metric, res.Threshold, res.Instances)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	avg := "mean"
+	if res.Metric.Median() {
+		avg = "median"
+	}
+	pkg := ""
+	unstable := 0
+	for _, c := range res.Choices {
+		if c.Package != pkg || pkg == "" {
+			pkg = c.Package
+			fmt.Fprintf(tw, "\npkg: %s\f", pkg)
+			fmt.Fprintf(tw, "benchmark\ts\ti\td\twarmup\ttime\t%s\tchange of %s\n", res.Metric, avg)
+		}
+		mark := ""
+		if !c.Stable {
+			mark = " (unstable)"
+			unstable++
+		}
+		fmt.Fprintf(tw, "%s%s\t%d\t%d\t%d\t%d\t%d/%d\t%.4g\t%+.2f%%\n",
+			c.Name, mark, c.Config.SuiteRuns, c.Config.Iterations, c.Config.Slices, c.Warmup,
+			c.Config.Time(), c.Full.Time(), c.Value, 100*c.Change())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	chosen, full := res.Time()
+	fmt.Fprintf(bw, "\nsuite: %d of %d slices per instance, %.2f%% saved; change within 1%%: %.1f%%, within 3%%: %.1f%% of %d benchmarks\n",
+		chosen, full, 100*res.Saved(), 100*res.Within(0.01), 100*res.Within(0.03), len(res.Choices))
+	switch {
+	case unstable == 1:
+		fmt.Fprintln(bw, "1 benchmark has no stable configuration and keeps the full one")
+	case unstable > 1:
+		fmt.Fprintf(bw, "%d benchmarks have no stable configuration and keep the full one\n", unstable)
+	}
+	return bw.Flush()
+}
