@@ -1,0 +1,228 @@
+// Command eval measures, in one session on one machine, what gobench-dyn
+// saves against a full static run of a suite and what it costs in result
+// quality, beside plain go test -count for the same number of samples.
+//
+//	go run ./examples/eval                                  # the bundled examples
+//	go run ./examples/eval -dir /path/to/module ./pkg/...   # another suite
+//
+// Every method runs the same packages with the same slice time, one after
+// the other, so they share the machine's noise as far as sequential runs
+// can. Figures are printed as a Markdown table: wall time, time saved
+// against the full run, the share of benchmarks whose mean lies within 1%,
+// 3% and 5% of the full run's, the A/A share (the 99% bootstrap CI of the
+// ratio of means straddles 1), and the time spent computing criteria.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+func main() {
+	slice := flag.Duration("slice", 50*time.Millisecond, "slice time of every method")
+	suiteRuns := flag.Int("s", 5, "suite runs of the full run (the cap of the others)")
+	slices := flag.Int("d", 5, "measurement slices per iteration")
+	dir := flag.String("dir", ".", "module directory the packages are resolved in")
+	out := flag.String("out", "", "directory for the raw files (default: a temporary one)")
+	bench := flag.String("bench", ".", "benchmarks to run")
+	methods := flag.String("methods", "rciw,cv,kld,config,gotest", "comma-separated methods besides the full run")
+	flag.Parse()
+	pkgs := flag.Args()
+	if len(pkgs) == 0 {
+		pkgs = []string{"./examples/..."}
+	}
+	if err := evaluate(*dir, *out, pkgs, *bench, *slice, *suiteRuns, *slices, *methods); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		os.Exit(1)
+	}
+}
+
+// A result is one method's run.
+type result struct {
+	name      string
+	wall      time.Duration
+	harness   time.Duration // gobench-dyn's own CPU time
+	criterion time.Duration
+	run       *record.Run
+}
+
+func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration, s, d int, methods string) error {
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "gobench-dyn-eval-"); err != nil {
+			return err
+		}
+	}
+	bin := filepath.Join(out, "gobench-dyn")
+	if b, err := exec.Command("go", "build", "-o", bin, "github.com/gobench-dyn/gobench-dyn/cmd/gobench-dyn").CombinedOutput(); err != nil {
+		return fmt.Errorf("building gobench-dyn: %v\n%s", err, b)
+	}
+	common := []string{"--bench", bench, "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+		"--slices", strconv.Itoa(d), "--seed", "1", "--progress", "off", "--keep-going", "-o", os.DevNull}
+	run := func(name string, args ...string) (*result, error) {
+		raw := filepath.Join(out, name+".jsonl")
+		args = append(append(append([]string{"run"}, common...), args...), "--raw", raw)
+		args = append(args, pkgs...)
+		fmt.Fprintf(os.Stderr, "eval: %s: gobench-dyn %v\n", name, args)
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		start := time.Now()
+		err := cmd.Run()
+		wall := time.Since(start)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v\n%s", name, err, stderr.String())
+		}
+		r, _, err := record.ReadFile(raw)
+		if err != nil {
+			return nil, err
+		}
+		res := &result{name: name, wall: wall, run: r, harness: harnessCPU(stderr.String())}
+		for _, e := range r.Events {
+			if e.Event == record.EventStop {
+				res.criterion += time.Duration(e.CriterionNs)
+			}
+		}
+		return res, nil
+	}
+	full, err := run("full", "--stop", "none", "--warmup", "1")
+	if err != nil {
+		return err
+	}
+	results := []*result{full}
+	for _, m := range regexp.MustCompile(`[^,\s]+`).FindAllString(methods, -1) {
+		var r *result
+		switch m {
+		case "config":
+			cfg := filepath.Join(out, "config.txt")
+			cmd := exec.Command(bin, "optimize", "--metric", "rmad", "-o", cfg, filepath.Join(out, "full.jsonl"))
+			cmd.Stdout = os.Stderr
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("optimize: %v", err)
+			}
+			r, err = run("config", "--stop", "none", "--config", cfg)
+		case "gotest":
+			r, err = goTest(dir, pkgs, bench, slice, s*d)
+		default:
+			r, err = run(m, "--stop", m)
+		}
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
+	printTable(results, full)
+	return nil
+}
+
+var harnessRE = regexp.MustCompile(`harness CPU ([0-9.]+[a-zµ]+)`)
+
+func harnessCPU(stderr string) time.Duration {
+	m := harnessRE.FindStringSubmatch(stderr)
+	if m == nil {
+		return 0
+	}
+	d, _ := time.ParseDuration(m[1])
+	return d
+}
+
+// goTest runs plain go test -bench -count and reads its output as one
+// suite run of count one-slice iterations per benchmark.
+func goTest(dir string, pkgs []string, bench string, slice time.Duration, count int) (*result, error) {
+	args := append([]string{"test", "-run", "^$", "-bench", bench, "-benchmem", "-count", strconv.Itoa(count), "-benchtime", slice.String()}, pkgs...)
+	fmt.Fprintf(os.Stderr, "eval: gotest: go %v\n", args)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	start := time.Now()
+	outText, err := cmd.Output()
+	wall := time.Since(start)
+	if err != nil {
+		return nil, fmt.Errorf("go test: %v", err)
+	}
+	run, err := parseGoTest(outText)
+	if err != nil {
+		return nil, err
+	}
+	return &result{name: fmt.Sprintf("go test -count %d", count), wall: wall, run: run}, nil
+}
+
+func printTable(results []*result, full *result) {
+	fmt.Printf("| method | wall | saved vs full | samples | within 1%% | within 3%% | within 5%% | A/A same | criteria | harness CPU |\n")
+	fmt.Printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range results {
+		w1, w3, w5, aa, n, samples := quality(r.run, full.run)
+		fmt.Printf("| %s | %.1fs | %.0f%% | %d | %s | %s | %s | %s | %.2f%% | %.1f%% |\n",
+			r.name, r.wall.Seconds(), 100*(1-r.wall.Seconds()/full.wall.Seconds()), samples,
+			share(w1, n), share(w3, n), share(w5, n), share(aa, n),
+			100*r.criterion.Seconds()/r.wall.Seconds(), 100*r.harness.Seconds()/r.wall.Seconds())
+	}
+}
+
+func share(k, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%% (%d/%d)", 100*float64(k)/float64(n), k, n)
+}
+
+// quality compares the benchmarks of r with those of full, matched by
+// package and name.
+func quality(r, full *record.Run) (w1, w3, w5, aa, n, samples int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := map[[2]string]record.Key{}
+	for _, k := range full.Keys() {
+		keys[[2]string{k.Package, k.Benchmark}] = k
+	}
+	for _, k := range r.Keys() {
+		fk, ok := keys[[2]string{k.Package, k.Benchmark}]
+		if !ok {
+			continue
+		}
+		a, b := full.Series(fk, "ns/op"), r.Series(k, "ns/op")
+		samples += len(record.Measurements(b))
+		ma, mb := mean(record.Measurements(a)), mean(record.Measurements(b))
+		if math.IsNaN(ma) || math.IsNaN(mb) {
+			continue
+		}
+		n++
+		change := math.Abs(mb/ma - 1)
+		if change < 0.01 {
+			w1++
+		}
+		if change < 0.03 {
+			w3++
+		}
+		if change < 0.05 {
+			w5++
+		}
+		if bootstrap.RatioCI(record.Tree(a), record.Tree(b), 0.99, 2000, rng).Contains(1) {
+			aa++
+		}
+	}
+	return
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
