@@ -39,8 +39,14 @@ func NewBenchmark(pkg *Package, name string, procs int, setCPU bool) *Benchmark 
 	if setCPU {
 		b.Procs = procs
 	}
-	b.ID = pkg.Version + "|" + pkg.ImportPath + "|" + name
+	b.ID = BenchmarkID(pkg.Version, pkg.ImportPath, name)
 	return b
+}
+
+// BenchmarkID returns the ID of the benchmark printed as name by the test
+// binary of package pkg at version: the Benchmark.ID of its records.
+func BenchmarkID(version, pkg, name string) string {
+	return version + "|" + pkg + "|" + name
 }
 
 func (b *Benchmark) String() string {

@@ -27,8 +27,8 @@ type DiscoverOptions struct {
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
 // or a package whose benchmarks could not be listed. With Skipped, it is a
-// benchmark that printed neither a result nor a failure: it called b.Skip,
-// or none of its sub-benchmarks matched. go test prints nothing for those.
+// benchmark that printed neither a result nor a failure although --bench
+// has a single level: it called b.Skip, for which go test prints nothing.
 type DiscoveryFailure struct {
 	Package *Package
 	Name    string // the benchmark, or "" for the whole package
@@ -79,8 +79,10 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
 				benches = append(benches, b)
 			}
-			if fail == nil && len(found) == 0 {
-				fail = &DiscoveryFailure{Name: top, Reason: "printed no result: it called b.Skip, or no sub-benchmark matched", Skipped: true}
+			if fail == nil && len(found) == 0 && len(levels) == 1 {
+				// With a pattern of one level every benchmark it
+				// selects prints a result unless it skips itself.
+				fail = &DiscoveryFailure{Name: top, Reason: "printed no result (it called b.Skip)", Skipped: true}
 			}
 			if fail != nil {
 				fail.Package = pkg

@@ -68,6 +68,10 @@ type Runner struct {
 	Instance    string
 	Raw         *record.Writer // may be nil
 	Observer    Observer       // may be nil
+	// Resume, when not nil, holds the records of an interrupted run with
+	// the same seed and options: the iterations it completed are
+	// replayed rather than run.
+	Resume *Resume
 
 	now      func() time.Time
 	state    map[*Benchmark]*benchState
@@ -128,10 +132,14 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		r.now = time.Now
 	}
 	r.state = map[*Benchmark]*benchState{}
+	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	for _, b := range r.Benchmarks {
 		r.state[b] = &benchState{}
+		if r.Resume != nil && r.Resume.budgetCut[b.ID] {
+			r.state[b].budgetCut = true
+			sum.BudgetCut = append(sum.BudgetCut, b)
+		}
 	}
-	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	if !r.Start.IsZero() {
 		sum.Start = r.Start
 	}
@@ -140,7 +148,10 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	cpu0 := selfCPU()
 	err := r.run(ctx, sum)
-	r.finish(sum)
+	if !errors.Is(err, ErrInterrupted) {
+		// An interrupted run has not reached any configuration's end.
+		r.finish(sum)
+	}
 	sum.End = r.now()
 	sum.HarnessCPU = selfCPU() - cpu0
 	sum.CapEstimate = sum.Wall()
@@ -209,6 +220,9 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			}
 			st := r.state[e.Bench]
 			if st.failed || (st.stopped && !e.Padding) || st.budgetCut {
+				continue
+			}
+			if past := r.Resume.lookup(e.Bench, k, e.Iteration); past != nil && r.replay(e, k, past, sum) {
 				continue
 			}
 			if r.Budget > 0 {

@@ -44,9 +44,13 @@ func newRootCmd() *cobra.Command {
 suite in randomized multiple interleaved trials (RMIT), records every slice of
 every iteration, stops each benchmark as soon as its result is statistically
 stable, and prints output that benchstat reads as is.`,
+		Example: `  gobench-dyn run ./...                          # stop each benchmark once stable
+  gobench-dyn run --baseline origin/main ./...   # interleave the base version; exit 1 on a regression
+  gobench-dyn run --stop none -o full.txt --raw full.jsonl ./... && gobench-dyn optimize -o bench.conf full.jsonl`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(commands()...)
 	return root
 }

@@ -49,8 +49,10 @@ type runOptions struct {
 	Overlay    string
 	Out        string
 	Raw        string
-	Progress   progress.Mode
-	KeepGoing  bool
+	// Resume is the raw file of an interrupted run to continue.
+	Resume    string
+	Progress  progress.Mode
+	KeepGoing bool
 	// Baseline is a git revision built and interleaved with the code under test.
 	Baseline    string
 	BaselineOut string
@@ -118,6 +120,7 @@ Packages are resolved as go test resolves them; the default is ./...`,
 	fs.StringVar(&opts.Overlay, "overlay", "", "build overlay file, passed to go test -c")
 	fs.StringVarP(&opts.Out, "out", "o", "", "write benchstat-format results to `file` (default stdout)")
 	fs.StringVar(&opts.Raw, "raw", "", "write per-slice JSON Lines records to `file`")
+	fs.StringVar(&opts.Resume, "resume", "", "continue the interrupted run recorded in raw `file`, with its seed and the same flags, appending to it")
 	fs.Var(&opts.Progress, "progress", "progress on stderr: auto, on or off")
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
@@ -160,6 +163,12 @@ func (o *runOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
+	}
+	if o.Resume != "" {
+		if o.Raw != "" && o.Raw != o.Resume {
+			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
+		}
+		o.Raw = o.Resume
 	}
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
@@ -240,7 +249,11 @@ func runRun(opts *runOptions) error {
 	stopSignals := onInterrupt(cancel, opts.Stderr)
 	defer stopSignals()
 
-	if !opts.seedSet {
+	past, err := opts.readResume()
+	if err != nil {
+		return err
+	}
+	if !opts.seedSet && past == nil {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		opts.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
@@ -276,7 +289,11 @@ func runRun(opts *runOptions) error {
 	}
 	var raw *rawFile
 	if opts.Raw != "" {
-		if raw, err = createRaw(opts.Raw); err != nil {
+		open := createRaw
+		if past != nil {
+			open = appendRaw
+		}
+		if raw, err = open(opts.Raw); err != nil {
 			return usageErr("--raw: %v", err)
 		}
 		defer raw.Close()
@@ -329,14 +346,25 @@ func runRun(opts *runOptions) error {
 		header.Shard = opts.Shard.Shard.String()
 	}
 	var rw *record.Writer
+	recorded := map[string]bool{}
+	if past != nil {
+		if err := checkResumeCode(opts.Resume, past.Header, header); err != nil {
+			return err
+		}
+		recorded = recordedPrepareEvents(past)
+		fmt.Fprintf(opts.Stderr, "gobench-dyn: resuming %s: %d iterations recorded\n", opts.Resume, rmit.NewResume(past).Len())
+	}
 	if raw != nil {
 		rw = record.NewWriter(raw)
-		if err := rw.Write(header); err != nil {
+		first := any(header)
+		if past != nil {
+			// A resumed run appends: the file keeps its one header.
+			first = &record.Event{Event: record.EventResumed, Reason: fmt.Sprintf("resumed with seed %d", opts.Seed), Time: time.Now()}
+		}
+		if err := rw.Write(first); err != nil {
 			return fmt.Errorf("--raw: %v", err)
 		}
-		for _, f := range suite.Failures {
-			_ = rw.Write(f.Event())
-		}
+		writePrepareEvents(rw, suite, recorded)
 	}
 
 	obs := newRunObserver(opts, suite, header, out, baseOut)
@@ -353,6 +381,9 @@ func runRun(opts *runOptions) error {
 		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
+	}
+	if past != nil {
+		runner.Resume = rmit.NewResume(past)
 	}
 	if opts.Budget > 0 {
 		left := opts.Budget - time.Since(start)
