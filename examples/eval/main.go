@@ -38,7 +38,22 @@ func main() {
 	out := flag.String("out", "", "directory for the raw files (default: a temporary one)")
 	bench := flag.String("bench", ".", "benchmarks to run")
 	methods := flag.String("methods", "rciw,cv,kld,config,gotest", "comma-separated methods besides the full run")
+	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
 	flag.Parse()
+	if *regress > 0 {
+		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
+		if err == nil {
+			var bin string
+			if bin, err = buildTool(out); err == nil {
+				err = evaluateRegressions(bin, out, *regress, *slice, *suiteRuns, *slices)
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	pkgs := flag.Args()
 	if len(pkgs) == 0 {
 		pkgs = []string{"./examples/..."}
@@ -65,9 +80,9 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 			return err
 		}
 	}
-	bin := filepath.Join(out, "gobench-dyn")
-	if b, err := exec.Command("go", "build", "-o", bin, "github.com/gobench-dyn/gobench-dyn/cmd/gobench-dyn").CombinedOutput(); err != nil {
-		return fmt.Errorf("building gobench-dyn: %v\n%s", err, b)
+	bin, err := buildTool(out)
+	if err != nil {
+		return err
 	}
 	common := []string{"--bench", bench, "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
 		"--slices", strconv.Itoa(d), "--seed", "1", "--progress", "off", "--keep-going", "-o", os.DevNull}
@@ -127,6 +142,15 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 	}
 	printTable(results, full)
 	return nil
+}
+
+// buildTool builds gobench-dyn into dir.
+func buildTool(dir string) (string, error) {
+	bin := filepath.Join(dir, "gobench-dyn")
+	if b, err := exec.Command("go", "build", "-o", bin, "github.com/gobench-dyn/gobench-dyn/cmd/gobench-dyn").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building gobench-dyn: %v\n%s", err, b)
+	}
+	return bin, nil
 }
 
 var harnessRE = regexp.MustCompile(`harness CPU ([0-9.]+[a-zµ]+)`)

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// regressSource is a package of benchmarks whose costs are set per version:
+// each benchmark runs a fixed amount of integer work, scaled by its factor.
+const regressSource = `package work
+
+import "testing"
+
+var sink uint64
+
+func spin(n int) {
+	x := uint64(1)
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink += x
+}
+
+func alloc(n int) {
+	var s [][]byte
+	for i := 0; i < n/64; i++ {
+		s = append(s, make([]byte, 64))
+	}
+	sink += uint64(len(s))
+}
+
+%s`
+
+// regressBenchmarks are the benchmarks of the regression evaluation: name,
+// kind and base cost.
+var regressBenchmarks = []struct {
+	name, kind string
+	n          int
+}{
+	{"Spin10", "spin", 2000}, {"Spin25", "spin", 3000}, {"Alloc10", "alloc", 4000}, {"Alloc25", "alloc", 6000},
+	{"SpinSame1", "spin", 2500}, {"SpinSame2", "spin", 8000}, {"AllocSame1", "alloc", 5000}, {"AllocSame2", "alloc", 2000},
+}
+
+// regressFactor returns the slowdown injected into benchmark name in the
+// new version: the number in its name, in percent; 0 for the unchanged.
+func regressFactor(name string) float64 {
+	switch {
+	case strings.HasSuffix(name, "10"):
+		return 0.10
+	case strings.HasSuffix(name, "25"):
+		return 0.25
+	}
+	return 0
+}
+
+func writeVersion(dir string, slow bool) error {
+	var b strings.Builder
+	for _, bm := range regressBenchmarks {
+		n := bm.n
+		if slow {
+			n = int(float64(n) * (1 + regressFactor(bm.name)))
+		}
+		fmt.Fprintf(&b, "func Benchmark%s(b *testing.B) {\n\tfor range b.N {\n\t\t%s(%d)\n\t}\n}\n\n", bm.name, bm.kind, n)
+	}
+	return os.WriteFile(filepath.Join(dir, "work_test.go"), []byte(fmt.Sprintf(regressSource, b.String())), 0o644)
+}
+
+// regressRepo makes a git repository with two commits: the base version,
+// then the version with injected slowdowns.
+func regressRepo(dir string) error {
+	git := func(args ...string) error {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/work\n\ngo 1.26\n"), 0o644); err != nil {
+		return err
+	}
+	for i, slow := range []bool{false, true} {
+		if err := writeVersion(dir, slow); err != nil {
+			return err
+		}
+		if i == 0 {
+			if err := git("init", "-q"); err != nil {
+				return err
+			}
+		}
+		if err := git("add", "."); err != nil {
+			return err
+		}
+		if err := git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("version %d", i+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tally counts verdicts on time by injected change. In an A/A tally no
+// benchmark changed.
+type tally struct {
+	flagged, total map[float64]int
+	aa             bool
+}
+
+func newTally(aa bool) *tally {
+	return &tally{flagged: map[float64]int{}, total: map[float64]int{}, aa: aa}
+}
+
+func (t *tally) add(res *compare.Result) {
+	for _, c := range res.Comparisons {
+		if c.Unit != "sec/op" && c.Unit != "ns/op" {
+			continue
+		}
+		name := strings.TrimPrefix(c.Benchmark, "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i]
+		}
+		f := regressFactor(name)
+		if t.aa {
+			f = 0
+		}
+		t.total[f]++
+		if (f == 0 && c.Verdict != compare.NoChange) || (f > 0 && c.Verdict == compare.Regression) {
+			t.flagged[f]++
+		}
+	}
+}
+
+func (t *tally) row(name string) string {
+	cell := func(f float64) string {
+		if t.total[f] == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.0f%% (%d/%d)", 100*float64(t.flagged[f])/float64(t.total[f]), t.flagged[f], t.total[f])
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s |", name, cell(0), cell(0.10), cell(0.25))
+}
+
+// evaluateRegressions measures false alarms and detection rates of
+// run --baseline (both versions interleaved) against two sequential runs
+// compared afterwards, over several seeds.
+func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d int) error {
+	repo := filepath.Join(out, "regress")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		return err
+	}
+	if err := regressRepo(repo); err != nil {
+		return err
+	}
+	common := []string{"--stop", "none", "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
+	gb := func(dir string, args ...string) error {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		if b, err := cmd.CombinedOutput(); err != nil {
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
+			}
+		}
+		return nil
+	}
+	read := func(path string) (*record.Run, error) {
+		r, _, err := record.ReadFile(path)
+		return r, err
+	}
+	opts := compare.DefaultOptions()
+	inter, seq, aa := newTally(false), newTally(false), newTally(true)
+	base := filepath.Join(out, "regress-base")
+	if err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", base, "HEAD~1").Run(); err != nil {
+		return fmt.Errorf("worktree: %v", err)
+	}
+	defer exec.Command("git", "-C", repo, "worktree", "remove", "--force", base).Run()
+	for seed := 1; seed <= seeds; seed++ {
+		sd := strconv.Itoa(seed)
+		fmt.Fprintf(os.Stderr, "eval: regressions, seed %d of %d\n", seed, seeds)
+		// Interleaved: HEAD~1 and HEAD in one schedule.
+		raw := filepath.Join(out, "inter-"+sd+".jsonl")
+		if err := gb(repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw}, common...)...); err != nil {
+			return err
+		}
+		r, err := read(raw)
+		if err != nil {
+			return err
+		}
+		old, head := compare.Split(r)
+		res, err := compare.Runs(old, head, opts)
+		if err != nil {
+			return err
+		}
+		inter.add(res)
+		// A/A: HEAD against itself, interleaved.
+		raw = filepath.Join(out, "aa-"+sd+".jsonl")
+		if err := gb(repo, append([]string{"run", "--baseline", "HEAD", "--seed", sd, "--raw", raw}, common...)...); err != nil {
+			return err
+		}
+		if r, err = read(raw); err != nil {
+			return err
+		}
+		old, head = compare.Split(r)
+		if res, err = compare.Runs(old, head, opts); err != nil {
+			return err
+		}
+		aa.add(res)
+		// Sequential: the old version's run, then the new one's.
+		oldRaw, newRaw := filepath.Join(out, "seq-old-"+sd+".jsonl"), filepath.Join(out, "seq-new-"+sd+".jsonl")
+		if err := gb(base, append([]string{"run", "--seed", sd, "--raw", oldRaw}, common...)...); err != nil {
+			return err
+		}
+		if err := gb(repo, append([]string{"run", "--seed", sd, "--raw", newRaw}, common...)...); err != nil {
+			return err
+		}
+		o, err := read(oldRaw)
+		if err != nil {
+			return err
+		}
+		n, err := read(newRaw)
+		if err != nil {
+			return err
+		}
+		if res, err = compare.Runs(o, n, opts); err != nil {
+			return err
+		}
+		seq.add(res)
+	}
+	fmt.Printf("\n%d seeds; %d benchmarks per version (2 slowed by 10%%, 2 by 25%%, 4 unchanged); %s slices, %d suite runs × %d slices; default rule (%s, %.0f%%, %.0f%% CI)\n\n",
+		seeds, len(regressBenchmarks), slice, s, d, opts.Rule, 100*opts.Threshold, 100*opts.Confidence)
+	fmt.Println("| method | false alarms on unchanged | +10% detected | +25% detected |")
+	fmt.Println("|---|--:|--:|--:|")
+	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
+	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
+	fmt.Println(seq.row("two sequential runs + `compare`"))
+	return nil
+}
