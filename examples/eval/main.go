@@ -39,6 +39,7 @@ func main() {
 	bench := flag.String("bench", ".", "benchmarks to run")
 	methods := flag.String("methods", "rciw,cv,kld,config,gotest", "comma-separated methods besides the full run")
 	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
+	suite := flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
 	flag.Parse()
 	if *regress > 0 {
 		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
@@ -55,6 +56,19 @@ func main() {
 		return
 	}
 	pkgs := flag.Args()
+	if *suite != "" {
+		rs, ok := realSuites[*suite]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "eval: -suite %q: want toml, zap or expfmt\n", *suite)
+			os.Exit(2)
+		}
+		*dir = filepath.Join(os.TempDir(), "gobench-dyn-eval-"+*suite)
+		if err := scratchModule(*dir, rs); err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(1)
+		}
+		pkgs = []string{rs.pkg}
+	}
 	if len(pkgs) == 0 {
 		pkgs = []string{"./examples/..."}
 	}
