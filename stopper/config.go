@@ -20,6 +20,14 @@
 //     Kullback-Leibler divergence in bits of their Gaussian kernel density
 //     estimates (He et al.). Stable when the mean probability in the window
 //     exceeds t (t = 0.99).
+//
+// A fourth criterion states a guarantee instead of a steadiness:
+//
+//   - Precision: the relative width of a 99% confidence interval of the
+//     mean that holds its level with few iterations (PrecisionCI). The
+//     benchmark stops once that width is at most t (t = 0.03: the mean is
+//     known to about ±1.5%). Warmup ends when a slice is no longer faster
+//     than the one before it (WarmupSettled).
 package stopper
 
 import (
@@ -32,13 +40,14 @@ type Criterion int
 
 // The stoppage criteria.
 const (
-	None Criterion = iota // a static configuration: fixed warmup, no early stop
-	CV                    // coefficient of variation
-	RCIW                  // relative width of the bootstrap CI of the mean
-	KLD                   // Kullback-Leibler divergence similarity probability
+	None      Criterion = iota // a static configuration: fixed warmup, no early stop
+	CV                         // coefficient of variation
+	RCIW                       // relative width of the bootstrap CI of the mean
+	KLD                        // Kullback-Leibler divergence similarity probability
+	Precision                  // relative width of a small-sample-safe CI of the mean
 )
 
-var criterionNames = [...]string{None: "none", CV: "cv", RCIW: "rciw", KLD: "kld"}
+var criterionNames = [...]string{None: "none", CV: "cv", RCIW: "rciw", KLD: "kld", Precision: "precision"}
 
 // String returns the criterion's name as the --stop flag spells it.
 func (c Criterion) String() string {
@@ -48,7 +57,7 @@ func (c Criterion) String() string {
 	return criterionNames[c]
 }
 
-// ParseCriterion returns the criterion named s: none, cv, rciw or kld.
+// ParseCriterion returns the criterion named s: none, cv, rciw, kld or precision.
 func ParseCriterion(s string) (Criterion, error) {
 	for c, name := range criterionNames {
 		if strings.EqualFold(s, name) {
@@ -69,10 +78,10 @@ func (c *Criterion) Set(s string) error {
 }
 
 // Type names the flag value type in help text.
-func (c *Criterion) Type() string { return "none|cv|rciw|kld" }
+func (c *Criterion) Type() string { return "none|cv|rciw|kld|precision" }
 
 // DefaultThreshold returns the paper's threshold for c: 0.01 for CV, 0.03
-// for RCIW, 0.99 for KLD, and 0 for None.
+// for RCIW, 0.99 for KLD, 0.03 for Precision, and 0 for None.
 func (c Criterion) DefaultThreshold() float64 {
 	switch c {
 	case CV:
@@ -81,6 +90,8 @@ func (c Criterion) DefaultThreshold() float64 {
 		return 0.03
 	case KLD:
 		return 0.99
+	case Precision:
+		return PrecisionThreshold
 	}
 	return 0
 }
@@ -165,7 +176,7 @@ func (c Config) Validate() error {
 		return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case c.Criterion < None || c.Criterion > KLD:
+	case c.Criterion < None || c.Criterion > Precision:
 		return bad("Criterion", "unknown criterion %d", int(c.Criterion))
 	case c.Threshold < 0 || c.Threshold != c.Threshold:
 		return bad("Threshold", "must be ≥ 0, got %v", c.Threshold)
@@ -186,17 +197,21 @@ func (c Config) Validate() error {
 		return bad("Window", "must be ≥ %d for %s, got %d", c.Criterion.minWindow(), c.Criterion, c.Window)
 	case c.WarmupMax < c.WarmupMin:
 		return bad("WarmupMax", "must be at least the minimum warmup %d, got %d", c.WarmupMin, c.WarmupMax)
-	case c.Criterion == RCIW && c.Resamples < 100:
+	case (c.Criterion == RCIW || c.Criterion == Precision) && c.Resamples < 100:
 		return bad("Resamples", "must be ≥ 100, got %d", c.Resamples)
 	}
 	return nil
 }
 
 // minWindow is the smallest window in which c yields a value: CV and RCIW
-// need two slices, KLD two slices before the newest one.
+// need two slices, KLD two slices before the newest one. Precision has no
+// window.
 func (c Criterion) minWindow() int {
-	if c == KLD {
+	switch c {
+	case KLD:
 		return 3
+	case Precision:
+		return 0
 	}
 	return 2
 }

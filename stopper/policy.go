@@ -26,6 +26,12 @@ import (
 // are complete, the benchmark stops when the stable function holds on the
 // last Window values of F (all of F while it is shorter).
 //
+// Precision differs in both stages: warmup ends when the newest warmup
+// slice is no more than WarmupTolerance faster than the one before it
+// (WarmupSettled), and the benchmark stops when the newest value of F,
+// the relative width of PrecisionCI over the cumulative slices, is at
+// most the threshold. Window does not apply to it.
+//
 // Why the paper's F vector and not the last 2 values, as the public JMH
 // fork has: every value of F is computed over the cumulative slices, so
 // each new iteration moves it less than the one before. Two neighbours
@@ -131,12 +137,21 @@ func (p *Policy) NextSlice(bench string, warmup, measured []float64) (nextWarmup
 		st.warmupDone, st.decided, st.met = true, len(warmup), true
 		return false, false
 	}
-	if len(warmup) < p.cfg.WarmupMin || len(warmup) < p.cfg.Window && len(warmup) < p.cfg.WarmupMax {
+	window := p.cfg.Window
+	if p.cfg.Criterion == Precision {
+		window = 2
+	}
+	if len(warmup) < p.cfg.WarmupMin || len(warmup) < window && len(warmup) < p.cfg.WarmupMax {
 		return true, false
 	}
 	start := time.Now()
-	st.window = st.ev.warmupWindow(st.window[:0], warmup, p.cfg.Window)
-	stable := len(st.window) > 0 && p.cfg.Criterion.stable(st.window, p.cfg.Threshold)
+	var stable bool
+	if p.cfg.Criterion == Precision {
+		stable = WarmupSettled(warmup, WarmupTolerance)
+	} else {
+		st.window = st.ev.warmupWindow(st.window[:0], warmup, p.cfg.Window)
+		stable = len(st.window) > 0 && p.cfg.Criterion.stable(st.window, p.cfg.Threshold)
+	}
 	st.criterion += time.Since(start)
 	if stable || len(warmup) >= p.cfg.WarmupMax {
 		st.warmupDone, st.decided, st.met = true, len(warmup), stable
@@ -176,7 +191,7 @@ func (p *Policy) EndIteration(bench string, suiteRun int, measured []float64) (s
 		return false
 	case CV:
 		st.f = append(st.f, CVOf(st.all))
-	case RCIW:
+	case RCIW, Precision:
 		st.f = append(st.f, st.rciw(p.cfg.Resamples))
 	case KLD:
 		if prev >= 2 {
@@ -187,6 +202,10 @@ func (p *Policy) EndIteration(bench string, suiteRun int, measured []float64) (s
 		st.met = false
 		return false
 	}
+	if c == Precision {
+		st.met = StablePrecision(st.f, p.cfg.Threshold)
+		return st.met
+	}
 	window := st.f[max(0, len(st.f)-p.cfg.Window):]
 	st.met = c.stable(window, p.cfg.Threshold)
 	return st.met
@@ -194,20 +213,24 @@ func (p *Policy) EndIteration(bench string, suiteRun int, measured []float64) (s
 
 // rciw returns the 99% RCIW of all measurement values so far, nested
 // suite run → iteration → slice, computing it at most once per completed
-// iteration.
+// iteration. Under Precision it is the relative width of PrecisionCI.
 func (st *benchState) rciw(resamples int) float64 {
 	if st.widthAt != st.iterations {
 		root := &bootstrap.Tree{Children: st.runs}
-		st.width = st.ev.res.rciw(root, resamples, st.ev.rng)
+		if st.ev.c == Precision {
+			st.width = st.ev.res.precisionCI(root, resamples, st.ev.rng).RelWidth()
+		} else {
+			st.width = st.ev.res.rciw(root, resamples, st.ev.rng)
+		}
 		st.widthAt = st.iterations
 	}
 	return st.width
 }
 
 // RelWidth returns the relative width of the 99% bootstrap confidence
-// interval of bench's mean over its completed iterations, +Inf before any
-// (an unmeasured benchmark is the least stable), and NaN for a single
-// value. The runner spends a time budget on the widest first.
+// interval of bench's mean over its completed iterations (under Precision,
+// of PrecisionCI), +Inf before any (an unmeasured benchmark is the least
+// stable), and NaN for a single value. The runner spends a time budget on the widest first.
 func (p *Policy) RelWidth(bench string) float64 {
 	st := p.state(bench)
 	if st.iterations == 0 {

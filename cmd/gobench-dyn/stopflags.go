@@ -11,8 +11,8 @@ import (
 // bindStopFlags binds the flags of the stopping policy, shared by run and
 // replay, to c. The values in c are the defaults shown in help.
 func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
-	fs.Var(&c.Criterion, "stop", "stoppage criterion: none (a static configuration), cv, rciw or kld")
-	fs.Float64Var(&c.Threshold, "threshold", 0, "criterion threshold (default 0.01 for cv, 0.03 for rciw, 0.99 for kld)")
+	fs.Var(&c.Criterion, "stop", "stoppage criterion: none (a static configuration), cv, rciw, kld or precision")
+	fs.Float64Var(&c.Threshold, "threshold", 0, "criterion threshold (default 0.01 for cv, 0.03 for rciw, 0.99 for kld, 0.03 for precision)")
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
 	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with --stop cv|rciw|kld the minimum")
 	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with --stop cv|rciw|kld")
