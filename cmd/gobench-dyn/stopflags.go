@@ -14,8 +14,8 @@ func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
 	fs.Var(&c.Criterion, "stop", "stoppage criterion: none (a static configuration), cv, rciw, kld or precision")
 	fs.Float64Var(&c.Threshold, "threshold", 0, "criterion threshold (default 0.01 for cv, 0.03 for rciw, 0.99 for kld, 0.03 for precision)")
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
-	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with --stop cv|rciw|kld the minimum")
-	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with --stop cv|rciw|kld")
+	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum")
+	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with a --stop criterion")
 	fs.IntVar(&c.Measure, "slices", c.Measure, "measurement slices per iteration")
 	fs.IntVar(&c.MinIterations, "min-iterations", c.MinIterations, "iterations of a benchmark before the criterion may stop it")
 }
