@@ -279,13 +279,14 @@ func runRun(opts *runOptions) error {
 	if err != nil {
 		return usageErr("--out: %v", err)
 	}
-	defer out.abandon()
+	// A second interrupt exits at once: it removes the unfinished file.
+	defer atExit(out.abandon)()
 	var baseOut *resultsFile
 	if opts.Baseline != "" {
 		if baseOut, err = openResults(opts.BaselineOut, io.Discard); err != nil {
 			return usageErr("--baseline-out: %v", err)
 		}
-		defer baseOut.abandon()
+		defer atExit(baseOut.abandon)()
 	}
 	var raw *rawFile
 	if opts.Raw != "" {

@@ -29,6 +29,11 @@ func openResults(path string, stdout io.Writer) (*resultsFile, error) {
 	if path == "" || path == "-" {
 		return &resultsFile{w: stdout}, nil
 	}
+	// The file is only renamed into place at the end: find out now,
+	// not after the run, that a directory stands in the way.
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err

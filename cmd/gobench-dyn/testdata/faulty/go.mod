@@ -1,0 +1,3 @@
+module example.com/faulty
+
+go 1.26

@@ -1,0 +1,166 @@
+package rmit
+
+import (
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// A Resume is what an interrupted run recorded, for a run that continues
+// it with the same seed and options. The resumed runner walks the same
+// schedule; an iteration the records hold whole is not run again but
+// replayed: its slices go to the Observer and its values to the Policy, in
+// schedule order, so that the policy's decisions and the schedule come out
+// as if the run had never stopped. An iteration the interruption cut short
+// is run again, after an EventDiscarded record that tells readers to drop
+// its earlier slices.
+//
+// A Resume holds the records of one instance, as one run writes them.
+type Resume struct {
+	iterations map[iterationKey]*pastIteration
+	stopped    map[string]bool // IDs with a stop event recorded
+	budgetCut  map[string]bool // IDs with a budget event recorded
+}
+
+// iterationKey identifies one iteration of one benchmark.
+type iterationKey struct {
+	id                  string
+	suiteRun, iteration int
+}
+
+// pastIteration is what the records hold of one iteration.
+type pastIteration struct {
+	slices  []record.Slice
+	failure *record.Event
+}
+
+// NewResume returns the Resume of run, the records read from the raw file
+// of an interrupted run.
+func NewResume(run *record.Run) *Resume {
+	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}}
+	at := func(id string, k, it int) *pastIteration {
+		key := iterationKey{id, k, it}
+		p := r.iterations[key]
+		if p == nil {
+			p = &pastIteration{}
+			r.iterations[key] = p
+		}
+		return p
+	}
+	for _, s := range run.Slices {
+		p := at(BenchmarkID(s.Version, s.Package, s.Benchmark), s.SuiteRun, s.Iteration)
+		p.slices = append(p.slices, s)
+	}
+	for i := range run.Events {
+		e := &run.Events[i]
+		id := BenchmarkID(e.Version, e.Package, e.Benchmark)
+		switch e.Event {
+		case record.EventFailure:
+			// Failures while preparing carry no suite run: the
+			// resumed run prepares again and finds them itself.
+			if e.SuiteRun > 0 {
+				at(id, e.SuiteRun, e.Iteration).failure = e
+			}
+		case record.EventStop:
+			r.stopped[id] = true
+		case record.EventBudget:
+			r.budgetCut[id] = true
+		}
+	}
+	return r
+}
+
+// Len returns the number of iterations the records hold, whole or not.
+func (r *Resume) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.iterations)
+}
+
+// lookup returns what the records hold of iteration it of b in suite run
+// k, or nil.
+func (r *Resume) lookup(b *Benchmark, k, it int) *pastIteration {
+	if r == nil {
+		return nil
+	}
+	return r.iterations[iterationKey{b.ID, k, it}]
+}
+
+// replay takes the recorded iteration past of entry e in place of running
+// it, if the records hold it whole: it completed (the policy says it was
+// done after its last slice) or it failed. It reports whether it did. An
+// iteration cut short is discarded, to be run again.
+func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool {
+	b := e.Bench
+	st := r.state[b]
+	// Consult the policy slice by slice exactly as the iteration did, so
+	// that a policy with a random source draws the same numbers.
+	var warmup, measured []float64
+	_, done := r.Policy.NextSlice(b.ID, nil, nil)
+	for _, s := range past.slices {
+		if s.Warmup {
+			warmup = append(warmup, s.Values["ns/op"])
+		} else {
+			measured = append(measured, s.Values["ns/op"])
+		}
+		_, done = r.Policy.NextSlice(b.ID, warmup, measured)
+	}
+	if past.failure == nil && !done {
+		r.event(&record.Event{Event: record.EventDiscarded, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			SuiteRun: k, Iteration: e.Iteration, Reason: "the iteration was cut short; it runs again"})
+		return false
+	}
+
+	var wall time.Duration
+	for i := range past.slices {
+		s := &past.slices[i]
+		if s.Warmup {
+			sum.Warmup++
+		} else {
+			sum.Slices++
+			sum.InSlices += time.Duration(s.WallNs)
+		}
+		wall += time.Duration(s.WallNs)
+		b.N = s.N
+		if r.Observer != nil {
+			r.Observer.Slice(b, s)
+		}
+	}
+	st.wall += wall
+	st.iterations++
+	sum.Iterations++
+	var fail *Failure
+	if past.failure != nil {
+		fail = &Failure{Bench: b, SuiteRun: k, Iteration: e.Iteration, Reason: past.failure.Reason, Detail: past.failure.Detail}
+	}
+	if r.Observer != nil {
+		r.Observer.IterationDone(b, fail)
+	}
+	if fail != nil {
+		st.failed = true
+		sum.Failed = append(sum.Failed, fail)
+		if r.Observer != nil {
+			r.Observer.BenchmarkDone(b, past.failure)
+		}
+		return true
+	}
+	r.recalibrate(b, measured)
+	if e.Padding {
+		return true
+	}
+	if r.Policy.EndIteration(b.ID, k, measured) {
+		st.stopped = true
+		sum.Stopped++
+		ev := r.stopEvent(b, k, e.Iteration, "criterion met")
+		if !r.Resume.stopped[b.ID] {
+			// The interruption came between the iteration and its
+			// stop record.
+			r.event(ev)
+		}
+		if r.Observer != nil {
+			r.Observer.BenchmarkDone(b, ev)
+		}
+	}
+	return true
+}

@@ -1,0 +1,192 @@
+package rmit
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+// cancelAfter cancels a run once it has seen n slices.
+type cancelAfter struct {
+	collect
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Slice(b *Benchmark, s *record.Slice) {
+	c.collect.Slice(b, s)
+	if len(c.slices) == c.n {
+		c.cancel()
+	}
+}
+
+// stopAfter is a static policy that stops each benchmark after its
+// stopAt-th completed iteration, so that the schedule depends on the
+// policy's state.
+type stopAfter struct {
+	Static
+	stopAt int
+	seen   map[string]int
+}
+
+func (p *stopAfter) EndIteration(bench string, _ int, _ []float64) bool {
+	p.seen[bench]++
+	return p.seen[bench] >= p.stopAt
+}
+
+// resumeRun runs bs on raw, appending to it, with an optional resume and a
+// cancellation after cancelAt slices (0: none).
+func resumeRun(t *testing.T, bs []*Benchmark, policy Policy, raw *bytes.Buffer, resume *Resume, cancelAt int) (*cancelAfter, *Summary, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	obs := &cancelAfter{n: cancelAt, cancel: cancel}
+	w := record.NewWriter(raw)
+	if resume == nil {
+		require.NoError(t, w.Write(&record.Header{Seed: 11}))
+	} else {
+		require.NoError(t, w.Write(&record.Event{Event: record.EventResumed}))
+	}
+	r := &Runner{Benchmarks: bs, Policy: policy, Seed: 11, Timeout: time.Minute, Raw: w, Observer: obs, Resume: resume}
+	sum, err := r.Run(ctx)
+	return obs, sum, err
+}
+
+// iterationOrder lists the iterations of run in the order they ran.
+func iterationOrder(run *record.Run) []iterationKey {
+	var out []iterationKey
+	for _, s := range run.Slices {
+		if s.Slice == 1 {
+			out = append(out, iterationKey{s.Benchmark, s.SuiteRun, s.Iteration})
+		}
+	}
+	return out
+}
+
+func readRaw(t *testing.T, raw *bytes.Buffer) *record.Run {
+	t.Helper()
+	run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+	require.NoError(t, err)
+	return run
+}
+
+func TestResumeContinuesTheSchedule(t *testing.T) {
+	pkg := suite(t)
+	bs := discover(t, pkg, "Fast|Prints|ReadsFile")
+	require.Len(t, bs, 3)
+	for _, tc := range []struct {
+		name   string
+		policy func() Policy
+		// total is the slice count of the whole run.
+		total int
+	}{
+		// 3 benchmarks × 3 suite runs × 2 iterations × (1 + 2) slices.
+		{"static", func() Policy { return Static{Warmup: 1, Slices: 2} }, 54},
+		// Each benchmark stops after its third iteration.
+		{"stateful", func() Policy { return &stopAfter{Static{Warmup: 1, Slices: 2}, 3, map[string]int{}} }, 27},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, b := range bs {
+				b.Config = Config{SuiteRuns: 3, Iterations: 2}
+			}
+			var full bytes.Buffer
+			_, fullSum, err := resumeRun(t, bs, tc.policy(), &full, nil, 0)
+			require.NoError(t, err)
+			want := readRaw(t, &full)
+			require.Len(t, want.Slices, tc.total)
+
+			// Interrupt mid-iteration (slice 8 is the second of an
+			// iteration of three), then at an iteration's end, then
+			// resume to the end.
+			var raw bytes.Buffer
+			obs1, sum1, err := resumeRun(t, bs, tc.policy(), &raw, nil, 8)
+			require.ErrorIs(t, err, ErrInterrupted)
+			assert.True(t, sum1.Interrupted)
+			assert.Len(t, obs1.slices, 8)
+			first := readRaw(t, &raw)
+			assert.False(t, first.Complete)
+			for _, e := range first.Events {
+				assert.NotEqual(t, record.EventStop, e.Event, "an interrupted run reached no configuration's end: %+v", e)
+			}
+
+			obs2, _, err := resumeRun(t, bs, tc.policy(), &raw, NewResume(first), 15)
+			require.ErrorIs(t, err, ErrInterrupted)
+			assert.Len(t, obs2.slices, 15, "the observer sees the replayed slices too")
+			second := readRaw(t, &raw)
+
+			obs3, sum3, err := resumeRun(t, bs, tc.policy(), &raw, NewResume(second), 0)
+			require.NoError(t, err)
+			got := readRaw(t, &raw)
+			assert.True(t, got.Complete)
+			assert.Len(t, got.Slices, tc.total, "no slice lost, none counted twice")
+			assert.Equal(t, iterationOrder(want), iterationOrder(got))
+			assert.Len(t, obs3.slices, tc.total, "-o output covers old and new slices")
+			assert.Equal(t, fullSum.Stopped, sum3.Stopped)
+			assert.Equal(t, fullSum.Slices, sum3.Slices)
+			assert.Equal(t, fullSum.Iterations, sum3.Iterations)
+
+			discarded := 0
+			for _, e := range got.Events {
+				if e.Event == record.EventDiscarded {
+					discarded++
+				}
+			}
+			assert.Equal(t, 1, discarded, "only the iteration cut short mid-way runs again")
+			// Every (benchmark, suite run, iteration, slice) appears once.
+			seen := map[[4]any]bool{}
+			for _, s := range got.Slices {
+				k := [4]any{s.Benchmark, s.SuiteRun, s.Iteration, s.Slice}
+				assert.False(t, seen[k], "%v twice", k)
+				seen[k] = true
+			}
+		})
+	}
+}
+
+func TestResumeKeepsFailures(t *testing.T) {
+	pkg := suite(t)
+	bs := discover(t, pkg, "Fast|Faulty")
+	for _, b := range bs {
+		b.Config = Config{SuiteRuns: 2, Iterations: 2}
+	}
+	t.Setenv("SUITE_FAULT", "fatal")
+	var raw bytes.Buffer
+	// Four iterations of Fast and one failed one of Faulty hold at most
+	// 2 + 1 slices each; stop after the first two iterations.
+	_, _, err := resumeRun(t, bs, Static{Slices: 2}, &raw, nil, 2)
+	require.ErrorIs(t, err, ErrInterrupted)
+	first := readRaw(t, &raw)
+
+	_, sum, err := resumeRun(t, bs, Static{Slices: 2}, &raw, NewResume(first), 0)
+	require.NoError(t, err)
+	require.Len(t, sum.Failed, 1, "the recorded failure counts, whether replayed or met anew")
+	assert.Contains(t, sum.Failed[0].Reason, "--- FAIL")
+	got := readRaw(t, &raw)
+	failures := 0
+	for _, e := range got.Events {
+		if e.Event == record.EventFailure {
+			failures++
+		}
+	}
+	assert.Equal(t, 1, failures, "a failed iteration is not run again")
+	fast := got.Series(record.Key{Package: pkg.ImportPath, Benchmark: bs[0].Name}, "ns/op")
+	require.Len(t, fast, 4, "2 suite runs × 2 iterations")
+	for _, it := range fast {
+		assert.Len(t, it.Values, 2)
+	}
+	assert.True(t, got.Complete)
+}
+
+func TestNewResumeNil(t *testing.T) {
+	var r *Resume
+	assert.Zero(t, r.Len())
+	assert.Nil(t, r.lookup(&Benchmark{ID: "x"}, 1, 1))
+	r = NewResume(&record.Run{})
+	assert.Zero(t, r.Len())
+}
