@@ -112,7 +112,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 		sources []optime.Source
 	)
 	for k, path := range opts.Files {
-		run, _, err := readRecorded(path)
+		run, _, err := readRecorded(path, opts.Stderr)
 		if err != nil {
 			return usageErr("%v", err)
 		}

@@ -105,7 +105,7 @@ func replayRun(opts *ReplayOptions) error {
 	run := &record.Run{}
 	sawJMH := false
 	for _, f := range opts.Files {
-		r, kind, err := readRecorded(f)
+		r, kind, err := readRecorded(f, opts.ErrOut)
 		if err != nil {
 			return usageErr("%v", err)
 		}
@@ -148,7 +148,7 @@ var errUnknownFormat = errors.New("not a raw record file, µOpTime CSV or JMH CS
 
 // readRecorded reads a raw record file, a µOpTime Go CSV file or a JMH
 // CSV file, by its first line.
-func readRecorded(path string) (*record.Run, int, error) {
+func readRecorded(path string, warn io.Writer) (*record.Run, int, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
@@ -157,7 +157,12 @@ func readRecorded(path string) (*record.Run, int, error) {
 	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte("\ufeff"))
 	switch {
 	case bytes.HasPrefix(first, []byte("{")):
-		run, _, err := record.Read(bytes.NewReader(data), path)
+		run, warns, err := record.Read(bytes.NewReader(data), path)
+		for _, w := range warns {
+			if warn != nil {
+				fmt.Fprintf(warn, "gobench-dyn: warning: %s\n", w)
+			}
+		}
 		return run, formatRaw, err
 	case bytes.Equal(first, []byte(strings.Join(dataset.JMHColumns, ","))):
 		run, err := dataset.ParseJMH(bytes.NewReader(data), path)

@@ -600,7 +600,11 @@ func newHeader(seed uint64, pkgs []*rmit.Package) *record.Header {
 		Binaries:  map[string]string{},
 	}
 	for _, p := range pkgs {
-		h.Binaries[p.ImportPath] = p.Hash
+		key := p.ImportPath
+		if p.Version != record.VersionHead {
+			key = p.Version + ":" + key
+		}
+		h.Binaries[key] = p.Hash
 	}
 	return h
 }
