@@ -539,13 +539,35 @@ func status(b *Benchmark, stopOn bool, budget map[record.Key]bool, keys []record
 	return StatusFixed
 }
 
+// fromHeader returns opts with the comparison settings a run --baseline
+// recorded in its header, so that the report decides as the run did.
+func fromHeader(h *record.Header, opts compare.Options) compare.Options {
+	if h == nil {
+		return opts
+	}
+	o := h.Options
+	if v, err := strconv.ParseFloat(o["min-change"], 64); err == nil {
+		opts.Threshold = v
+	}
+	if v, err := strconv.ParseFloat(o["confidence"], 64); err == nil && v > 0 && v < 1 {
+		opts.Confidence = v
+	}
+	if r, err := compare.ParseRule(o["rule"]); err == nil && o["rule"] != "" {
+		opts.Rule = r
+	}
+	if c, err := compare.ParseCorrection(o["correction"]); err == nil && o["correction"] != "" {
+		opts.Correction = c
+	}
+	return opts
+}
+
 // compare runs package compare on the baseline and the code under test.
 func (rep *Report) compare(run *record.Run, opts Options) error {
 	base, head := compare.Split(run)
 	if len(base.Slices) == 0 || len(head.Slices) == 0 {
 		return nil
 	}
-	copts := compare.DefaultOptions()
+	copts := fromHeader(run.Header, compare.DefaultOptions())
 	copts.Seed = opts.Seed
 	if opts.Compare != nil {
 		copts = *opts.Compare

@@ -77,7 +77,7 @@ const (
 )
 
 func newRunCmd() *cobra.Command {
-	opts := &runOptions{Stop: stopper.Default(stopper.RCIW)}
+	opts := &runOptions{Stop: stopper.Default(stopper.Precision)}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [packages]",
 		Short: "Run benchmarks in randomized multiple interleaved trials",
@@ -236,6 +236,12 @@ func (o *runOptions) headerOptions() map[string]string {
 		"slice-time":     o.SliceTime.String(),
 		"budget":         o.Budget.String(),
 		"config":         o.ConfigFile,
+		"baseline":       o.Baseline,
+		"min-change":     fmt.Sprint(o.Compare.Threshold),
+		"rule":           o.Compare.Rule,
+		"correction":     o.Compare.Correction,
+		"fail-on":        o.Compare.FailOn,
+		"confidence":     fmt.Sprint(o.Compare.Confidence),
 		"tags":           o.Tags,
 		"cpu":            o.CPU,
 		"race":           strconv.FormatBool(o.Race),

@@ -32,12 +32,13 @@ import (
 
 func main() {
 	slice := flag.Duration("slice", 50*time.Millisecond, "slice time of every method")
-	suiteRuns := flag.Int("s", 5, "suite runs of the full run (the cap of the others)")
-	slices := flag.Int("d", 5, "measurement slices per iteration")
+	suiteRuns := flag.Int("s", 3, "suite runs of the full run")
+	iterations := flag.Int("i", 5, "iterations per suite run of the full run")
+	slices := flag.Int("d", 5, "measurement slices per iteration of the full run")
 	dir := flag.String("dir", ".", "module directory the packages are resolved in")
 	out := flag.String("out", "", "directory for the raw files (default: a temporary one)")
 	bench := flag.String("bench", ".", "benchmarks to run")
-	methods := flag.String("methods", "rciw,cv,kld,config,gotest", "comma-separated methods besides the full run")
+	methods := flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
 	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
 	suite := flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
 	flag.Parse()
@@ -72,7 +73,8 @@ func main() {
 	if len(pkgs) == 0 {
 		pkgs = []string{"./examples/..."}
 	}
-	if err := evaluate(*dir, *out, pkgs, *bench, *slice, *suiteRuns, *slices, *methods); err != nil {
+	full := []string{"--suite-runs", strconv.Itoa(*suiteRuns), "--iterations", strconv.Itoa(*iterations), "--slices", strconv.Itoa(*slices)}
+	if err := evaluate(*dir, *out, pkgs, *bench, *slice, full, *suiteRuns**iterations**slices, *methods); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
@@ -87,7 +89,10 @@ type result struct {
 	run       *record.Run
 }
 
-func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration, s, d int, methods string) error {
+// evaluate runs the full static configuration (the reference), then every
+// method with gobench-dyn's own defaults, and go test with as many samples
+// as the full run.
+func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration, fullConfig []string, fullSamples int, methods string) error {
 	if out == "" {
 		var err error
 		if out, err = os.MkdirTemp("", "gobench-dyn-eval-"); err != nil {
@@ -98,8 +103,7 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 	if err != nil {
 		return err
 	}
-	common := []string{"--bench", bench, "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
-		"--slices", strconv.Itoa(d), "--seed", "1", "--progress", "off", "--keep-going", "-o", os.DevNull}
+	common := []string{"--bench", bench, "--slice-time", slice.String(), "--seed", "1", "--progress", "off", "--keep-going", "-o", os.DevNull}
 	run := func(name string, args ...string) (*result, error) {
 		raw := filepath.Join(out, name+".jsonl")
 		args = append(append(append([]string{"run"}, common...), args...), "--raw", raw)
@@ -127,7 +131,7 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		}
 		return res, nil
 	}
-	full, err := run("full", "--stop", "none", "--warmup", "1")
+	full, err := run("full", append([]string{"--stop", "none", "--warmup", "1"}, fullConfig...)...)
 	if err != nil {
 		return err
 	}
@@ -143,9 +147,11 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("optimize: %v", err)
 			}
-			r, err = run("config", "--stop", "none", "--config", cfg)
+			r, err = run("config", append([]string{"--stop", "none", "--config", cfg}, fullConfig...)...)
 		case "gotest":
-			r, err = goTest(dir, pkgs, bench, slice, s*d)
+			r, err = goTest(dir, pkgs, bench, slice, fullSamples)
+		case "static":
+			r, err = run("static", "--stop", "none")
 		default:
 			r, err = run(m, "--stop", m)
 		}
