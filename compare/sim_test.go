@@ -52,17 +52,16 @@ func TestSimulatedRates(t *testing.T) {
 		d10, _ := rates(t, 2, reps, 0.10, 5, 5, n.sdIter, n.sdSlice, opts)
 		d25, _ := rates(t, 3, reps, 0.25, 5, 5, n.sdIter, n.sdSlice, opts)
 		t.Logf("%s noise: A/A false positives %.1f%%, detected +10%% %.1f%%, +25%% %.1f%% (%d reps)", n.name, 100*fp, 100*d10, 100*d25, reps)
+		// The Welch test on iteration means keeps false alarms near
+		// the nominal 1% even with 5 processes, where the percentile
+		// bootstrap alone let 3.5% through under noisy conditions; the
+		// price is power at +10% under a 5% process-to-process spread.
+		assert.LessOrEqual(t, fp, 0.02)
+		assert.GreaterOrEqual(t, d25, 0.95)
 		if n.name == "typical" {
-			assert.LessOrEqual(t, fp, 0.02)
-			assert.Equal(t, 1.0, d10)
-			assert.Equal(t, 1.0, d25)
+			assert.GreaterOrEqual(t, d10, 0.95)
 		} else {
-			// With only 5 processes, the percentile bootstrap's
-			// interval is too narrow and a 5% process-to-process
-			// spread leaks through the 3% threshold.
-			assert.LessOrEqual(t, fp, 0.05)
-			assert.Greater(t, d10, 0.5)
-			assert.GreaterOrEqual(t, d25, 0.95)
+			assert.Greater(t, d10, 0.15)
 		}
 	}
 }
