@@ -64,7 +64,7 @@ func gitRepo(t *testing.T, ns ...int) string {
 }
 
 func TestBaselineFlagsRegression(t *testing.T) {
-	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "8", "--slices", "5", "--seed", "1", "--progress", "off", "--rule", "utest"}
+	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "12", "--slices", "5", "--seed", "1", "--progress", "off"}
 	t.Run("slower", func(t *testing.T) {
 		repo := gitRepo(t, 2000, 2400)
 		out := filepath.Join(t.TempDir(), "new.txt")

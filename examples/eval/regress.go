@@ -107,15 +107,21 @@ func regressRepo(dir string) error {
 	return nil
 }
 
-// tally counts verdicts on time by injected change. In an A/A tally no
-// benchmark changed.
+// tally counts verdicts on time by kind of benchmark and injected change.
+// In an A/A tally no benchmark changed.
 type tally struct {
-	flagged, total map[float64]int
+	flagged, total map[cell]int
 	aa             bool
 }
 
+// A cell is a kind of benchmark ("spin", "alloc") and an injected change.
+type cell struct {
+	kind   string
+	factor float64
+}
+
 func newTally(aa bool) *tally {
-	return &tally{flagged: map[float64]int{}, total: map[float64]int{}, aa: aa}
+	return &tally{flagged: map[cell]int{}, total: map[cell]int{}, aa: aa}
 }
 
 func (t *tally) add(res *compare.Result) {
@@ -131,21 +137,27 @@ func (t *tally) add(res *compare.Result) {
 		if t.aa {
 			f = 0
 		}
-		t.total[f]++
+		k := cell{"spin", f}
+		if strings.HasPrefix(name, "Alloc") {
+			k.kind = "alloc"
+		}
+		t.total[k]++
 		if (f == 0 && c.Verdict != compare.NoChange) || (f > 0 && c.Verdict == compare.Regression) {
-			t.flagged[f]++
+			t.flagged[k]++
 		}
 	}
 }
 
 func (t *tally) row(name string) string {
-	cell := func(f float64) string {
-		if t.total[f] == 0 {
+	share := func(kind string, f float64) string {
+		k := cell{kind, f}
+		if t.total[k] == 0 {
 			return "—"
 		}
-		return fmt.Sprintf("%.0f%% (%d/%d)", 100*float64(t.flagged[f])/float64(t.total[f]), t.flagged[f], t.total[f])
+		return fmt.Sprintf("%d/%d", t.flagged[k], t.total[k])
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s |", name, cell(0), cell(0.10), cell(0.25))
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", name,
+		share("spin", 0), share("alloc", 0), share("spin", 0.10), share("alloc", 0.10), share("spin", 0.25), share("alloc", 0.25))
 }
 
 // evaluateRegressions measures false alarms and detection rates of
@@ -236,8 +248,8 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 	}
 	fmt.Printf("\n%d seeds; %d benchmarks per version (2 slowed by 10%%, 2 by 25%%, 4 unchanged); %s slices, %d suite runs × %d slices; default rule (%s, %.0f%%, %.0f%% CI)\n\n",
 		seeds, len(regressBenchmarks), slice, s, d, opts.Rule, 100*opts.Threshold, 100*opts.Confidence)
-	fmt.Println("| method | false alarms on unchanged | +10% detected | +25% detected |")
-	fmt.Println("|---|--:|--:|--:|")
+	fmt.Println("| method | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
+	fmt.Println("|---|--:|--:|--:|--:|--:|--:|")
 	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
 	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
 	fmt.Println(seq.row("two sequential runs + `compare`"))
