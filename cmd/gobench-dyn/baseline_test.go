@@ -63,24 +63,43 @@ func gitRepo(t *testing.T, ns ...int) string {
 	return dir
 }
 
+// TestBaselineFlagsRegression runs the real command on a repository whose
+// last commit makes one benchmark 20% slower. It measures: on a shared
+// machine, with other test packages running beside it, a run can be too
+// noisy to resolve 20%, and then says "no change" rather than guess. So the
+// slowdown must be flagged in one of three runs with different seeds, and
+// the unchanged benchmark must never be.
 func TestBaselineFlagsRegression(t *testing.T) {
-	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "12", "--slices", "5", "--seed", "1", "--progress", "off"}
+	args := func(seed int) []string {
+		return []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "12", "--slices", "5",
+			"--seed", fmt.Sprint(seed), "--progress", "off"}
+	}
 	t.Run("slower", func(t *testing.T) {
 		repo := gitRepo(t, 2000, 2400)
-		out := filepath.Join(t.TempDir(), "new.txt")
-		base := filepath.Join(t.TempDir(), "old.txt")
-		_, stderr, code := gobenchDyn(t, repo, append(args, "-o", out, "--baseline-out", base)...)
-		assert.Equal(t, 1, code, stderr)
-		assert.Regexp(t, `Changed\S*\s.*regression`, stderr)
-		assert.NotRegexp(t, `Same\S*\s.*regression`, stderr)
-		assert.Equal(t, readBenchResults(t, out), readBenchResults(t, base), "both versions have the same benchmarks and sample counts")
-		worktrees, err := exec.Command("git", "-C", repo, "worktree", "list").Output()
-		require.NoError(t, err)
-		assert.Equal(t, 1, len(splitLines(string(worktrees))), "the temporary worktree is removed:\n%s", worktrees)
+		flagged := false
+		for seed := 1; seed <= 3 && !flagged; seed++ {
+			out := filepath.Join(t.TempDir(), "new.txt")
+			base := filepath.Join(t.TempDir(), "old.txt")
+			_, stderr, code := gobenchDyn(t, repo, append(args(seed), "-o", out, "--baseline-out", base)...)
+			require.Contains(t, []int{0, 1}, code, stderr)
+			assert.NotRegexp(t, `Same\S*\s.*(regression|improvement)`, stderr)
+			assert.Equal(t, readBenchResults(t, out), readBenchResults(t, base), "both versions have the same benchmarks and sample counts")
+			worktrees, err := exec.Command("git", "-C", repo, "worktree", "list").Output()
+			require.NoError(t, err)
+			assert.Equal(t, 1, len(splitLines(string(worktrees))), "the temporary worktree is removed:\n%s", worktrees)
+			if code == 1 {
+				assert.Regexp(t, `Changed\S*\s.*regression`, stderr)
+				assert.Contains(t, stderr, "regression against --baseline HEAD~1")
+				flagged = true
+			} else {
+				t.Logf("seed %d: too noisy to resolve the slowdown:\n%s", seed, stderr)
+			}
+		}
+		assert.True(t, flagged, "a 20%% slowdown was not flagged in 3 runs")
 	})
 	t.Run("unchanged", func(t *testing.T) {
 		repo := gitRepo(t, 2000, 2000)
-		_, stderr, code := gobenchDyn(t, repo, args...)
+		_, stderr, code := gobenchDyn(t, repo, args(1)...)
 		assert.Equal(t, 0, code, stderr)
 		assert.NotContains(t, stderr, "regression against")
 	})

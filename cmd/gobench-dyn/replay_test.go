@@ -64,6 +64,7 @@ func runReplay(t *testing.T, opts *ReplayOptions) (int, string, string) {
 func TestReplayCommandRaw(t *testing.T) {
 	path := writeReplayRaw(t, t.TempDir())
 	cfg := stopper.Default(stopper.CV)
+	cfg.WarmupMax = 4 // a dynamic warmup, which the defaults leave off
 	code, msg, out := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1})
 	require.Zero(t, code, msg)
 	assert.Contains(t, out, "BenchmarkA-8")
