@@ -170,7 +170,7 @@ func printSummary(w io.Writer, sum *rmit.Summary, suite *rmit.Suite, opts *runOp
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
 		100*sum.Efficiency(), sum.HarnessCPU.Round(time.Millisecond), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if opts.Stop.Criterion.String() != "none" {
-		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d reached the cap unstable; criteria took %s (%.2f%% of wall)\n",
+		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			opts.Stop.Criterion, sum.Stopped, sum.CapHit, sum.Criterion.Round(time.Microsecond), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
 			wall.Round(time.Second), sum.CapEstimate.Round(time.Second), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
