@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
@@ -41,7 +42,24 @@ func main() {
 	methods := flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
 	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
 	suite := flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
+	scale := flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
 	flag.Parse()
+	if *scale {
+		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
+		if err == nil {
+			var bin string
+			if bin, err = buildTool(out); err == nil {
+				if err = evaluateScale(bin, out, []int{100, 1000, 10000}); err == nil {
+					err = evaluateRunScale(bin, out, []int{100, 1000})
+				}
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *regress > 0 {
 		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
 		if err == nil {
@@ -161,6 +179,24 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		results = append(results, r)
 	}
 	printTable(results, full)
+	// The same criteria replayed post hoc on the full run, for comparison
+	// with the live runs above.
+	for _, m := range regexp.MustCompile(`[^,\s]+`).FindAllString(methods, -1) {
+		switch m {
+		case "config", "gotest", "static":
+			continue
+		}
+		cmd := exec.Command(bin, "replay", "--stop", m, "--resamples", "1000", filepath.Join(out, "full.jsonl"))
+		b, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("replay --stop %s: %v", m, err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		fmt.Printf("\nreplay --stop %s on the full run:\n", m)
+		for _, l := range lines[max(0, len(lines)-3):] {
+			fmt.Println("    " + l)
+		}
+	}
 	return nil
 }
 
