@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"syscall"
 
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -113,15 +111,8 @@ func writePrepareEvents(rw *record.Writer, suite *rmit.Suite, recorded map[strin
 // locked as createRaw locks. A last record cut short by a crash is cut
 // off, so that the records appended start on a line of their own.
 func appendRaw(path string) (*rawFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openLocked(path, os.O_RDWR)
 	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s is being written by another gobench-dyn run", path)
-		}
 		return nil, err
 	}
 	data, err := io.ReadAll(f)

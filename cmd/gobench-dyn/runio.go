@@ -61,8 +61,10 @@ type rawFile struct {
 	closed bool
 }
 
-func createRaw(path string) (*rawFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+// openLocked opens path with flag and takes an exclusive lock on it, or
+// fails at once if another run holds one.
+func openLocked(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +73,14 @@ func createRaw(path string) (*rawFile, error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%s is being written by another gobench-dyn run", path)
 		}
+		return nil, err
+	}
+	return f, nil
+}
+
+func createRaw(path string) (*rawFile, error) {
+	f, err := openLocked(path, os.O_WRONLY|os.O_CREATE)
+	if err != nil {
 		return nil, err
 	}
 	// Truncate only once the lock is ours, so that a refused run leaves
