@@ -158,6 +158,11 @@ type Run struct {
 	// Complete reports whether the run ended normally: every file holds
 	// an end event and no interruption.
 	Complete bool
+
+	// index lists the positions in Slices of each benchmark's slices, for
+	// Series; it is rebuilt when Slices has grown or shrunk since.
+	index   map[Key][]int
+	indexed int
 }
 
 // Keys returns the benchmarks of r in order of first appearance.
@@ -178,11 +183,9 @@ func (r *Run) Keys() []Key {
 // rest in sorted order.
 func (r *Run) Units(k Key) []string {
 	set := map[string]bool{}
-	for i := range r.Slices {
-		if r.Slices[i].Key() == k {
-			for u := range r.Slices[i].Values {
-				set[u] = true
-			}
+	for _, i := range r.positions(k) {
+		for u := range r.Slices[i].Values {
+			set[u] = true
 		}
 	}
 	return SortUnits(slices.Collect(maps.Keys(set)))

@@ -26,11 +26,8 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 	}
 	index := map[id]int{}
 	var out []IterationSample
-	for i := range r.Slices {
+	for _, i := range r.positions(k) {
 		s := &r.Slices[i]
-		if s.Key() != k {
-			continue
-		}
 		v, ok := s.Values[unit]
 		if !ok {
 			continue
@@ -52,6 +49,21 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 		return cmp.Or(cmp.Compare(a.Instance, b.Instance), cmp.Compare(a.SuiteRun, b.SuiteRun), cmp.Compare(a.Iteration, b.Iteration))
 	})
 	return out
+}
+
+// positions returns the indexes in r.Slices of benchmark k's slices, in
+// order. Indexing once makes Series linear in the size of the run rather
+// than in its size times the number of benchmarks.
+func (r *Run) positions(k Key) []int {
+	if r.index == nil || r.indexed != len(r.Slices) {
+		r.index = map[Key][]int{}
+		for i := range r.Slices {
+			key := r.Slices[i].Key()
+			r.index[key] = append(r.index[key], i)
+		}
+		r.indexed = len(r.Slices)
+	}
+	return r.index[k]
 }
 
 // Measurements returns every measurement value in series, in order.
