@@ -275,7 +275,7 @@ func ReadFile(path string) (*Run, []Warning, error) {
 func Read(r io.Reader, file string) (*Run, []Warning, error) {
 	rd := NewReader(r, file)
 	run := &Run{}
-	ended, interrupted := false, false
+	var end completion
 	for rd.Scan() {
 		switch rec := rd.Record().(type) {
 		case *Header:
@@ -283,14 +283,8 @@ func Read(r io.Reader, file string) (*Run, []Warning, error) {
 		case *Slice:
 			run.Slices = append(run.Slices, *rec)
 		case *Event:
-			switch rec.Event {
-			case EventEnd:
-				ended = true
-			case EventInterrupt:
-				interrupted = true
-			case EventResumed:
-				ended, interrupted = false, false
-			case EventDiscarded:
+			end.see(rec)
+			if rec.Event == EventDiscarded {
 				discard(run, rec)
 			}
 			run.Events = append(run.Events, *rec)
@@ -299,19 +293,45 @@ func Read(r io.Reader, file string) (*Run, []Warning, error) {
 	if err := rd.Err(); err != nil {
 		return nil, nil, err
 	}
-	var warns []Warning
-	if rd.Torn() {
-		warns = append(warns, Warning{file, fmt.Sprintf("last line %d is incomplete (the run was cut off); read the %d records before it", rd.Line(), len(run.Slices)+len(run.Events)+1)})
+	run.Complete = end.complete(rd)
+	return run, end.warnings(rd, file, "read", len(run.Slices)+len(run.Events)+1), nil
+}
+
+// completion follows the events that say whether a raw file's run ended:
+// an end record completes it, an interruption makes it partial, and a
+// resumption starts over.
+type completion struct {
+	ended, interrupted bool
+}
+
+func (c *completion) see(ev *Event) {
+	switch ev.Event {
+	case EventEnd:
+		c.ended = true
+	case EventInterrupt:
+		c.interrupted = true
+	case EventResumed:
+		c.ended, c.interrupted = false, false
 	}
-	run.Complete = ended && !interrupted && !rd.Torn()
-	if !run.Complete && !rd.Torn() {
-		if interrupted {
-			warns = append(warns, Warning{file, "the run was interrupted: results are partial"})
-		} else {
-			warns = append(warns, Warning{file, "the run did not finish (no end record): results are partial"})
-		}
+}
+
+// complete reports whether the run read by rd ended normally.
+func (c completion) complete(rd *Reader) bool {
+	return c.ended && !c.interrupted && !rd.Torn()
+}
+
+// warnings says why the run read by rd is partial, if it is; verb and
+// records describe what was done with the records before a torn line.
+func (c completion) warnings(rd *Reader, file, verb string, records int) []Warning {
+	switch {
+	case rd.Torn():
+		return []Warning{{file, fmt.Sprintf("last line %d is incomplete (the run was cut off); %s the %d records before it", rd.Line(), verb, records)}}
+	case c.interrupted:
+		return []Warning{{file, "the run was interrupted: results are partial"}}
+	case !c.ended:
+		return []Warning{{file, "the run did not finish (no end record): results are partial"}}
 	}
-	return run, warns, nil
+	return nil
 }
 
 // discard drops the slices and warmup-end events of the iteration that ev

@@ -42,21 +42,15 @@ func ReadMergeInput(path string) (*MergeInput, []Warning, error) {
 func ReadMergeInputFrom(r io.Reader, file string) (*MergeInput, []Warning, error) {
 	rd := NewReader(r, file)
 	in := &MergeInput{File: file}
-	ended, interrupted := false, false
+	var end completion
 	for rd.Scan() {
 		switch rec := rd.Record().(type) {
 		case *Header:
 			in.Header = rec
 			continue
 		case *Event:
-			switch rec.Event {
-			case EventEnd:
-				ended = true
-			case EventInterrupt:
-				interrupted = true
-			case EventResumed:
-				ended, interrupted = false, false
-			case EventDiscarded:
+			end.see(rec)
+			if rec.Event == EventDiscarded {
 				in.discard(rec)
 			}
 		}
@@ -66,17 +60,8 @@ func ReadMergeInputFrom(r io.Reader, file string) (*MergeInput, []Warning, error
 	if err := rd.Err(); err != nil {
 		return nil, nil, err
 	}
-	in.Complete = ended && !interrupted && !rd.Torn()
-	var warns []Warning
-	switch {
-	case rd.Torn():
-		warns = append(warns, Warning{file, fmt.Sprintf("last line %d is incomplete (the run was cut off); merged the %d records before it", rd.Line(), len(in.Records)+1)})
-	case interrupted:
-		warns = append(warns, Warning{file, "the run was interrupted: results are partial"})
-	case !ended:
-		warns = append(warns, Warning{file, "the run did not finish (no end record): results are partial"})
-	}
-	return in, warns, nil
+	in.Complete = end.complete(rd)
+	return in, end.warnings(rd, file, "merged", len(in.Records)+1), nil
 }
 
 // discard drops the records of the iteration that ev names, as Read does.
