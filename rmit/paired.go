@@ -58,3 +58,17 @@ func Pair(base, head []*Benchmark) map[string]string {
 	}
 	return m
 }
+
+// ShareN gives each benchmark of base the b.N of its partner in head, so
+// that both versions measure the same number of operations per slice.
+func ShareN(base, head []*Benchmark) {
+	byName := map[[2]string]*Benchmark{}
+	for _, h := range head {
+		byName[[2]string{h.Package.ImportPath, h.Name}] = h
+	}
+	for _, b := range base {
+		if h, ok := byName[[2]string{b.Package.ImportPath, b.Name}]; ok {
+			b.N = h.N
+		}
+	}
+}

@@ -38,3 +38,15 @@ func TestPairedStopsWhenBothAreStable(t *testing.T) {
 	assert.True(t, p.EndIteration(b.ID, 3, nil), "both stable")
 	assert.True(t, p.EndIteration(h.ID, 3, nil))
 }
+
+func TestShareN(t *testing.T) {
+	head := &Package{ImportPath: "p"}
+	base := &Package{ImportPath: "p", Version: "baseline"}
+	h := NewBenchmark(head, "BenchmarkA", 1, false)
+	b := NewBenchmark(base, "BenchmarkA", 1, false)
+	gone := NewBenchmark(base, "BenchmarkGone", 1, false)
+	h.N, b.N, gone.N = 1000, 250, 7
+	ShareN([]*Benchmark{b, gone}, []*Benchmark{h})
+	assert.Equal(t, int64(1000), b.N, "both versions run the same N")
+	assert.Equal(t, int64(7), gone.N, "a benchmark without partner keeps its own")
+}

@@ -65,9 +65,13 @@ type Runner struct {
 	MinIterations int
 	// MinDistinct pads suite runs holding fewer distinct benchmarks.
 	MinDistinct int
-	Instance    string
-	Raw         *record.Writer // may be nil
-	Observer    Observer       // may be nil
+	// FixedN keeps every benchmark's b.N as calibrated: two versions
+	// compared must run the same N, since how a slice lines up with the
+	// scheduler's time slices depends on its length.
+	FixedN   bool
+	Instance string
+	Raw      *record.Writer // may be nil
+	Observer Observer       // may be nil
 	// Resume, when not nil, holds the records of an interrupted run with
 	// the same seed and options: the iterations it completed are
 	// replayed rather than run.
@@ -443,7 +447,7 @@ func exitReason(err error) string {
 // after its warm-up. Measurement slices within one iteration always share
 // one N.
 func (r *Runner) recalibrate(b *Benchmark, measured []float64) {
-	if len(measured) == 0 || r.SliceTime <= 0 {
+	if len(measured) == 0 || r.SliceTime <= 0 || r.FixedN {
 		return
 	}
 	med := slices.Clone(measured)

@@ -324,6 +324,7 @@ func runRun(opts *runOptions) error {
 		}
 		defer removeWorktree()
 		reportUnpaired(opts.Stderr, base, suite)
+		rmit.ShareN(base.Benchmarks, suite.Benchmarks)
 		if opts.Stop.Criterion != stopper.None {
 			policy = &rmit.Paired{Policy: policy, Partner: rmit.Pair(base.Benchmarks, suite.Benchmarks)}
 		}
@@ -385,6 +386,7 @@ func runRun(opts *runOptions) error {
 		Start:         start,
 		MinIterations: opts.Stop.MinIterations,
 		MinDistinct:   minDistinct,
+		FixedN:        opts.Baseline != "",
 		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
