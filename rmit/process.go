@@ -36,7 +36,22 @@ func startProcess(bin, dir string, args []string) (*process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	running.Store(cmd.Process.Pid, struct{}{})
 	return p, nil
+}
+
+// running holds the process group IDs of the test binaries running now,
+// so that an abort can kill them without waiting for the runner.
+var running sync.Map
+
+// KillRunning kills the process group of every test binary still
+// running. It is for a process about to exit at once, such as on a second
+// interrupt, which must not leave benchmarks behind.
+func KillRunning() {
+	running.Range(func(pid, _ any) bool {
+		_ = syscall.Kill(-pid.(int), syscall.SIGKILL)
+		return true
+	})
 }
 
 // kill kills the whole process group, recording why. Only the first
@@ -88,6 +103,7 @@ func (p *process) wait() error {
 	// Reap any leftovers in the group, for example children of a
 	// benchmark that outlive it.
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	running.Delete(p.cmd.Process.Pid)
 	var ee *exec.ExitError
 	if p.killedFor() != "" && errors.As(err, &ee) {
 		return nil

@@ -635,6 +635,7 @@ func onInterrupt(cancel func(), stderr io.Writer) (stop func()) {
 		select {
 		case <-ch:
 			fmt.Fprintln(stderr, "gobench-dyn: aborted")
+			rmit.KillRunning()
 			runCleanups()
 			os.Exit(130)
 		case <-done:
