@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 
+	"github.com/gobench-dyn/gobench-dyn/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/spf13/cobra"
 )
@@ -109,17 +108,12 @@ func mergeRun(opts *MergeOptions) error {
 // writeAtomic writes a file through write: into a temporary file in the
 // same directory, renamed to path once complete, so that readers and a
 // crash never see half a file.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
+	defer f.Abandon()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if err := write(bw); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -127,14 +121,5 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return f.Commit()
 }
