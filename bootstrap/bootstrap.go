@@ -146,6 +146,9 @@ func MeanCI(t *Tree, confidence float64, resamples int, rng *rand.Rand) Interval
 		return Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
 	}
 	all := t.Flatten(nil)
+	if c, ok := t.constant(); ok {
+		return Interval{Center: c, Lo: c, Hi: c, Confidence: confidence}
+	}
 	means := make([]float64, resamples)
 	for i := range means {
 		s, n := t.resampleSum(rng)
@@ -210,13 +213,42 @@ func percentile(center float64, stats []float64, confidence float64) Interval {
 // quantile reads the p-quantile of sorted xs with linear interpolation
 // between order statistics (R's type 7, NumPy's default).
 func quantile(xs []float64, p float64) float64 {
-	if len(xs) == 1 {
-		return xs[0]
+	return quantileAt(len(xs), func(i int) float64 { return xs[i] }, p)
+}
+
+// quantileAt is quantile over n sorted values read through at.
+func quantileAt(n int, at func(int) float64, p float64) float64 {
+	if n == 1 {
+		return at(0)
 	}
-	h := p * float64(len(xs)-1)
+	h := p * float64(n-1)
 	lo := int(math.Floor(h))
-	if lo >= len(xs)-1 {
-		return xs[len(xs)-1]
+	if lo >= n-1 {
+		return at(n - 1)
 	}
-	return xs[lo] + (h-float64(lo))*(xs[lo+1]-xs[lo])
+	return at(lo) + (h-float64(lo))*(at(lo+1)-at(lo))
+}
+
+// constant reports whether every value in t is the same, and which. The
+// mean of every resample of such a tree is that value, exactly.
+func (t *Tree) constant() (float64, bool) {
+	var v float64
+	first, same := true, true
+	t.walk(func(x float64) {
+		if first {
+			v, first = x, false
+		} else if x != v {
+			same = false
+		}
+	})
+	return v, same && !first
+}
+
+func (t *Tree) walk(f func(float64)) {
+	for _, x := range t.Values {
+		f(x)
+	}
+	for _, c := range t.Children {
+		c.walk(f)
+	}
 }

@@ -27,8 +27,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/record"
@@ -208,8 +210,8 @@ type Comparison struct {
 	// Note explains an inconclusive verdict or a warning.
 	Note string `json:"note,omitempty"`
 
-	ratios []float64 // sorted bootstrap replicates of the ratio
-	welch  welch     // Welch's test of the iteration means
+	ratios *bootstrap.Tails // the ratio's bootstrap replicates, as far as verdict reads them
+	welch  welch            // Welch's test of the iteration means
 	rng    *rand.Rand
 	oldT   *bootstrap.Tree
 	newT   *bootstrap.Tree
@@ -305,6 +307,12 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		Resamples:  opts.Resamples,
 		Seed:       opts.Seed,
 	}
+	type job struct {
+		b          bench
+		unit       string
+		olds, news []record.IterationSample
+	}
+	var jobs []job
 	oldOrder, oldKeys := benches(old)
 	newOrder, newKeys := benches(new)
 	for _, b := range oldOrder {
@@ -316,17 +324,33 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		ok2 := oldKeys[b]
 		newUnits := units(new, nk)
 		for _, u := range units(old, ok2) {
-			if !slices.Contains(newUnits, u) {
-				continue
+			if slices.Contains(newUnits, u) {
+				jobs = append(jobs, job{b, u, series(old, ok2, u), series(new, nk, u)})
 			}
-			// Each comparison draws from its own stream, derived from
-			// the seed and its position, so that adding a benchmark does
-			// not change the verdicts of the others.
-			rng := rand.New(rand.NewPCG(opts.Seed, uint64(len(res.Comparisons))))
-			c := summarize(b, u, series(old, ok2, u), series(new, nk, u), opts, rng)
-			res.Comparisons = append(res.Comparisons, c)
 		}
 	}
+	// The resampling dominates and every comparison is independent, so
+	// they run on all CPUs. Each draws from its own stream, derived from
+	// the seed and its position, so the result does not depend on the
+	// number of workers, and adding a benchmark does not change the
+	// verdicts of the others.
+	res.Comparisons = make([]Comparison, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for i := range next {
+				j := jobs[i]
+				rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
+				res.Comparisons[i] = summarize(j.b, j.unit, j.olds, j.news, opts, rng)
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	for _, b := range newOrder {
 		if _, ok := oldKeys[b]; !ok {
 			res.OnlyNew = append(res.OnlyNew, Bench{b.pkg, b.name})
@@ -440,14 +464,23 @@ func summarize(b bench, unit string, olds, news []record.IterationSample, opts O
 		return c
 	}
 	c.Change = c.New.Mean/c.Old.Mean - 1
-	c.ratios = bootstrap.RatioReplicates(c.oldT, c.newT, opts.Resamples, rng)
-	for i, r := range c.ratios {
+	ratios := bootstrap.RatioReplicates(c.oldT, c.newT, opts.Resamples, rng)
+	for i, r := range ratios {
 		if math.IsNaN(r) { // a resample of zeros in both versions
-			c.ratios[i] = 1
+			ratios[i] = 1
 		}
 	}
-	slices.Sort(c.ratios)
-	c.P = asl(c.ratios)
+	slices.Sort(ratios)
+	c.P = asl(ratios)
+	// A correction only ever raises the confidence level, so the tails
+	// at opts.Confidence serve every level verdict may ask for.
+	if len(ratios) > 0 {
+		tails := bootstrap.TrimTails(ratios, opts.Confidence)
+		c.ratios = &tails
+	}
+	if opts.Rule != RuleCIOverlap {
+		c.oldT, c.newT = nil, nil // only ci-overlap resamples again
+	}
 	c.welch = welchRatio(olds, news)
 	if opts.Rule == RuleCI {
 		// A difference counts only if the Welch test on iteration means
@@ -552,7 +585,7 @@ func decide(cs []Comparison, opts Options) {
 func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	c.Confidence = 1 - alpha
 	if c.ratios != nil {
-		c.Ratio = bootstrap.PercentileCI(c.New.Mean/c.Old.Mean, c.ratios, c.Confidence)
+		c.Ratio = c.ratios.Interval(c.New.Mean/c.Old.Mean, c.Confidence)
 		if opts.Rule == RuleCI {
 			lo, hi := c.welch.interval(alpha)
 			c.Ratio.Lo, c.Ratio.Hi = min(c.Ratio.Lo, lo), max(c.Ratio.Hi, hi)

@@ -3,8 +3,10 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/gobench-dyn/gobench-dyn/record"
@@ -284,6 +286,36 @@ func TestDeterministic(t *testing.T) {
 	new := runOf("BenchmarkX", simulate(rng, 1000, 5, 5, 0.02, 0.01))
 	a, b := one(t, old, new, testOptions()), one(t, old, new, testOptions())
 	assert.Equal(t, a, b)
+}
+
+func TestWorkersDoNotChangeResults(t *testing.T) {
+	// Comparisons run in parallel, each on its own random stream: the
+	// result with one worker must equal the result with several, under a
+	// correction that reads every comparison's tails at its own level.
+	rng := rand.New(rand.NewPCG(18, 19))
+	old, new := &record.Run{}, &record.Run{}
+	for b := range 12 {
+		name := fmt.Sprintf("BenchmarkX%d", b)
+		addBench(old, name, "ns/op", "", simulate(rng, 1000, 5, 5, 0.02, 0.01))
+		addBench(new, name, "ns/op", "", simulate(rng, 1000*(1+0.01*float64(b)), 5, 5, 0.02, 0.01))
+	}
+	opts := testOptions()
+	opts.Correction = CorrectionHolm
+	prev := runtime.GOMAXPROCS(1)
+	one, err := Runs(old, new, opts)
+	runtime.GOMAXPROCS(4)
+	four, err2 := Runs(old, new, opts)
+	runtime.GOMAXPROCS(prev)
+	require.NoError(t, err)
+	require.NoError(t, err2)
+	assert.Equal(t, one, four)
+	var changed int
+	for _, c := range four.Comparisons {
+		if c.Verdict != NoChange {
+			changed++
+		}
+	}
+	assert.Positive(t, changed, "the larger slowdowns must be found")
 }
 
 func TestBadOptions(t *testing.T) {
