@@ -55,6 +55,41 @@ func ParseInstances(s string) (Instances, error) {
 	return 0, fmt.Errorf("unknown instances %q (want first or all)", s)
 }
 
+// A Strategy is how each benchmark's configuration is chosen: by the
+// µOpTime search, or by one of the two baselines it was published against.
+type Strategy string
+
+const (
+	// StrategySearch is Optimize: the cheapest stable configuration.
+	StrategySearch Strategy = "search"
+	// StrategyMinimum is MinimumBaseline: (1, 3, 1) for every benchmark.
+	StrategyMinimum Strategy = "minimum"
+	// StrategyRandom is RandomBaseline: a random smaller configuration.
+	StrategyRandom Strategy = "random"
+)
+
+// ParseStrategy returns the Strategy named s.
+func ParseStrategy(s string) (Strategy, error) {
+	switch st := Strategy(s); st {
+	case StrategySearch, StrategyMinimum, StrategyRandom:
+		return st, nil
+	}
+	return "", fmt.Errorf("unknown strategy %q (want search, minimum or random)", s)
+}
+
+// Choose gives every benchmark a configuration by strategy st.
+func (st Strategy) Choose(benches []Benchmark, opts Options) (*Result, error) {
+	switch st {
+	case StrategySearch, "":
+		return Optimize(benches, opts)
+	case StrategyMinimum:
+		return MinimumBaseline(benches, opts)
+	case StrategyRandom:
+		return RandomBaseline(benches, opts)
+	}
+	return nil, fmt.Errorf("unknown strategy %q", st)
+}
+
 // Options configure the search for minimal configurations.
 type Options struct {
 	Metric Metric
@@ -166,6 +201,7 @@ func (c Choice) Change() float64 { return (c.Average - c.FullAverage) / c.FullAv
 
 // A Result is the outcome of a search over a suite.
 type Result struct {
+	Strategy  Strategy
 	Metric    Metric
 	Threshold float64
 	Instances Instances
@@ -218,14 +254,14 @@ func (r *Result) Within(tol float64) float64 {
 // This is Algorithm 1 of Japke et al., µOpTime, with the published
 // simulation rules.
 func Optimize(benches []Benchmark, opts Options) (*Result, error) {
-	return search(benches, opts, false, func(b *bench, _ *rand.Rand) []Config { return b.candidates() })
+	return search(benches, opts, StrategySearch, func(b *bench, _ *rand.Rand) []Config { return b.candidates() })
 }
 
 // MinimumBaseline gives every benchmark the smallest configuration µOpTime
 // considers, (1, 3, 1), or the full one if that does not fit in it: the
 // published minimum baseline.
 func MinimumBaseline(benches []Benchmark, opts Options) (*Result, error) {
-	return search(benches, opts, true, func(b *bench, _ *rand.Rand) []Config {
+	return search(benches, opts, StrategyMinimum, func(b *bench, _ *rand.Rand) []Config {
 		c := Config{1, 3, 1}
 		if c.SuiteRuns > b.full.SuiteRuns || c.Iterations > b.full.Iterations || c.Slices > b.full.Slices {
 			return []Config{b.full}
@@ -239,7 +275,7 @@ func MinimumBaseline(benches []Benchmark, opts Options) (*Result, error) {
 // the full configuration's (1 ≤ s < S, and so on) until s·i·d ≥ 3, and a
 // draw with s·i < 3 keeps the full configuration.
 func RandomBaseline(benches []Benchmark, opts Options) (*Result, error) {
-	return search(benches, opts, true, func(b *bench, rng *rand.Rand) []Config {
+	return search(benches, opts, StrategyRandom, func(b *bench, rng *rand.Rand) []Config {
 		f := b.full
 		below := func(n int) int { return 1 + rng.IntN(max(n-1, 1)) }
 		if max(f.SuiteRuns-1, 1)*max(f.Iterations-1, 1)*max(f.Slices-1, 1) < 3 {
@@ -262,7 +298,9 @@ func RandomBaseline(benches []Benchmark, opts Options) (*Result, error) {
 // benchmark and keeps the best, in parallel over benchmarks. With anyValue,
 // every configuration qualifies whatever its metric, as in the baselines;
 // Choice.Stable still compares it with the threshold.
-func search(benches []Benchmark, opts Options, anyValue bool, configs func(*bench, *rand.Rand) []Config) (*Result, error) {
+func search(benches []Benchmark, opts Options, st Strategy, configs func(*bench, *rand.Rand) []Config) (*Result, error) {
+	// A baseline takes its configuration whatever its metric.
+	anyValue := st != StrategySearch
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -281,7 +319,7 @@ func search(benches []Benchmark, opts Options, anyValue bool, configs func(*benc
 	for i := range seeds {
 		seeds[i] = [2]uint64{opts.Rand.Uint64(), opts.Rand.Uint64()}
 	}
-	res := &Result{Metric: opts.Metric, Threshold: opts.Threshold, Instances: opts.Instances, Choices: make([]Choice, len(benches))}
+	res := &Result{Strategy: st, Metric: opts.Metric, Threshold: opts.Threshold, Instances: opts.Instances, Choices: make([]Choice, len(benches))}
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), len(benches)) {

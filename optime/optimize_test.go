@@ -171,6 +171,23 @@ func TestBaselines(t *testing.T) {
 	r1, _ := RandomBaseline(benches, Options{Metric: CV, Rand: rand.New(rand.NewPCG(5, 5))})
 	r2, _ := RandomBaseline(benches, Options{Metric: CV, Rand: rand.New(rand.NewPCG(5, 5))})
 	assert.Equal(t, r1, r2)
+	assert.Equal(t, StrategyRandom, r1.Strategy)
+
+	// Each strategy chooses as its function does.
+	for name, f := range map[string]func([]Benchmark, Options) (*Result, error){
+		"search": Optimize, "minimum": MinimumBaseline, "random": RandomBaseline,
+	} {
+		st, err := ParseStrategy(name)
+		require.NoError(t, err)
+		got, err := st.Choose(benches, Options{Metric: CV, Rand: rand.New(rand.NewPCG(9, 9))})
+		require.NoError(t, err)
+		want, err := f(benches, Options{Metric: CV, Rand: rand.New(rand.NewPCG(9, 9))})
+		require.NoError(t, err)
+		assert.Equal(t, want, got, name)
+		assert.Equal(t, st, got.Strategy)
+	}
+	_, err = ParseStrategy("minimal")
+	assert.ErrorContains(t, err, `unknown strategy "minimal"`)
 }
 
 func TestBenchmarks(t *testing.T) {

@@ -132,3 +132,31 @@ func TestAllInstances(t *testing.T) {
 	}
 	assert.Greater(t, res.Saved(), 0.9)
 }
+
+// The published minimum baseline gives every benchmark (1, 3, 1); its
+// suite time saved and the shares of benchmarks within 1%, 3% and 5% of
+// the full configuration are reproduced exactly with CV and RMAD.
+func TestReproducePublishedMinimumBaseline(t *testing.T) {
+	methods := map[string]optime.Metric{
+		"cv__mean__ci_bootstrap_mean_p":       optime.CV,
+		"rmad__median__ci_bootstrap_median_p": optime.RMAD,
+	}
+	for _, version := range []string{"toml-v2.0.2", "zap-v1.22.0"} {
+		benches := loadVersion(t, version)
+		for _, row := range readCSV(t, "testdata/published/"+version+"/min_baseline_quality_analysis.csv") {
+			metric, ok := methods[row[1]]
+			if !ok {
+				continue
+			}
+			t.Run(version+"/"+metric.String(), func(t *testing.T) {
+				res, err := optime.MinimumBaseline(benches, optime.Options{Metric: metric})
+				require.NoError(t, err)
+				for col, got := range map[int]float64{7: res.Saved(), 8: res.Within(0.01), 9: res.Within(0.03), 10: res.Within(0.05)} {
+					want, err := strconv.ParseFloat(row[col], 64)
+					require.NoError(t, err)
+					assert.InDelta(t, want, got, 1e-9, "column %d", col)
+				}
+			})
+		}
+	}
+}

@@ -21,6 +21,7 @@ type OptimizeOptions struct {
 	Metric    string
 	Threshold float64
 	Instances string
+	Strategy  string
 	Resamples int
 	Seed      uint64
 	Out       string // the configuration file; empty: none written
@@ -53,6 +54,10 @@ mean), rciw-mean-t (studentized bootstrap), rciw-median (percentile bootstrap
 interval of the median over the median). The µOpTime study recommends cv or
 rmad for Go.
 
+--strategy minimum or random gives every benchmark the published baselines'
+configuration instead — (1, 3, 1), or a random smaller one — to measure what
+the search gains over them; their metric is reported but not required.
+
 Instances are never optimized away; by default only the first instance is
 searched, as in the published study (--instances all pools every instance).
 
@@ -65,6 +70,9 @@ configuration's. With -o, the configurations are written to a file that
   gobench-dyn run --suite-runs 3 --iterations 5 --slices 5 --raw full.jsonl ./...
   gobench-dyn optimize -o bench.conf full.jsonl
   gobench-dyn run --config bench.conf ./...
+
+  # What the search gains over the published minimum baseline.
+  gobench-dyn optimize --strategy minimum full.jsonl
 
   # The published µOpTime data, with the coefficient of variation.
   gobench-dyn optimize --metric cv toml-v2.0.2.csv`,
@@ -84,6 +92,7 @@ configuration's. With -o, the configurations are written to a file that
 	f.StringVar(&opts.Metric, "metric", "rmad", "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
 	f.Float64Var(&opts.Threshold, "threshold", optime.DefaultThreshold, "a configuration is stable if its metric is below this")
 	f.StringVar(&opts.Instances, "instances", "first", "instances to search: first (as published) or all (pooled)")
+	f.StringVar(&opts.Strategy, "strategy", "search", "how configurations are chosen: search (µOpTime), minimum or random (the published baselines)")
 	f.IntVar(&opts.Resamples, "resamples", optime.DefaultResamples, "bootstrap resamples of the rciw metrics")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap resampling")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the configuration file here")
@@ -101,6 +110,13 @@ func optimizeRun(opts *OptimizeOptions) error {
 	instances, err := optime.ParseInstances(opts.Instances)
 	if err != nil {
 		return usageErr("--instances: %v", err)
+	}
+	strategy := optime.StrategySearch
+	if opts.Strategy != "" {
+		strategy, err = optime.ParseStrategy(opts.Strategy)
+	}
+	if err != nil {
+		return usageErr("--strategy: %v", err)
 	}
 	if opts.Resamples < 100 {
 		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
@@ -128,7 +144,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if len(benches) == 0 {
 		return usageErr("%s: no ns/op measurements", opts.Files[0])
 	}
-	res, err := optime.Optimize(benches, optime.Options{
+	res, err := strategy.Choose(benches, optime.Options{
 		Metric:    metric,
 		Threshold: opts.Threshold,
 		Instances: instances,
@@ -157,7 +173,11 @@ func optimizeRun(opts *OptimizeOptions) error {
 
 func writeOptimizeTable(w io.Writer, res *optime.Result) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "metric %s, threshold %g, instances %s\n", res.Metric, res.Threshold, res.Instances)
+	fmt.Fprintf(bw, "metric %s, threshold %g, instances %s", res.Metric, res.Threshold, res.Instances)
+	if res.Strategy != optime.StrategySearch {
+		fmt.Fprintf(bw, ", strategy %s", res.Strategy)
+	}
+	fmt.Fprintln(bw)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	avg := "mean"
 	if res.Metric.Median() {
@@ -187,9 +207,12 @@ func writeOptimizeTable(w io.Writer, res *optime.Result) error {
 	fmt.Fprintf(bw, "\nsuite: %d of %d slices per instance, %.2f%% saved; change within 1%%: %.1f%%, within 3%%: %.1f%% of %d benchmarks\n",
 		chosen, full, 100*res.Saved(), 100*res.Within(0.01), 100*res.Within(0.03), len(res.Choices))
 	switch {
+	case unstable == 0:
+	case res.Strategy != optime.StrategySearch:
+		fmt.Fprintf(bw, "%d of %d benchmarks are not stable in their %s configuration\n", unstable, len(res.Choices), res.Strategy)
 	case unstable == 1:
 		fmt.Fprintln(bw, "1 benchmark has no stable configuration and keeps the full one")
-	case unstable > 1:
+	default:
 		fmt.Fprintf(bw, "%d benchmarks have no stable configuration and keep the full one\n", unstable)
 	}
 	return bw.Flush()

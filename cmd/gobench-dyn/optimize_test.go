@@ -130,6 +130,7 @@ func TestOptimizeCommandBadInput(t *testing.T) {
 		{"metric", func(o *OptimizeOptions) { o.Metric = "kld" }, "--metric"},
 		{"threshold", func(o *OptimizeOptions) { o.Threshold = -1 }, "--threshold"},
 		{"instances", func(o *OptimizeOptions) { o.Instances = "some" }, "--instances"},
+		{"strategy", func(o *OptimizeOptions) { o.Strategy = "greedy" }, "--strategy: unknown strategy \"greedy\""},
 		{"resamples", func(o *OptimizeOptions) { o.Resamples = 5 }, "--resamples"},
 		{"bad line", func(o *OptimizeOptions) { o.Files = []string{good, bad} }, bad + ":3: bed_pos 9 exceeds"},
 		{"missing", func(o *OptimizeOptions) { o.Files = []string{filepath.Join(dir, "nope.jsonl")} }, "nope.jsonl"},
@@ -146,6 +147,33 @@ func TestOptimizeCommandBadInput(t *testing.T) {
 			assert.Contains(t, ex.msg, tt.msg)
 		})
 	}
+}
+
+// The published baselines take their configuration whatever the metric:
+// the minimum baseline gives the drifting benchmark (1, 3, 1) too, and says
+// it is not stable there instead of claiming it kept the full one.
+func TestOptimizeCommandStrategies(t *testing.T) {
+	dir := t.TempDir()
+	in := writeOptimizeCSV(t, dir)
+	run := func(strategy string) string {
+		var out bytes.Buffer
+		require.NoError(t, optimizeRun(&OptimizeOptions{Files: []string{in}, Metric: "cv", Threshold: 0.01, Instances: "first",
+			Strategy: strategy, Resamples: 1000, Seed: 3, Stdout: &out, Stderr: &out}))
+		return out.String()
+	}
+	text := run("minimum")
+	assert.Contains(t, text, "metric cv, threshold 0.01, instances first, strategy minimum")
+	assert.Regexp(t, `BenchmarkSteady\s+1\s+3\s+1\s+0\s+3/75`, text)
+	assert.Regexp(t, `BenchmarkDrifting \(unstable\)\s+1\s+3\s+1\s+0\s+3/75`, text)
+	assert.Contains(t, text, "suite: 6 of 150 slices per instance, 96.00% saved")
+	assert.Contains(t, text, "1 of 2 benchmarks are not stable in their minimum configuration")
+
+	text = run("random")
+	assert.Contains(t, text, "strategy random")
+	assert.NotRegexp(t, `BenchmarkSteady\s+3\s+5\s+5\s`, text, "a random configuration is smaller than the full one")
+	assert.Equal(t, text, run("random"), "the seed fixes the random configurations")
+
+	assert.NotContains(t, run("search"), "strategy")
 }
 
 func TestOptimizeCommandCLI(t *testing.T) {
