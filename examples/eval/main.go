@@ -45,7 +45,12 @@ func main() {
 	scale := flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
 	flag.Parse()
 	if *scale {
-		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
+		// The synthetic raw files reach 230 MB: kept only in -out.
+		out, err, tmp := *out, error(nil), ""
+		if out == "" {
+			out, err = os.MkdirTemp("", "gobench-dyn-eval-")
+			tmp = out
+		}
 		if err == nil {
 			var bin string
 			if bin, err = buildTool(out); err == nil {
@@ -56,8 +61,10 @@ func main() {
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.RemoveAll(tmp)
 			os.Exit(1)
 		}
+		os.RemoveAll(tmp)
 		return
 	}
 	if *regress > 0 {

@@ -105,12 +105,6 @@ func evaluateScale(bin, out string, sizes []int) error {
 			{"report", "--html", filepath.Join(out, "synth.html"), "--markdown", filepath.Join(out, "synth.md"), raw},
 			{"compare", raw, raw},
 		} {
-			if n > 1000 && (args[0] == "replay" || args[0] == "compare") {
-				// Both bootstrap every benchmark thousands of times;
-				// their cost grows linearly, as 100 → 1,000 shows.
-				cells = append(cells, "not run")
-				continue
-			}
 			fmt.Fprintf(os.Stderr, "eval: scale %d: %s\n", n, args[0])
 			wall, rss, err := measure(bin, args...)
 			if err != nil {
