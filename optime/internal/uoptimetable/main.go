@@ -61,6 +61,14 @@ func main() {
 		n       int
 	}
 	var inst []instRow
+	type baseRow struct {
+		version                     string
+		metric                      optime.Metric
+		search, minimum, random     figures
+		pubMinimum, pubRandom       figures
+		hasPubMinimum, hasPubRandom bool
+	}
+	var base []baseRow
 	type cmpRow struct {
 		version string
 		n       int
@@ -92,6 +100,12 @@ func main() {
 					}
 				}
 				inst = append(inst, row)
+				b := baseRow{version: version, metric: m, search: ours}
+				b.minimum = summarize(choose(optime.StrategyMinimum, benches, m, *resamples, *seed))
+				b.random = summarize(choose(optime.StrategyRandom, benches, m, *resamples, *seed))
+				b.pubMinimum, b.hasPubMinimum = readPublished(filepath.Join(*data, "go_min_baseline", version, "quality_analysis.csv"))[methods[m]]
+				b.pubRandom, b.hasPubRandom = readPublished(filepath.Join(*data, "go_random_baseline", version, "quality_analysis.csv"))[methods[m]]
+				base = append(base, b)
 			}
 		}
 		fmt.Fprintf(os.Stderr, "%s done after %v\n", version, time.Since(start).Round(time.Second))
@@ -122,7 +136,37 @@ func main() {
 		fmt.Printf("| %s | %s | %.2f%% | %.2f%% | %.1f%% | %.1f%% | %d of %d |\n", r.version, r.metric,
 			100*r.first.saved, 100*r.all.saved, 100*r.first.within3, 100*r.all.within3, r.changed, r.n)
 	}
+
+	fmt.Println()
+	fmt.Println("### The search against the published baselines")
+	fmt.Println()
+	fmt.Println("| version | metric | search: saved, ≤3% | minimum: saved, ≤3% | published | random: saved, ≤3% | published |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range base {
+		cell := func(f figures) string { return fmt.Sprintf("%.2f%%, %.1f%%", 100*f.saved, 100*f.within3) }
+		pub := func(f figures, ok bool) string {
+			if !ok {
+				return "–"
+			}
+			return cell(f)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.version, r.metric, cell(r.search),
+			cell(r.minimum), pub(r.pubMinimum, r.hasPubMinimum), cell(r.random), pub(r.pubRandom, r.hasPubRandom))
+	}
 	fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start).Round(time.Second))
+}
+
+// choose gives every benchmark its configuration under a baseline strategy.
+func choose(st optime.Strategy, benches []optime.Benchmark, m optime.Metric, resamples int, seed uint64) *optime.Result {
+	res, err := st.Choose(benches, optime.Options{
+		Metric:    m,
+		Resamples: resamples,
+		Rand:      rand.New(rand.NewPCG(seed, 0)),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return res
 }
 
 func optimize(benches []optime.Benchmark, m optime.Metric, in optime.Instances, resamples int, seed uint64) *optime.Result {
