@@ -21,7 +21,11 @@ type welch struct {
 // means. With fewer than two iterations on a side the variation between
 // processes is unknown, and the test never rejects (p = 1).
 func welchRatio(olds, news []record.IterationSample) welch {
-	a, b := iterationMeans(olds), iterationMeans(news)
+	return welchMeans(iterationMeans(olds), iterationMeans(news))
+}
+
+// welchMeans is welchRatio on the iteration means a (old) and b (new).
+func welchMeans(a, b []float64) welch {
 	if len(a) < 2 || len(b) < 2 {
 		return welch{ratio: math.NaN(), se: math.Inf(1), df: 1, p: 1}
 	}
@@ -67,4 +71,26 @@ func iterationMeans(its []record.IterationSample) []float64 {
 		}
 	}
 	return out
+}
+
+// SettleMinIterations is the least number of iterations per version
+// before Settled can hold: with two, Welch's interval has about two degrees
+// of freedom and a corrected level makes it useless.
+const SettleMinIterations = 3
+
+// Settled reports whether the iteration means of a benchmark's baseline
+// and head already settle a change of at least threshold: Welch's interval
+// of mean(head)/mean(base) lies entirely at or beyond 1 ± threshold, at a
+// confidence corrected for looks repeated looks (Bonferroni: each look at
+// (1 − confidence)/looks). More iterations would only narrow an interval
+// that already shows a regression or an improvement, so a run may stop the
+// pair there. A pair that shows no change is never settled by this: that
+// it is no change is what the stoppage criterion's stability establishes.
+func Settled(base, head []float64, threshold, confidence float64, looks int) bool {
+	if len(base) < SettleMinIterations || len(head) < SettleMinIterations {
+		return false
+	}
+	w := welchMeans(base, head)
+	lo, hi := w.interval((1 - confidence) / float64(max(looks, 1)))
+	return lo >= 1+threshold || hi <= 1-threshold
 }
