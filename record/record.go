@@ -143,6 +143,16 @@ type Event struct {
 	Time        time.Time `json:"time"`
 }
 
+// Reasons of stop events a policy decided.
+const (
+	// ReasonCriterionMet: the stoppage criterion held (Met) or a cap
+	// was reached (not Met).
+	ReasonCriterionMet = "criterion met"
+	// ReasonSettled: the benchmark and its baseline stopped because the
+	// comparison of the two versions was already decided.
+	ReasonSettled = "verdict settled"
+)
+
 // A Key identifies one benchmark of one version of the code.
 type Key struct {
 	Package   string

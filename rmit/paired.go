@@ -1,30 +1,86 @@
 package rmit
 
-import "time"
+import (
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
 
 // Paired wraps a Policy for a run that interleaves two versions of the
 // same benchmarks. A benchmark stops only when its policy holds it stable
 // and so does its partner's: stopping one side early would leave the
 // comparison with unequal, differently timed samples.
+//
+// With Settled set, a pair also stops once the two versions' iteration
+// means settle the comparison, whatever the wrapped policy says.
 type Paired struct {
 	Policy
 	// Partner maps a benchmark ID to the ID of the same benchmark in the
 	// other version. Benchmarks without a partner stop on their own.
 	Partner map[string]string
+	// Base holds the IDs of the baseline version's benchmarks.
+	Base map[string]bool
+	// Settled, if set, reports whether the iteration means of a pair's
+	// baseline and head already decide their comparison (for example
+	// compare.Settled). It is asked after every iteration of either side.
+	Settled func(base, head []float64) bool
+
 	stable  map[string]bool
+	settled map[string]bool
+	means   map[string][]float64
+}
+
+// NewPaired returns policy paired over the benchmarks of base and head:
+// the benchmarks with the same package and name.
+func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
+	p := &Paired{Policy: policy, Partner: Pair(base, head), Base: map[string]bool{}}
+	for _, b := range base {
+		p.Base[b.ID] = true
+	}
+	return p
 }
 
 // EndIteration implements Policy.
 func (p *Paired) EndIteration(bench string, suiteRun int, measured []float64) bool {
 	if p.stable == nil {
-		p.stable = map[string]bool{}
+		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string][]float64{}
 	}
 	p.stable[bench] = p.Policy.EndIteration(bench, suiteRun, measured)
 	other, ok := p.Partner[bench]
 	if !ok {
 		return p.stable[bench]
 	}
-	return p.stable[bench] && p.stable[other]
+	if p.Settled != nil && len(measured) > 0 {
+		p.means[bench] = append(p.means[bench], stat.Mean(measured, nil))
+		base, head := p.means[bench], p.means[other]
+		if !p.Base[bench] {
+			base, head = head, base
+		}
+		if p.settled[bench] || p.Settled(base, head) {
+			p.settled[bench], p.settled[other] = true, true
+		}
+	}
+	return p.settled[bench] || p.stable[bench] && p.stable[other]
+}
+
+// StopsWith implements CoStopper: a pair stops together, so the version
+// that did not end the deciding iteration does not run another one.
+func (p *Paired) StopsWith(bench string) []string {
+	if other, ok := p.Partner[bench]; ok {
+		return []string{other}
+	}
+	return nil
+}
+
+// StopReason implements StopReasoner: a pair that stopped because its
+// comparison was settled says so.
+func (p *Paired) StopReason(bench string) string {
+	if p.settled[bench] {
+		return record.ReasonSettled
+	}
+	return record.ReasonCriterionMet
 }
 
 // Explain implements Explainer when the wrapped policy does.

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // stableAfter is a policy that holds each benchmark stable from its n-th
@@ -49,4 +51,35 @@ func TestShareN(t *testing.T) {
 	ShareN([]*Benchmark{b, gone}, []*Benchmark{h})
 	assert.Equal(t, int64(1000), b.N, "both versions run the same N")
 	assert.Equal(t, int64(7), gone.N, "a benchmark without partner keeps its own")
+}
+
+// With Settled, a pair stops as soon as the comparison of its iteration
+// means is decided, though neither side is stable; Settled sees the
+// baseline's means first whichever side ended the iteration, and the stop
+// says why.
+func TestPairedStopsWhenSettled(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	base := &Package{ImportPath: "p", Version: "baseline"}
+	h := NewBenchmark(pkg, "BenchmarkA", 1, false)
+	b := NewBenchmark(base, "BenchmarkA", 1, false)
+	p := NewPaired(stableAfter{h.ID: 99, b.ID: 99}, []*Benchmark{b}, []*Benchmark{h})
+	var seen [][2][]float64
+	p.Settled = func(baseMeans, headMeans []float64) bool {
+		seen = append(seen, [2][]float64{baseMeans, headMeans})
+		return len(baseMeans) >= 2 && len(headMeans) >= 2
+	}
+	assert.False(t, p.EndIteration(b.ID, 1, []float64{10, 12}))
+	assert.False(t, p.EndIteration(h.ID, 1, []float64{20, 20, 23}))
+	assert.False(t, p.EndIteration(b.ID, 2, []float64{11}))
+	assert.Equal(t, record.ReasonCriterionMet, p.StopReason(h.ID))
+	assert.True(t, p.EndIteration(h.ID, 2, []float64{21}), "two means a side settle it")
+	assert.Equal(t, record.ReasonSettled, p.StopReason(h.ID))
+	assert.True(t, p.EndIteration(b.ID, 3, []float64{11}), "its partner stops too")
+	assert.Equal(t, record.ReasonSettled, p.StopReason(b.ID))
+	assert.Equal(t, [][2][]float64{
+		{{11}, nil},
+		{{11}, {21}},
+		{{11, 11}, {21}},
+		{{11, 11}, {21, 21}},
+	}, seen)
 }

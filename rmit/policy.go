@@ -75,6 +75,20 @@ type Explainer interface {
 	Explain(bench string) (met bool, criterion time.Duration)
 }
 
+// A StopReasoner is a Policy that can say why it stopped a benchmark,
+// for the stop record: record.ReasonCriterionMet or another reason.
+type StopReasoner interface {
+	StopReason(bench string) string
+}
+
+// A CoStopper is a Policy whose decision to stop one benchmark stops
+// others with it, at once: the two versions of a pair.
+type CoStopper interface {
+	// StopsWith returns the IDs of the benchmarks that stop with bench,
+	// which the policy has just stopped.
+	StopsWith(bench string) []string
+}
+
 // Capped caps the measurement slices per iteration of some benchmarks,
 // by ID, below what its Policy would take: a configuration file's d is the
 // cap of a dynamic policy.

@@ -129,6 +129,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	}
 	st.wall += wall
 	st.iterations++
+	st.last = [2]int{k, e.Iteration}
 	sum.Iterations++
 	var fail *Failure
 	if past.failure != nil {
@@ -150,17 +151,9 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		return true
 	}
 	if r.Policy.EndIteration(b.ID, k, measured) {
-		st.stopped = true
-		sum.Stopped++
-		ev := r.stopEvent(b, k, e.Iteration, "criterion met")
-		if !r.Resume.stopped[b.ID] {
-			// The interruption came between the iteration and its
-			// stop record.
-			r.event(ev)
-		}
-		if r.Observer != nil {
-			r.Observer.BenchmarkDone(b, ev)
-		}
+		// An interruption between the iteration and its stop record
+		// leaves the record to write now.
+		r.stop(b, k, e.Iteration, sum, r.Resume.stopped)
 	}
 	return true
 }

@@ -260,3 +260,39 @@ func TestBudget(t *testing.T) {
 		assert.Empty(t, sum.BudgetCut)
 	})
 }
+
+// A pair stops together: once its comparison is settled, the version that
+// did not end the deciding iteration stops at once instead of running one
+// more iteration, and both stop records say why, at each version's last
+// iteration.
+func TestRunPairedStopsTogether(t *testing.T) {
+	pkg := suite(t)
+	head := discover(t, pkg, "Fast")
+	require.Len(t, head, 1)
+	basePkg := *pkg
+	basePkg.Version = record.VersionBaseline
+	b := *head[0]
+	b.Package = &basePkg
+	b.ID = BenchmarkID(basePkg.Version, basePkg.ImportPath, b.Name)
+	base := []*Benchmark{&b}
+	p := NewPaired(stableAfter{head[0].ID: 99, b.ID: 99}, base, head)
+	p.Settled = func(baseMeans, headMeans []float64) bool { return len(baseMeans) >= 2 && len(headMeans) >= 2 }
+
+	obs, sum, run := runSuite(t, append(head, base...), 3, p)
+	assert.Equal(t, 2, sum.Stopped)
+	assert.Equal(t, 2, sum.Settled)
+	assert.Equal(t, 4, sum.Iterations, "two iterations per version, none after the verdict")
+	assert.Len(t, obs.done, 2)
+	var stops []record.Event
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops = append(stops, e)
+		}
+	}
+	require.Len(t, stops, 2)
+	for _, e := range stops {
+		assert.Equal(t, record.ReasonSettled, e.Reason)
+		assert.Equal(t, [2]int{1, 2}, [2]int{e.SuiteRun, e.Iteration}, "stopped at its own last iteration")
+	}
+	assert.NotEqual(t, stops[0].Version, stops[1].Version)
+}

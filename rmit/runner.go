@@ -85,11 +85,13 @@ type Runner struct {
 
 // benchState is what the runner tracks of one benchmark.
 type benchState struct {
-	iterations int           // completed iterations
-	wall       time.Duration // wall time of its iterations, for estimates
-	stopped    bool          // the policy stopped it
-	failed     bool
-	budgetCut  bool
+	iterations int // completed iterations
+	// last is the suite run and iteration of the latest of them.
+	last      [2]int
+	wall      time.Duration // wall time of its iterations, for estimates
+	stopped   bool          // the policy stopped it
+	failed    bool
+	budgetCut bool
 }
 
 // A Summary describes a finished run.
@@ -101,6 +103,7 @@ type Summary struct {
 	Warmup      int // warmup slices
 	InSlices    time.Duration
 	Stopped     int // benchmarks the policy stopped early
+	Settled     int // of those, benchmarks stopped with their baseline on a settled verdict
 	CapHit      int // benchmarks that reached their cap
 	Failed      []*Failure
 	Padded      int
@@ -264,6 +267,7 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 	}
 	st.wall += wall
 	st.iterations++
+	st.last = [2]int{k, e.Iteration}
 	sum.Iterations++
 	if r.Observer != nil {
 		r.Observer.IterationDone(b, fail)
@@ -285,15 +289,49 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 		return nil
 	}
 	if r.Policy.EndIteration(b.ID, k, measured) {
-		st.stopped = true
-		sum.Stopped++
-		ev := r.stopEvent(b, k, e.Iteration, "criterion met")
-		r.event(ev)
-		if r.Observer != nil {
-			r.Observer.BenchmarkDone(b, ev)
-		}
+		r.stop(b, k, e.Iteration, sum, nil)
 	}
 	return nil
+}
+
+// stop marks b stopped by its policy after iteration it of suite run k
+// and records why; then the benchmarks the policy stops with it (the other
+// version of a pair), which would otherwise run one more iteration only to
+// learn that they are done. A stop already in recorded (a resumed run's
+// records) is not written again.
+func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string]bool) {
+	st := r.state[b]
+	st.stopped = true
+	sum.Stopped++
+	ev := r.stopEvent(b, k, it, r.stopReason(b))
+	if ev.Reason == record.ReasonSettled {
+		sum.Settled++
+	}
+	if !recorded[b.ID] {
+		r.event(ev)
+	}
+	if r.Observer != nil {
+		r.Observer.BenchmarkDone(b, ev)
+	}
+	cs, ok := r.Policy.(CoStopper)
+	if !ok {
+		return
+	}
+	for _, id := range cs.StopsWith(b.ID) {
+		for _, o := range r.Benchmarks {
+			if ost := r.state[o]; o.ID == id && !ost.stopped && !ost.failed && !ost.budgetCut && ost.iterations > 0 {
+				r.stop(o, ost.last[0], ost.last[1], sum, recorded)
+			}
+		}
+	}
+}
+
+// stopReason says why the policy stopped b.
+func (r *Runner) stopReason(b *Benchmark) string {
+	if sr, ok := r.Policy.(StopReasoner); ok {
+		return sr.StopReason(b.ID)
+	}
+	return record.ReasonCriterionMet
 }
 
 func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event {
