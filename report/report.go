@@ -80,6 +80,9 @@ const (
 	StatusFailed Status = "failed"      // at least one iteration failed
 	StatusEmpty  Status = "no data"     // no measurement in the unit
 	StatusFull   Status = "full config" // a criterion was on, but the benchmark ran its full configuration
+	// StatusSettled: it stopped with its baseline because their
+	// comparison was already decided (run --early-verdict).
+	StatusSettled Status = "settled"
 )
 
 // A Report is everything the HTML and Markdown pages show.
@@ -484,7 +487,7 @@ func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []rec
 			continue
 		}
 		kind := markStop
-		if !e.Met {
+		if !e.Met && e.Reason != record.ReasonSettled {
 			kind = markStopCap
 		}
 		b.marks = append(b.marks, mark{X: float64(x) + 0.5, Kind: kind})
@@ -529,6 +532,8 @@ func status(b *Benchmark, stopOn bool, budget map[record.Key]bool, keys []record
 		}
 	}
 	switch {
+	case b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonSettled:
+		return StatusSettled
 	case b.Head.Stop != nil && b.Head.Stop.Met:
 		return StatusStable
 	case b.Head.Stop != nil:
@@ -699,4 +704,4 @@ func cv(xs []float64) float64 {
 }
 
 // statuses lists the statuses in the order the report shows them.
-var statuses = []Status{StatusStable, StatusCap, StatusFull, StatusFixed, StatusBudget, StatusFailed, StatusEmpty}
+var statuses = []Status{StatusStable, StatusSettled, StatusCap, StatusFull, StatusFixed, StatusBudget, StatusFailed, StatusEmpty}

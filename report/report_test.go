@@ -39,6 +39,24 @@ func smallRun() *record.Run {
 	return run
 }
 
+// A benchmark stopped with its baseline on a settled verdict is neither
+// stable nor at its cap, and its plot marks the stop as a decision.
+func TestSettledStatus(t *testing.T) {
+	run := smallRun()
+	run.Events[0].Met, run.Events[0].Reason = false, record.ReasonSettled
+	rep, err := Build([]*record.Run{run}, Options{Seed: 1})
+	require.NoError(t, err)
+	b := rep.Benchmarks[0]
+	assert.Equal(t, StatusSettled, b.Status)
+	assert.Equal(t, map[Status]int{StatusSettled: 1}, rep.Suite.Count)
+	var kinds []markKind
+	for _, m := range b.marks {
+		kinds = append(kinds, m.Kind)
+	}
+	assert.Contains(t, kinds, markStop)
+	assert.NotContains(t, kinds, markStopCap)
+}
+
 func TestBuildKnownAnswers(t *testing.T) {
 	rep, err := Build([]*record.Run{smallRun()}, Options{Seed: 1})
 	require.NoError(t, err)

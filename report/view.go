@@ -57,6 +57,8 @@ func (rep *Report) rows() []row {
 		switch b.Status {
 		case StatusStable:
 			r.StatusNote = "the stoppage criterion held"
+		case StatusSettled:
+			r.StatusNote = "stopped with its baseline once the change was certain"
 		case StatusCap:
 			r.StatusNote = "stopped at its cap before the criterion held"
 		case StatusFull:
