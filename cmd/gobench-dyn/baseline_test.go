@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // benchSource is a package with one benchmark whose cost is slowWork and
@@ -113,4 +115,59 @@ func splitLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestBaselineEarlyVerdict runs the default dynamic configuration on a
+// repository whose last commit makes one benchmark five times slower: that
+// pair stops as soon as the slowdown is certain, both versions with the
+// reason recorded, before the cap of 5 iterations, and the run still fails
+// on the regression. The unchanged benchmark is never settled. With
+// --early-verdict=false nothing is. Process noise on a loaded machine can
+// delay the verdict to the cap, so one of three seeds must settle it early.
+func TestBaselineEarlyVerdict(t *testing.T) {
+	repo := gitRepo(t, 2000, 10000)
+	run := func(seed int, extra ...string) (*record.Run, string, int) {
+		raw := filepath.Join(t.TempDir(), "run.jsonl")
+		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--seed", fmt.Sprint(seed),
+			"--progress", "off", "--raw", raw}, extra...)
+		_, stderr, code := gobenchDyn(t, repo, args...)
+		r, _, err := record.ReadFile(raw)
+		require.NoError(t, err, stderr)
+		return r, stderr, code
+	}
+	settled := func(r *record.Run) map[string]int {
+		out := map[string]int{}
+		for _, e := range r.Events {
+			if e.Event == record.EventStop && e.Reason == record.ReasonSettled {
+				out[e.Benchmark+"@"+e.Version] = e.SuiteRun
+			}
+		}
+		return out
+	}
+	early := false
+	for seed := 1; seed <= 3 && !early; seed++ {
+		r, stderr, code := run(seed)
+		assert.Equal(t, 1, code, stderr)
+		assert.Contains(t, stderr, "regression against --baseline HEAD~1")
+		assert.Equal(t, "true", r.Header.Options["early-verdict"])
+		s := settled(r)
+		for k := range s {
+			assert.True(t, strings.HasPrefix(k, "BenchmarkChanged"), "only the changed benchmark settles: %v", s)
+		}
+		if len(s) == 0 {
+			t.Logf("seed %d: the slowdown was not certain before the cap:\n%s", seed, stderr)
+			continue
+		}
+		require.Len(t, s, 2, "both versions stop: %v", s)
+		for _, sr := range s {
+			assert.Less(t, sr, 5, "settled before the cap")
+		}
+		assert.Contains(t, stderr, "--early-verdict: 2 benchmarks stopped with their baseline")
+		early = true
+	}
+	assert.True(t, early, "a 5× slowdown was not settled early in 3 runs")
+
+	r, stderr, _ := run(1, "--early-verdict=false")
+	assert.Empty(t, settled(r), stderr)
+	assert.Equal(t, "false", r.Header.Options["early-verdict"])
 }

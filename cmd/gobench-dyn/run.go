@@ -56,11 +56,14 @@ type runOptions struct {
 	// Baseline is a git revision built and interleaved with the code under test.
 	Baseline    string
 	BaselineOut string
-	Compare     CompareOptions
-	Shard       ShardOptions
-	ShardTimes  string // an earlier raw run whose times balance the shards
-	ConfigFile  string
-	MinDistinct int
+	// EarlyVerdict stops a pair of a baseline run once its comparison
+	// is settled (compare.Settled).
+	EarlyVerdict bool
+	Compare      CompareOptions
+	Shard        ShardOptions
+	ShardTimes   string // an earlier raw run whose times balance the shards
+	ConfigFile   string
+	MinDistinct  int
 
 	Stdout, Stderr io.Writer
 	// Dir is the directory the packages are resolved in; "" is the
@@ -125,6 +128,7 @@ Packages are resolved as go test resolves them; the default is ./...`,
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
+	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "with --baseline and a --stop criterion, stop a benchmark's two versions as soon as their change beyond --min-change is certain")
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
@@ -237,6 +241,7 @@ func (o *runOptions) headerOptions() map[string]string {
 		"budget":         o.Budget.String(),
 		"config":         o.ConfigFile,
 		"baseline":       o.Baseline,
+		"early-verdict":  strconv.FormatBool(o.EarlyVerdict),
 		"min-change":     fmt.Sprint(o.Compare.Threshold),
 		"rule":           o.Compare.Rule,
 		"correction":     o.Compare.Correction,
@@ -268,6 +273,7 @@ func runRun(opts *runOptions) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	var paired *rmit.Paired
 	copts, failOn, err := opts.Compare.parse()
 	if err != nil {
 		return err
@@ -326,7 +332,7 @@ func runRun(opts *runOptions) error {
 		reportUnpaired(opts.Stderr, base, suite)
 		rmit.ShareN(base.Benchmarks, suite.Benchmarks)
 		if opts.Stop.Criterion != stopper.None {
-			policy = &rmit.Paired{Policy: policy, Partner: rmit.Pair(base.Benchmarks, suite.Benchmarks)}
+			paired = rmit.NewPaired(nil, base.Benchmarks, suite.Benchmarks)
 		}
 		suite.Packages = append(suite.Packages, base.Packages...)
 		suite.Benchmarks = append(suite.Benchmarks, base.Benchmarks...)
@@ -336,6 +342,17 @@ func runRun(opts *runOptions) error {
 	if cf != nil {
 		policy = applyConfig(opts, cf, suite.Benchmarks, policy)
 		minDistinct = opts.MinDistinct
+	}
+	if paired != nil {
+		// Outermost, so that the runner sees why a pair stopped.
+		paired.Policy = policy
+		if opts.EarlyVerdict {
+			looks := maxIterations(opts, cf)
+			paired.Settled = func(base, head []float64) bool {
+				return compare.Settled(base, head, copts.Threshold, copts.Confidence, looks)
+			}
+		}
+		policy = paired
 	}
 	if !opts.Shard.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
@@ -563,6 +580,18 @@ func applyConfig(opts *runOptions, cf *optime.ConfigFile, bs []*rmit.Benchmark, 
 		return static
 	}
 	return &rmit.Capped{Policy: policy, Slices: caps}
+}
+
+// maxIterations returns the most iterations any benchmark of the run can
+// take per version: the number of times a pair can be looked at.
+func maxIterations(opts *runOptions, cf *optime.ConfigFile) int {
+	n := opts.SuiteRuns * opts.Iterations
+	if cf != nil {
+		for _, e := range cf.Entries {
+			n = max(n, e.SuiteRuns*e.Iterations)
+		}
+	}
+	return n
 }
 
 // selectShard keeps the benchmarks of the shard the flags name.
