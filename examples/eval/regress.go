@@ -187,8 +187,15 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 		r, _, err := record.ReadFile(path)
 		return r, err
 	}
+	// The default dynamic configuration (--stop precision, capped at
+	// s suite runs × d slices), with and without the early verdict.
+	dynamic := []string{"--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
 	opts := compare.DefaultOptions()
 	inter, seq, aa := newTally(false), newTally(false), newTally(true)
+	early, late := newTally(false), newTally(false)
+	var earlyWall, lateWall time.Duration
+	settledPairs := 0
 	base := filepath.Join(out, "regress-base")
 	if err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", base, "HEAD~1").Run(); err != nil {
 		return fmt.Errorf("worktree: %v", err)
@@ -245,6 +252,36 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 			return err
 		}
 		seq.add(res)
+		// Dynamic, with and without --early-verdict.
+		for _, ev := range []bool{true, false} {
+			raw := filepath.Join(out, fmt.Sprintf("dyn-%s-%t.jsonl", sd, ev))
+			start := time.Now()
+			if err := gb(repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw,
+				"--early-verdict=" + strconv.FormatBool(ev)}, dynamic...)...); err != nil {
+				return err
+			}
+			wall := time.Since(start)
+			r, err := read(raw)
+			if err != nil {
+				return err
+			}
+			old, head := compare.Split(r)
+			if res, err = compare.Runs(old, head, opts); err != nil {
+				return err
+			}
+			if ev {
+				early.add(res)
+				earlyWall += wall
+				for _, e := range head.Events {
+					if e.Event == record.EventStop && e.Reason == record.ReasonSettled && e.Version != record.VersionBaseline {
+						settledPairs++
+					}
+				}
+			} else {
+				late.add(res)
+				lateWall += wall
+			}
+		}
 	}
 	fmt.Printf("\n%d seeds; %d benchmarks per version (2 slowed by 10%%, 2 by 25%%, 4 unchanged); %s slices, %d suite runs × %d slices; default rule (%s, %.0f%%, %.0f%% CI)\n\n",
 		seeds, len(regressBenchmarks), slice, s, d, opts.Rule, 100*opts.Threshold, 100*opts.Confidence)
@@ -253,5 +290,15 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
 	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
 	fmt.Println(seq.row("two sequential runs + `compare`"))
+	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, cap %d suite runs × %d slices), `run --baseline HEAD~1`:\n\n", s, d)
+	fmt.Println("| method | wall, all seeds | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
+	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|")
+	withWall := func(t *tally, name string, wall time.Duration) string {
+		row := t.row(name)
+		i := strings.Index(row[2:], " | ") + 2
+		return row[:i] + fmt.Sprintf(" | %.1f s", wall.Seconds()) + row[i:]
+	}
+	fmt.Println(withWall(early, fmt.Sprintf("`--early-verdict` (default; %d of %d pairs settled early)", settledPairs, seeds*len(regressBenchmarks)), earlyWall))
+	fmt.Println(withWall(late, "`--early-verdict=false`", lateWall))
 	return nil
 }
