@@ -87,12 +87,12 @@ func main() {
 		benches := optime.Benchmarks([]*record.Run{run}, nil)
 		published := readPublished(filepath.Join(*data, "go_optimization_new", version, "quality_analysis.csv"))
 		for _, m := range optime.Metrics() {
-			res := optimize(benches, m, optime.FirstInstance, *resamples, *seed)
+			res := choose(optime.StrategySearch, benches, m, optime.FirstInstance, *resamples, *seed)
 			ours := summarize(res)
 			pub, ok := published[methods[m]]
 			rows[m] = append(rows[m], cmpRow{version, len(benches), ours, pub, ok})
 			if m == optime.CV || m == optime.RMAD {
-				all := optimize(benches, m, optime.AllInstances, *resamples, *seed)
+				all := choose(optime.StrategySearch, benches, m, optime.AllInstances, *resamples, *seed)
 				row := instRow{version: version, metric: m, first: ours, all: summarize(all), n: len(res.Choices)}
 				for i := range res.Choices {
 					if res.Choices[i].Config != all.Choices[i].Config {
@@ -101,8 +101,8 @@ func main() {
 				}
 				inst = append(inst, row)
 				b := baseRow{version: version, metric: m, search: ours}
-				b.minimum = summarize(choose(optime.StrategyMinimum, benches, m, *resamples, *seed))
-				b.random = summarize(choose(optime.StrategyRandom, benches, m, *resamples, *seed))
+				b.minimum = summarize(choose(optime.StrategyMinimum, benches, m, optime.FirstInstance, *resamples, *seed))
+				b.random = summarize(choose(optime.StrategyRandom, benches, m, optime.FirstInstance, *resamples, *seed))
 				b.pubMinimum, b.hasPubMinimum = readPublished(filepath.Join(*data, "go_min_baseline", version, "quality_analysis.csv"))[methods[m]]
 				b.pubRandom, b.hasPubRandom = readPublished(filepath.Join(*data, "go_random_baseline", version, "quality_analysis.csv"))[methods[m]]
 				base = append(base, b)
@@ -156,21 +156,9 @@ func main() {
 	fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start).Round(time.Second))
 }
 
-// choose gives every benchmark its configuration under a baseline strategy.
-func choose(st optime.Strategy, benches []optime.Benchmark, m optime.Metric, resamples int, seed uint64) *optime.Result {
+// choose gives every benchmark its configuration under strategy st.
+func choose(st optime.Strategy, benches []optime.Benchmark, m optime.Metric, in optime.Instances, resamples int, seed uint64) *optime.Result {
 	res, err := st.Choose(benches, optime.Options{
-		Metric:    m,
-		Resamples: resamples,
-		Rand:      rand.New(rand.NewPCG(seed, 0)),
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	return res
-}
-
-func optimize(benches []optime.Benchmark, m optime.Metric, in optime.Instances, resamples int, seed uint64) *optime.Result {
-	res, err := optime.Optimize(benches, optime.Options{
 		Metric:    m,
 		Instances: in,
 		Resamples: resamples,
