@@ -3,6 +3,7 @@ package rmit
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -189,4 +190,60 @@ func TestNewResumeNil(t *testing.T) {
 	assert.Nil(t, r.lookup(&Benchmark{ID: "x"}, 1, 1))
 	r = NewResume(&record.Run{})
 	assert.Zero(t, r.Len())
+}
+
+// A resumed baseline run settles its pairs where the uninterrupted run did:
+// the pair policy's state is rebuilt from the recorded iterations, and no
+// stop record is lost or written twice.
+func TestResumePairedSettles(t *testing.T) {
+	pkg := suite(t)
+	head := discover(t, pkg, "Fast|Prints")
+	require.Len(t, head, 2)
+	basePkg := *pkg
+	basePkg.Version = record.VersionBaseline
+	var base []*Benchmark
+	for _, h := range head {
+		b := *h
+		b.Package = &basePkg
+		b.ID = BenchmarkID(basePkg.Version, basePkg.ImportPath, b.Name)
+		base = append(base, &b)
+	}
+	bs := append(slices.Clone(head), base...)
+	for _, b := range bs {
+		b.Config = Config{SuiteRuns: 3, Iterations: 2}
+	}
+	policy := func() Policy {
+		p := NewPaired(Static{Warmup: 1, Slices: 2}, base, head)
+		p.Settled = func(b, h []float64) bool { return len(b) >= 3 && len(h) >= 3 }
+		return p
+	}
+	stops := func(run *record.Run) []record.Event {
+		var out []record.Event
+		for _, e := range run.Events {
+			if e.Event == record.EventStop {
+				e.Time, e.CriterionNs = time.Time{}, 0
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+
+	var full bytes.Buffer
+	_, fullSum, err := resumeRun(t, bs, policy(), &full, nil, 0)
+	require.NoError(t, err)
+	want := readRaw(t, &full)
+	assert.Equal(t, 4, fullSum.Settled)
+	require.Len(t, stops(want), 4)
+
+	var raw bytes.Buffer
+	_, _, err = resumeRun(t, bs, policy(), &raw, nil, 8)
+	require.ErrorIs(t, err, ErrInterrupted)
+	_, _, err = resumeRun(t, bs, policy(), &raw, NewResume(readRaw(t, &raw)), 20)
+	require.ErrorIs(t, err, ErrInterrupted)
+	_, sum, err := resumeRun(t, bs, policy(), &raw, NewResume(readRaw(t, &raw)), 0)
+	require.NoError(t, err)
+	got := readRaw(t, &raw)
+	assert.Equal(t, iterationOrder(want), iterationOrder(got))
+	assert.ElementsMatch(t, stops(want), stops(got))
+	assert.Equal(t, fullSum.Settled, sum.Settled)
 }
