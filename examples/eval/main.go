@@ -43,6 +43,8 @@ func main() {
 	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
 	suite := flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
 	scale := flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
+	scaleFiles := flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
+	scaleRun := flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
 	flag.Parse()
 	if *scale {
 		// The synthetic raw files reach 230 MB: kept only in -out.
@@ -54,8 +56,15 @@ func main() {
 		if err == nil {
 			var bin string
 			if bin, err = buildTool(out); err == nil {
-				if err = evaluateScale(bin, out, []int{100, 1000, 10000}); err == nil {
-					err = evaluateRunScale(bin, out, []int{100, 1000})
+				var files, runs []int
+				if files, err = parseSizes("-scale-files", *scaleFiles); err == nil {
+					runs, err = parseSizes("-scale-run", *scaleRun)
+				}
+				if err == nil && len(files) > 0 {
+					err = evaluateScale(bin, out, files)
+				}
+				if err == nil && len(runs) > 0 {
+					err = evaluateRunScale(bin, out, runs)
 				}
 			}
 		}

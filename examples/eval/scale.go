@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -64,6 +65,22 @@ func writeSynthetic(path string, n int) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// parseSizes reads a comma-separated list of positive counts.
+func parseSizes(flagName, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: %q is not a positive count", flagName, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // measure runs bin with args and returns its wall time and peak RSS.
