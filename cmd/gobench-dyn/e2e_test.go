@@ -146,6 +146,8 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "--raw", "/nonexistent/dir/raw.jsonl", "./examples/stable"}, "--raw"},
 		{[]string{"run", "./no/such/package"}, "no/such/package"},
 		{[]string{"run", "--no-such-flag"}, "--no-such-flag"},
+		{[]string{"run", "--early-verdict"}, "--early-verdict: only acts with --baseline"},
+		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
 	} {
 		_, stderr, code := gobenchDyn(t, root, tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)

@@ -168,6 +168,11 @@ func (o *runOptions) validate(fs *pflag.FlagSet) error {
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
+	if fs.Changed("early-verdict") && o.EarlyVerdict && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
+		// On by default; asking for it where it cannot act is a mistake
+		// worth naming, turning it off never is.
+		return usageErr("--early-verdict: only acts with --baseline and a --stop criterion")
+	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
 			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
