@@ -163,11 +163,18 @@ func (r *Reader) Torn() bool { return r.torn }
 // Line returns the line number of the last record read.
 func (r *Reader) Line() int { return r.line }
 
+// slicePrefix opens every slice record Writer writes: the type comes first.
+var slicePrefix = []byte(`{"type":"` + TypeSlice + `",`)
+
 func (r *Reader) parse(b []byte) (any, error) {
 	var probe struct {
 		Type string `json:"type"`
 	}
-	if err := json.Unmarshal(b, &probe); err != nil {
+	if r.header && bytes.HasPrefix(b, slicePrefix) {
+		// Nearly every line is a slice: skip decoding it twice. A line
+		// that is not valid JSON still fails in strict below.
+		probe.Type = TypeSlice
+	} else if err := json.Unmarshal(b, &probe); err != nil {
 		return nil, fmt.Errorf("not a JSON record: %v", jsonMsg(err))
 	}
 	if !r.header && probe.Type != TypeHeader {
@@ -190,6 +197,10 @@ func (r *Reader) parse(b []byte) (any, error) {
 	case TypeSlice:
 		s := new(Slice)
 		if err := strict(b, s); err != nil {
+			if err := json.Unmarshal(b, new(any)); err != nil {
+				// The fast path above did not check the line is JSON.
+				return nil, fmt.Errorf("not a JSON record: %v", jsonMsg(err))
+			}
 			return nil, err
 		}
 		if err := validSlice(s); err != nil {
@@ -214,8 +225,7 @@ func (r *Reader) parse(b []byte) (any, error) {
 }
 
 func strict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(b, v); err != nil {
 		return errors.New(jsonMsg(err))
 	}
 	return nil
