@@ -199,15 +199,7 @@ func TestResumePairedSettles(t *testing.T) {
 	pkg := suite(t)
 	head := discover(t, pkg, "Fast|Prints")
 	require.Len(t, head, 2)
-	basePkg := *pkg
-	basePkg.Version = record.VersionBaseline
-	var base []*Benchmark
-	for _, h := range head {
-		b := *h
-		b.Package = &basePkg
-		b.ID = BenchmarkID(basePkg.Version, basePkg.ImportPath, b.Name)
-		base = append(base, &b)
-	}
+	base := baselineOf(head)
 	bs := append(slices.Clone(head), base...)
 	for _, b := range bs {
 		b.Config = Config{SuiteRuns: 3, Iterations: 2}

@@ -261,6 +261,21 @@ func TestBudget(t *testing.T) {
 	})
 }
 
+// baselineOf returns the benchmarks of head as the baseline version of
+// the same test binary would list them.
+func baselineOf(head []*Benchmark) []*Benchmark {
+	var base []*Benchmark
+	for _, h := range head {
+		pkg := *h.Package
+		pkg.Version = record.VersionBaseline
+		b := *h
+		b.Package = &pkg
+		b.ID = BenchmarkID(pkg.Version, pkg.ImportPath, b.Name)
+		base = append(base, &b)
+	}
+	return base
+}
+
 // A pair stops together: once its comparison is settled, the version that
 // did not end the deciding iteration stops at once instead of running one
 // more iteration, and both stop records say why, at each version's last
@@ -269,13 +284,8 @@ func TestRunPairedStopsTogether(t *testing.T) {
 	pkg := suite(t)
 	head := discover(t, pkg, "Fast")
 	require.Len(t, head, 1)
-	basePkg := *pkg
-	basePkg.Version = record.VersionBaseline
-	b := *head[0]
-	b.Package = &basePkg
-	b.ID = BenchmarkID(basePkg.Version, basePkg.ImportPath, b.Name)
-	base := []*Benchmark{&b}
-	p := NewPaired(stableAfter{head[0].ID: 99, b.ID: 99}, base, head)
+	base := baselineOf(head)
+	p := NewPaired(stableAfter{head[0].ID: 99, base[0].ID: 99}, base, head)
 	p.Settled = func(baseMeans, headMeans []float64) bool { return len(baseMeans) >= 2 && len(headMeans) >= 2 }
 
 	obs, sum, run := runSuite(t, append(head, base...), 3, p)
