@@ -145,10 +145,10 @@ func MeanCI(t *Tree, confidence float64, resamples int, rng *rand.Rand) Interval
 	if t == nil {
 		return Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
 	}
-	all := t.Flatten(nil)
 	if c, ok := t.constant(); ok {
 		return Interval{Center: c, Lo: c, Hi: c, Confidence: confidence}
 	}
+	all := t.Flatten(nil)
 	means := make([]float64, resamples)
 	for i := range means {
 		s, n := t.resampleSum(rng)
@@ -181,13 +181,7 @@ func RatioCI(a, b *Tree, confidence float64, resamples int, rng *rand.Rand) Inte
 	if a == nil || b == nil {
 		return Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
 	}
-	ratios := make([]float64, resamples)
-	for i := range ratios {
-		sa, na := a.resampleSum(rng)
-		sb, nb := b.resampleSum(rng)
-		ratios[i] = (sb / float64(nb)) / (sa / float64(na))
-	}
-	return percentile(mean(b.Flatten(nil))/mean(a.Flatten(nil)), ratios, confidence)
+	return percentile(mean(b.Flatten(nil))/mean(a.Flatten(nil)), RatioReplicates(a, b, resamples, rng), confidence)
 }
 
 func mean(xs []float64) float64 {

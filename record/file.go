@@ -172,7 +172,7 @@ func (r *Reader) parse(b []byte) (any, error) {
 	}
 	if r.header && bytes.HasPrefix(b, slicePrefix) {
 		// Nearly every line is a slice: skip decoding it twice. A line
-		// that is not valid JSON still fails in strict below.
+		// that is not JSON still fails, in strict.
 		probe.Type = TypeSlice
 	} else if err := json.Unmarshal(b, &probe); err != nil {
 		return nil, fmt.Errorf("not a JSON record: %v", jsonMsg(err))
@@ -197,10 +197,6 @@ func (r *Reader) parse(b []byte) (any, error) {
 	case TypeSlice:
 		s := new(Slice)
 		if err := strict(b, s); err != nil {
-			if err := json.Unmarshal(b, new(any)); err != nil {
-				// The fast path above did not check the line is JSON.
-				return nil, fmt.Errorf("not a JSON record: %v", jsonMsg(err))
-			}
 			return nil, err
 		}
 		if err := validSlice(s); err != nil {
@@ -224,11 +220,18 @@ func (r *Reader) parse(b []byte) (any, error) {
 	}
 }
 
+// strict decodes the record b into v. A line that is not JSON at all is
+// said to be so: slice lines reach here without the type probe.
 func strict(b []byte, v any) error {
-	if err := json.Unmarshal(b, v); err != nil {
-		return errors.New(jsonMsg(err))
+	err := json.Unmarshal(b, v)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		return fmt.Errorf("not a JSON record: %v", jsonMsg(err))
 	}
-	return nil
+	return errors.New(jsonMsg(err))
 }
 
 func jsonMsg(err error) string {

@@ -79,8 +79,9 @@ type Runner struct {
 
 	now      func() time.Time
 	state    map[*Benchmark]*benchState
-	deadline time.Time // Start + Budget, when there is a budget
-	spent    bool      // the budget ran out during an iteration
+	byID     map[string]*Benchmark // for the benchmarks a policy stops together
+	deadline time.Time             // Start + Budget, when there is a budget
+	spent    bool                  // the budget ran out during an iteration
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -139,9 +140,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		r.now = time.Now
 	}
 	r.state = map[*Benchmark]*benchState{}
+	r.byID = map[string]*Benchmark{}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	for _, b := range r.Benchmarks {
 		r.state[b] = &benchState{}
+		r.byID[b.ID] = b
 		if r.Resume != nil && r.Resume.budgetCut[b.ID] {
 			r.state[b].budgetCut = true
 			sum.BudgetCut = append(sum.BudgetCut, b)
@@ -318,10 +321,12 @@ func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string
 		return
 	}
 	for _, id := range cs.StopsWith(b.ID) {
-		for _, o := range r.Benchmarks {
-			if ost := r.state[o]; o.ID == id && !ost.stopped && !ost.failed && !ost.budgetCut && ost.iterations > 0 {
-				r.stop(o, ost.last[0], ost.last[1], sum, recorded)
-			}
+		o, ok := r.byID[id]
+		if !ok {
+			continue // not in this run, for example in another shard
+		}
+		if ost := r.state[o]; !ost.stopped && !ost.failed && !ost.budgetCut && ost.iterations > 0 {
+			r.stop(o, ost.last[0], ost.last[1], sum, recorded)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -111,10 +112,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if err != nil {
 		return usageErr("--instances: %v", err)
 	}
-	strategy := optime.StrategySearch
-	if opts.Strategy != "" {
-		strategy, err = optime.ParseStrategy(opts.Strategy)
-	}
+	strategy, err := optime.ParseStrategy(cmp.Or(opts.Strategy, string(optime.StrategySearch)))
 	if err != nil {
 		return usageErr("--strategy: %v", err)
 	}

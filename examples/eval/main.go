@@ -47,33 +47,10 @@ func main() {
 	scaleRun := flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
 	flag.Parse()
 	if *scale {
-		// The synthetic raw files reach 230 MB: kept only in -out.
-		out, err, tmp := *out, error(nil), ""
-		if out == "" {
-			out, err = os.MkdirTemp("", "gobench-dyn-eval-")
-			tmp = out
-		}
-		if err == nil {
-			var bin string
-			if bin, err = buildTool(out); err == nil {
-				var files, runs []int
-				if files, err = parseSizes("-scale-files", *scaleFiles); err == nil {
-					runs, err = parseSizes("-scale-run", *scaleRun)
-				}
-				if err == nil && len(files) > 0 {
-					err = evaluateScale(bin, out, files)
-				}
-				if err == nil && len(runs) > 0 {
-					err = evaluateRunScale(bin, out, runs)
-				}
-			}
-		}
-		if err != nil {
+		if err := evaluateScaleMode(*out, *scaleFiles, *scaleRun); err != nil {
 			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.RemoveAll(tmp)
 			os.Exit(1)
 		}
-		os.RemoveAll(tmp)
 		return
 	}
 	if *regress > 0 {

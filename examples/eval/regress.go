@@ -148,7 +148,9 @@ func (t *tally) add(res *compare.Result) {
 	}
 }
 
-func (t *tally) row(name string) string {
+// row formats t as a Markdown table row named name, with extra cells
+// between the name and the counts.
+func (t *tally) row(name string, extra ...string) string {
 	share := func(kind string, f float64) string {
 		k := cell{kind, f}
 		if t.total[k] == 0 {
@@ -156,8 +158,9 @@ func (t *tally) row(name string) string {
 		}
 		return fmt.Sprintf("%d/%d", t.flagged[k], t.total[k])
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", name,
-		share("spin", 0), share("alloc", 0), share("spin", 0.10), share("alloc", 0.10), share("spin", 0.25), share("alloc", 0.25))
+	cells := append([]string{name}, extra...)
+	cells = append(cells, share("spin", 0), share("alloc", 0), share("spin", 0.10), share("alloc", 0.10), share("spin", 0.25), share("alloc", 0.25))
+	return "| " + strings.Join(cells, " | ") + " |"
 }
 
 // evaluateRegressions measures false alarms and detection rates of
@@ -293,12 +296,8 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, cap %d suite runs × %d slices), `run --baseline HEAD~1`:\n\n", s, d)
 	fmt.Println("| method | wall, all seeds | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
 	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|")
-	withWall := func(t *tally, name string, wall time.Duration) string {
-		row := t.row(name)
-		i := strings.Index(row[2:], " | ") + 2
-		return row[:i] + fmt.Sprintf(" | %.1f s", wall.Seconds()) + row[i:]
-	}
-	fmt.Println(withWall(early, fmt.Sprintf("`--early-verdict` (default; %d of %d pairs settled early)", settledPairs, seeds*len(regressBenchmarks)), earlyWall))
-	fmt.Println(withWall(late, "`--early-verdict=false`", lateWall))
+	seconds := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+	fmt.Println(early.row(fmt.Sprintf("`--early-verdict` (default; %d of %d pairs settled)", settledPairs, seeds*len(regressBenchmarks)), seconds(earlyWall)))
+	fmt.Println(late.row("`--early-verdict=false`", seconds(lateWall)))
 	return nil
 }

@@ -67,6 +67,40 @@ func writeSynthetic(path string, n int) error {
 	return bw.Flush()
 }
 
+// evaluateScaleMode runs -scale: the commands on synthetic raw files of
+// the sizes files lists, then run on generated packages of the sizes runs
+// lists. The synthetic files reach 230 MB, so they are kept only in out;
+// without it they go to a temporary directory removed at the end.
+func evaluateScaleMode(out, files, runs string) error {
+	fileSizes, err := parseSizes("-scale-files", files)
+	if err != nil {
+		return err
+	}
+	runSizes, err := parseSizes("-scale-run", runs)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		if out, err = os.MkdirTemp("", "gobench-dyn-eval-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(out)
+	}
+	bin, err := buildTool(out)
+	if err != nil {
+		return err
+	}
+	if len(fileSizes) > 0 {
+		if err := evaluateScale(bin, out, fileSizes); err != nil {
+			return err
+		}
+	}
+	if len(runSizes) > 0 {
+		return evaluateRunScale(bin, out, runSizes)
+	}
+	return nil
+}
+
 // parseSizes reads a comma-separated list of positive counts.
 func parseSizes(flagName, s string) ([]int, error) {
 	var out []int
