@@ -21,6 +21,12 @@
 //     initialised and subtracted from each call's own time, so a function
 //     of a few nanoseconds is not slowed by v times the clock's cost; its
 //     slowdown is still at least that cost.
+//   - A call whose own time exceeds 16 times the running mean of recent
+//     calls' is slowed as if it had lasted 16 times that mean: on a loaded
+//     machine a call descheduled for a time slice (milliseconds) would
+//     otherwise add v times that slice, a noise far larger than the
+//     slowdown. A function whose calls legitimately vary more than that is
+//     under-slowed until the running mean catches up, within a few calls.
 //   - A panic runs the deferred spin and then goes on unchanged: the helper
 //     never recovers.
 //   - Nested time is counted process-wide, so calls that finish on other
@@ -143,6 +149,14 @@ const gobenchdynABSFactor = %s
 // that a call can leave out the time of those nested in it.
 var gobenchdynABSNested atomic.Int64
 
+// gobenchdynABSTypical is a running mean of calls' own time, in ns. A call
+// that lasted more than gobenchdynABSClip times as long is taken to have
+// spent most of it descheduled, and is slowed as if it had lasted that
+// long: time off the CPU is not multiplied by the factor.
+var gobenchdynABSTypical atomic.Int64
+
+const gobenchdynABSClip = 16
+
 // gobenchdynABSCost is what reading the clock at entry and exit costs.
 var gobenchdynABSCost = gobenchdynABSCalibrate()
 
@@ -169,6 +183,12 @@ func gobenchdynABSSpin(s gobenchdynABSStart) {
 	elapsed := time.Since(s.t)
 	nested := gobenchdynABSNested.Load() - s.nested
 	own := elapsed - time.Duration(nested) - gobenchdynABSCost
+	if typical := time.Duration(gobenchdynABSTypical.Load()); typical > 0 {
+		own = min(own, gobenchdynABSClip*typical)
+		gobenchdynABSTypical.Store(int64(typical + (max(own, 0)-typical)/gobenchdynABSClip))
+	} else if own > 0 {
+		gobenchdynABSTypical.Store(int64(own))
+	}
 	if own > 0 {
 		until := elapsed + time.Duration(float64(own)*gobenchdynABSFactor)
 		for time.Since(s.t) < until {

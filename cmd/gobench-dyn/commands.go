@@ -12,5 +12,6 @@ func commands() []*cobra.Command {
 		newReportCmd(),
 		newReplayCmd(),
 		newOptimizeCmd(),
+		newAbsCmd(),
 	}
 }

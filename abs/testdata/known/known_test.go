@@ -1,0 +1,13 @@
+package known
+
+import "testing"
+
+var sink int
+
+func BenchmarkHot(b *testing.B) {
+	var c Counter
+	for b.Loop() {
+		sink = Hot(2000)
+		c.Add(1)
+	}
+}
