@@ -83,6 +83,16 @@ type Report struct {
 	Seconds float64 `json:"seconds"`
 }
 
+// CompareOptions returns the comparison the paper decides detection by
+// (Laaber & Leitner, MSR'18, §6.2): a rank-sum test at p < 0.01 over the
+// measurements of the two versions; Evaluate adds the second condition, a
+// change of at least v/2, as the threshold.
+func CompareOptions(seed uint64) compare.Options {
+	o := compare.DefaultOptions()
+	o.Rule, o.Confidence, o.Seed = compare.RuleUTest, 0.99, seed
+	return o
+}
+
 // Judge returns a reachable candidate's verdict from the comparisons of
 // the benchmarks that reach it (the ns/op ones count), and those
 // benchmarks' results. complete says whether every covering benchmark was

@@ -117,11 +117,6 @@ func absRun(opts *absOptions) error {
 		flags = append(flags, "-tags="+opts.Tags)
 	}
 	stop := stopper.Default(stopper.Precision)
-	copts := compare.DefaultOptions()
-	copts.Seed = opts.Seed
-	// The paper's rule: a rank-sum test at p < 0.01 and a change of at
-	// least v/2 (Evaluate sets the threshold).
-	copts.Rule = compare.RuleUTest
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer onInterrupt(cancel, opts.Stderr)()
@@ -131,7 +126,7 @@ func absRun(opts *absOptions) error {
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
-		Stop: stop, Compare: copts, Seed: opts.Seed, Log: opts.Stderr,
+		Stop: stop, Compare: abs.CompareOptions(opts.Seed), Seed: opts.Seed, Log: opts.Stderr,
 	})
 	var inErr *abs.InputError
 	if errors.As(err, &inErr) {
