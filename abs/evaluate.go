@@ -184,6 +184,7 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 				f.Verdict, f.Note = Inconclusive, "not run: --budget spent"
 				break
 			}
+			e.logf("gobench-dyn: abs: %s: %d benchmarks reach it; running them against the unchanged code", c.Name, len(e.covers[i]))
 			runErr = e.candidate(ctx, i, rep, share, &f)
 			if errors.Is(runErr, rmit.ErrInterrupted) && f.Verdict == "" {
 				f.Verdict, f.Note = Inconclusive, "interrupted"
