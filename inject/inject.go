@@ -14,7 +14,7 @@
 //     injected calls nested in it, so recursion and mutual recursion add v
 //     times the function's total own time once, not (1+v) to the power of
 //     the depth.
-//   - The spin is busy-waiting on time.Since, not a sleep: a sleep cannot
+//   - The spin is busy-waiting on the runtime's monotonic clock, not a sleep: a sleep cannot
 //     make sub-microsecond delays, which under-slowed small functions in
 //     the tool this follows (Laaber & Leitner, MSR'18).
 //   - The cost of reading the clock twice is measured when the package is
@@ -139,10 +139,16 @@ package %s
 import (
 	"slices"
 	"sync/atomic"
-	"time"
+	_ "unsafe" // for go:linkname
 )
 
 const gobenchdynABSFactor = %s
+
+// gobenchdynABSClock is the runtime's monotonic clock in ns: a third of
+// the cost of time.Now, which also reads the wall clock.
+//
+//go:linkname gobenchdynABSClock runtime.nanotime
+func gobenchdynABSClock() int64
 
 // gobenchdynABSNested grows by the whole elapsed time of every injected
 // call that finishes, less that of the injected calls nested in it, so
@@ -161,41 +167,42 @@ const gobenchdynABSClip = 16
 var gobenchdynABSCost = gobenchdynABSCalibrate()
 
 type gobenchdynABSStart struct {
-	t      time.Time
-	nested int64
+	t, nested int64
 }
 
-func gobenchdynABSCalibrate() time.Duration {
-	d := make([]time.Duration, 31)
+func gobenchdynABSCalibrate() int64 {
+	d := make([]int64, 31)
 	for i := range d {
 		s := gobenchdynABSNow()
-		d[i] = time.Since(s.t) - time.Duration(gobenchdynABSNested.Load()-s.nested)
+		d[i] = gobenchdynABSClock() - s.t
 	}
 	slices.Sort(d)
 	return d[len(d)/2]
 }
 
 func gobenchdynABSNow() gobenchdynABSStart {
-	return gobenchdynABSStart{nested: gobenchdynABSNested.Load(), t: time.Now()}
+	return gobenchdynABSStart{nested: gobenchdynABSNested.Load(), t: gobenchdynABSClock()}
 }
 
 func gobenchdynABSSpin(s gobenchdynABSStart) {
-	elapsed := time.Since(s.t)
+	now := gobenchdynABSClock()
+	elapsed := now - s.t
 	nested := gobenchdynABSNested.Load() - s.nested
-	own := elapsed - time.Duration(nested) - gobenchdynABSCost
-	if typical := time.Duration(gobenchdynABSTypical.Load()); typical > 0 {
+	own := elapsed - nested - gobenchdynABSCost
+	if typical := gobenchdynABSTypical.Load(); typical > 0 {
 		own = min(own, gobenchdynABSClip*typical)
-		gobenchdynABSTypical.Store(int64(typical + (max(own, 0)-typical)/gobenchdynABSClip))
+		gobenchdynABSTypical.Store(typical + (max(own, 0)-typical)/gobenchdynABSClip)
 	} else if own > 0 {
-		gobenchdynABSTypical.Store(int64(own))
+		gobenchdynABSTypical.Store(own)
 	}
 	if own > 0 {
-		until := elapsed + time.Duration(float64(own)*gobenchdynABSFactor)
-		for time.Since(s.t) < until {
+		until := s.t + elapsed + int64(float64(own)*gobenchdynABSFactor)
+		for now < until {
+			now = gobenchdynABSClock()
 		}
 	}
 	// The caller must see this call's whole time as nested, and the
 	// nested calls inside it only through it.
-	gobenchdynABSNested.Add(int64(time.Since(s.t)) - nested)
+	gobenchdynABSNested.Add(now - s.t - nested)
 }
 `
