@@ -425,13 +425,8 @@ func runRun(opts *runOptions) error {
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.finish(sum)
-	for _, f := range []*resultsFile{out, baseOut} {
-		if f == nil {
-			continue
-		}
-		if err := f.commit(); err != nil {
-			return fmt.Errorf("writing results: %v", err)
-		}
+	if err := obs.commit(out, baseOut); err != nil {
+		return fmt.Errorf("writing results: %v", err)
 	}
 	if raw != nil {
 		if err := raw.Close(); err != nil {
