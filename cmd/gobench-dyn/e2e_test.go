@@ -181,7 +181,7 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "--stop", "bogus"}, "--stop"},
 		{[]string{"run", "--cpu", "1,x"}, "--cpu"},
 		{[]string{"run", "--bench", ""}, "--bench"},
-		{[]string{"run", "-o", "/nonexistent/dir/out.txt", "./examples/stable"}, "--out"},
+		{[]string{"run", "-o", "/nonexistent/dir/out.txt", "./examples/stable"}, "--out: create /nonexistent/dir/out.txt: no such file or directory"},
 		{[]string{"run", "--raw", "/nonexistent/dir/raw.jsonl", "./examples/stable"}, "--raw"},
 		{[]string{"run", "./no/such/package"}, "no/such/package"},
 		{[]string{"run", "--no-such-flag"}, "--no-such-flag"},
