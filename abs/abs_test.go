@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -180,4 +181,15 @@ func TestEvaluateRejectsBadInput(t *testing.T) {
 	_, err = Evaluate(ctx, opts)
 	require.True(t, errors.As(err, &in), "%v", err)
 	assert.True(t, strings.Contains(err.Error(), "Add has no Go body"), "%v", err)
+}
+
+func TestRejectModuleCache(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	require.NoError(t, err)
+	cache := strings.TrimSpace(string(out))
+	err = rejectModuleCache(context.Background(), "", []*Candidate{{Package: "example.com/m", File: filepath.Join(cache, "example.com", "m@v1.0.0", "m.go")}})
+	var in *InputError
+	require.True(t, errors.As(err, &in), "%v", err)
+	assert.Contains(t, err.Error(), "example.com/m is in the module cache")
+	require.NoError(t, rejectModuleCache(context.Background(), "", []*Candidate{{Package: "m", File: "/src/m/m.go"}}))
 }

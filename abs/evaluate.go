@@ -110,6 +110,9 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 	if len(cands) == 0 {
 		return nil, inputErr("%s declare no exported function", strings.Join(patternsOr(opts.Patterns), " "))
 	}
+	if err := rejectModuleCache(ctx, opts.Dir, cands); err != nil {
+		return nil, err
+	}
 	if err := e.rejectUnrewritable(cands); err != nil {
 		return nil, err
 	}
@@ -219,6 +222,25 @@ func (e *evaluation) dir(name string) string {
 	d := filepath.Join(e.tmp, name)
 	_ = os.MkdirAll(d, 0o700)
 	return d
+}
+
+// rejectModuleCache refuses candidates whose files lie in the module
+// cache: go build refuses overlays of files there, so their slowed
+// versions could not be built.
+func rejectModuleCache(ctx context.Context, dir string, cands []*Candidate) error {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMODCACHE")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" {
+		return nil // the builds will say what is wrong
+	}
+	for _, c := range cands {
+		if rel, err := filepath.Rel(cache, c.File); err == nil && !strings.HasPrefix(rel, "..") {
+			return inputErr("%s is in the module cache (%s), where go build does not overlay files: run gobench-dyn abs in a clone of the module", c.Package, cache)
+		}
+	}
+	return nil
 }
 
 // rejectUnrewritable checks that every candidate can be rewritten. With
