@@ -31,12 +31,12 @@ func TestCandidatesOfKnownModule(t *testing.T) {
 		names = append(names, c.Package+"."+c.Name)
 		if c.Name == "Hot" {
 			assert.Equal(t, filepath.Join(dir, "known.go"), c.File)
-			assert.Equal(t, 6, c.Body.StartLine)
-			assert.Equal(t, 12, c.Body.EndLine)
+			assert.Equal(t, 7, c.Body.StartLine)
+			assert.Equal(t, 13, c.Body.EndLine)
 		}
 	}
 	assert.ElementsMatch(t, []string{"example.com/known.Hot", "example.com/known.Cold", "example.com/known.Counter.Add",
-		"example.com/known.Init", "example.com/known/asm.Add", "example.com/known/asm.Sub"}, names)
+		"example.com/known.Init", "example.com/known.Setup", "example.com/known/asm.Add", "example.com/known/asm.Sub"}, names)
 	for _, c := range cs {
 		assert.Equal(t, c.Name != "Add" || c.Package != "example.com/known/asm", c.HasBody, c.String())
 	}
@@ -127,15 +127,16 @@ func knownOptions(t *testing.T, dir string, patterns ...string) Options {
 }
 
 // TestEvaluateKnownAnswer runs the real pipeline on a module where Hot is
-// run by a benchmark, Cold by none, and Init only at package
-// initialisation. A slowdown of v = 9 (Hot's own time ×10) is far beyond
-// any noise, so Hot must be detected; the other two are not reachable.
+// run by a benchmark's timed loop, Cold and Setup only before that loop,
+// and Init only at package initialisation. A slowdown of v = 9 (Hot's own
+// time ×10) is far beyond any noise, so Hot must be detected; the others
+// cannot show in any benchmark's time and are not reachable.
 func TestEvaluateKnownAnswer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
 	}
 	opts := knownOptions(t, "known", ".")
-	opts.Func = regexp.MustCompile(`^(Hot|Cold|Init)$`)
+	opts.Func = regexp.MustCompile(`^(Hot|Cold|Init|Setup)$`)
 	opts.Slowdown = 9
 	rep, err := Evaluate(context.Background(), opts)
 	require.NoError(t, err)
@@ -143,15 +144,15 @@ func TestEvaluateKnownAnswer(t *testing.T) {
 	for _, f := range rep.Functions {
 		byName[f.Name] = f
 	}
-	require.Len(t, rep.Functions, 3)
+	require.Len(t, rep.Functions, 4)
 	assert.Equal(t, "Hot", rep.Functions[0].Name, "ranked first: the only one exercised")
 	assert.Equal(t, Detected, byName["Hot"].Verdict, "%+v", byName["Hot"])
 	assert.True(t, byName["Hot"].Reachable)
-	for _, n := range []string{"Cold", "Init"} {
+	for _, n := range []string{"Cold", "Init", "Setup"} {
 		assert.Equal(t, NotDetected, byName[n].Verdict, n)
 		assert.False(t, byName[n].Reachable, n)
 	}
-	assert.InDelta(t, 1.0/3, rep.Score, 1e-12)
+	assert.InDelta(t, 1.0/4, rep.Score, 1e-12)
 	assert.Equal(t, 4.5, rep.Threshold)
 	require.Len(t, rep.Spreads, 1, "the unchanged runs give BenchmarkHot's maxSpread")
 	assert.Equal(t, 4, rep.Spreads[0].Runs)

@@ -29,9 +29,10 @@ func ParseProfile(r io.Reader) ([]*cover.Profile, error) {
 }
 
 // Exercised maps the blocks of a coverage profile to the candidates whose
-// bodies hold them, less the counts of the base profile (what merely
-// loading the package ran: package initialisation), which may be nil. It
-// returns the exercise of each candidate that ran, by index in cs.
+// bodies hold them, less the counts of the base profile, which may be nil:
+// a run of fewer ops, so that what both ran (package initialisation, a
+// benchmark's setup) cancels. It returns the exercise of each candidate
+// that ran more in profile than in base, by index in cs.
 func Exercised(cs []*Candidate, profile, base []*cover.Profile) map[int]Exercise {
 	baseCount := map[blockKey]int{}
 	for _, p := range base {

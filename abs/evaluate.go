@@ -174,7 +174,7 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 		f := Function{Package: c.Package, Name: c.Name, Reachable: len(e.covers[i]) > 0, Hits: e.hits[i]}
 		switch {
 		case !f.Reachable:
-			f.Verdict, f.Note = NotDetected, "no benchmark runs it"
+			f.Verdict, f.Note = NotDetected, "no benchmark runs it in its timed loop"
 		case runErr != nil:
 			f.Verdict, f.Note = Inconclusive, "not run: interrupted"
 		default:
@@ -274,9 +274,14 @@ func (e *evaluation) rejectUnrewritable(cands []*Candidate) error {
 	return nil
 }
 
-// coverage runs every benchmark once, for one op, in a test binary built
-// with count coverage of all candidate packages, and records which
-// candidates each benchmark runs and how often.
+// coverage finds which candidates each benchmark runs in its timed loop,
+// and how often per op, from count coverage profiles of test binaries
+// built with -coverpkg of every candidate package. go test runs a
+// benchmark function once with b.N = 1 and then once with b.N = n, so
+// -benchtime=2x runs its setup twice and 3 ops, and 3x its setup twice and
+// 4 ops: the difference of their profiles is one op, without the setup.
+// A function a benchmark runs only in its setup (or at package
+// initialisation) cannot show in its time, and is not reached by it.
 func (e *evaluation) coverage(ctx context.Context) error {
 	var coverPkgs []string
 	for _, c := range e.cands {
@@ -292,7 +297,7 @@ func (e *evaluation) coverage(ctx context.Context) error {
 		pkgs = append(pkgs, cp)
 	}
 	flags := append(slices.Clone(e.opts.BuildFlags), "-cover", "-covermode=count", "-coverpkg="+strings.Join(coverPkgs, ","))
-	built, _, failed := rmit.Build(ctx, pkgs, rmit.BuildOptions{Dir: e.opts.Dir, BuildFlags: flags, OutDir: e.dir("cover")})
+	_, _, failed := rmit.Build(ctx, pkgs, rmit.BuildOptions{Dir: e.opts.Dir, BuildFlags: flags, OutDir: e.dir("cover")})
 	if ctx.Err() != nil {
 		return rmit.ErrInterrupted
 	}
@@ -300,29 +305,31 @@ func (e *evaluation) coverage(ctx context.Context) error {
 		e.logf("gobench-dyn: abs: coverage build failed: %v", f)
 	}
 	profDir := e.dir("profiles")
-	base := map[string][]*cover.Profile{}
-	for _, p := range built {
-		prof, err := e.profile(ctx, p, filepath.Join(profDir, "base-"+filepath.Base(p.Binary)), "-test.bench=^$")
-		if err != nil {
-			return err
-		}
-		base[p.ImportPath] = prof
-	}
 	for n, b := range e.suite.Benchmarks {
 		p := byPath[b.Package.ImportPath]
 		if p.Binary == "" {
 			continue
 		}
-		args := []string{"-test.bench=" + rmit.LeafPattern(b.Base), "-test.benchtime=1x"}
-		if b.Procs > 0 {
-			args = append(args, "-test.cpu="+strconv.Itoa(b.Procs))
+		var profs [2][]*cover.Profile
+		var err error
+		for k, times := range []string{"2x", "3x"} {
+			args := []string{"-test.bench=" + rmit.LeafPattern(b.Base), "-test.benchtime=" + times}
+			if b.Procs > 0 {
+				args = append(args, "-test.cpu="+strconv.Itoa(b.Procs))
+			}
+			out := filepath.Join(profDir, strconv.Itoa(n)+"-"+times+".out")
+			if profs[k], err = e.profile(ctx, p, out, args...); err != nil {
+				break
+			}
 		}
-		prof, err := e.profile(ctx, p, filepath.Join(profDir, strconv.Itoa(n)+".out"), args...)
+		if errors.Is(err, rmit.ErrInterrupted) {
+			return err
+		}
 		if err != nil {
 			e.logf("gobench-dyn: abs: coverage of %s: %v", b, err)
 			continue
 		}
-		for i, x := range Exercised(e.cands, prof, base[p.ImportPath]) {
+		for i, x := range Exercised(e.cands, profs[1], profs[0]) {
 			e.covers[i] = append(e.covers[i], b)
 			e.hits[i] += x.Hits
 		}

@@ -1,5 +1,6 @@
 // Package known is a fixture with known answers for the abs tests: Hot is
-// run by a benchmark, Cold by none, and Asm has no Go body.
+// run by a benchmark's timed loop, Setup (and Cold through it) only before
+// it, Init only at package initialisation; asm.Add has no Go body.
 package known
 
 // Hot sums the squares below n.
@@ -30,3 +31,6 @@ func (c *Counter) Add(d int) { c.n += d }
 func Init() int { return 42 }
 
 var initialised = Init()
+
+// Setup is run by the benchmark before its timed loop only.
+func Setup() int { return Cold(10) }
