@@ -12,13 +12,17 @@ import (
 )
 
 func main() {
-	os.Exit(execute(os.Args[1:]))
+	os.Exit(execute(os.Args[1:], systemIO()))
 }
 
-// execute runs the command line args and returns the exit status.
-func execute(args []string) int {
-	root := newRootCmd()
+// execute runs the command line args with the streams ios and returns the
+// exit status.
+func execute(args []string, ios *IOStreams) int {
+	root := newRootCmd(ios)
 	root.SetArgs(args)
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
 	err := root.Execute()
 	if err == nil {
 		return 0
@@ -26,17 +30,17 @@ func execute(args []string) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintln(os.Stderr, "gobench-dyn:", ex.msg)
+			fmt.Fprintln(ios.ErrOut, "gobench-dyn:", ex.msg)
 		}
 		return ex.code
 	}
 	// Anything else came from cobra itself: an unknown flag or command,
 	// or a bad flag value. Those are usage errors.
-	fmt.Fprintln(os.Stderr, "gobench-dyn:", err)
+	fmt.Fprintln(ios.ErrOut, "gobench-dyn:", err)
 	return 2
 }
 
-func newRootCmd() *cobra.Command {
+func newRootCmd(ios *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gobench-dyn",
 		Short: "Run Go benchmarks in randomized interleaved trials, stopping each once it is stable",
@@ -51,7 +55,7 @@ stable, and prints output that benchstat reads as is.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(commands()...)
+	root.AddCommand(commands(ios)...)
 	return root
 }
 
