@@ -95,6 +95,18 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	return benches, failures, nil
 }
 
+// CheckPattern reports whether s is a valid -test.bench pattern: every
+// slash-separated level a regular expression. It lets a run reject a bad
+// --bench before building anything.
+func CheckPattern(s string) error {
+	for _, level := range splitPattern(s) {
+		if _, err := regexp.Compile(level); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // NForSlice returns the b.N that makes one slice last about slice, given
 // the benchmark's ns/op.
 func NForSlice(nsPerOp float64, slice time.Duration) int64 {

@@ -7,10 +7,10 @@ func commands(ios *IOStreams) []*cobra.Command {
 	return []*cobra.Command{
 		NewCmdRun(ios, nil),
 		newVersionCmd(),
-		newCompareCmd(),
-		newMergeCmd(),
-		newReportCmd(),
-		newReplayCmd(),
-		newOptimizeCmd(),
+		NewCmdCompare(ios, nil),
+		NewCmdMerge(ios, nil),
+		NewCmdReport(ios, nil),
+		NewCmdReplay(ios, nil),
+		NewCmdOptimize(ios, nil),
 	}
 }

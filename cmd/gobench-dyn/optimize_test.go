@@ -177,7 +177,7 @@ func TestOptimizeCommandStrategies(t *testing.T) {
 }
 
 func TestOptimizeCommandCLI(t *testing.T) {
-	cmd := newOptimizeCmd()
+	cmd := NewCmdOptimize(systemIO(), nil)
 	assert.Contains(t, cmd.Example, "gobench-dyn optimize")
 	assert.Equal(t, 2, exitCode("optimize"))
 	assert.Equal(t, 2, exitCode("optimize", "--threshold", "x", "a.csv"))

@@ -360,7 +360,6 @@ func TestTermStopsLikeInterruptAndRawIsLocked(t *testing.T) {
 }
 
 func TestUnwritableOutputFailsFast(t *testing.T) {
-	dir := faultyDir(t)
 	tmp := privateTmp(t)
 	raw := filepath.Join(tmp, "raw.jsonl")
 	for _, tc := range []struct {
@@ -373,7 +372,7 @@ func TestUnwritableOutputFailsFast(t *testing.T) {
 		{[]string{"--raw", tmp}, "--raw"},
 	} {
 		start := time.Now()
-		_, stderr, code := gobenchDyn(t, dir, slowArgs(tc.args...)...)
+		_, stderr, code := inProcess(slowArgs(tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.flag)
 		assert.NotContains(t, stderr, "benchmarks in", "no benchmark was prepared")
@@ -479,7 +478,7 @@ func TestBadInputExit2(t *testing.T) {
 	)
 	for _, c := range cases {
 		t.Run(strings.Join(c.args[:1], " ")+" "+filepath.Base(c.args[len(c.args)-1]), func(t *testing.T) {
-			_, stderr, code := gobenchDyn(t, faultyDir(t), c.args...)
+			_, stderr, code := inProcess(c.args...)
 			assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 			assert.Contains(t, stderr, c.msg, "%v", c.args)
 			assert.NotContains(t, stderr, "goroutine ", "no stack trace")
@@ -500,7 +499,7 @@ func TestTornRawFileIsReadWithAWarning(t *testing.T) {
 		{"replay", f["torn.jsonl"]},
 		{"report", "--markdown", filepath.Join(dir, "report.md"), f["torn.jsonl"]},
 	} {
-		_, stderr, code := gobenchDyn(t, dir, args...)
+		_, stderr, code := inProcess(args...)
 		assert.Equal(t, 0, code, "%v: %s", args, stderr)
 		assert.Contains(t, stderr, "torn.jsonl", "%v: the warning names the file", args)
 		assert.Contains(t, stderr, "is incomplete", "%v", args)

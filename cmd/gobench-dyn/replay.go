@@ -39,7 +39,10 @@ type ReplayOptions struct {
 	ErrOut io.Writer
 }
 
-func newReplayCmd() *cobra.Command {
+// NewCmdReplay returns the replay command. It binds flags to ReplayOptions and calls
+// runF, or replayRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
 	opts := &ReplayOptions{Stop: stopper.Default(stopper.Precision)}
 	cmd := &cobra.Command{
 		Use:   "replay [flags] RAW...",
@@ -75,9 +78,12 @@ static baseline of the study).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.fullWarmupSet = cmd.Flags().Changed("full-warmup")
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
 			if err := validateStopFlags(cmd.Flags(), &opts.Stop); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return replayRun(opts)
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -155,6 +156,9 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--min-distinct: must not be negative, got %d", o.MinDistinct)
 	case o.Budget < 0:
 		return usageErr("--budget: must not be negative, got %v", o.Budget)
+	}
+	if err := rmit.CheckPattern(o.Bench); err != nil {
+		return usageErr("--bench %q: %v", o.Bench, err)
 	}
 	if err := o.Shard.resolve(os.Getenv); err != nil {
 		return err
