@@ -206,8 +206,6 @@ const (
 	markStopCap                  // the benchmark left the schedule, criterion not met
 )
 
-type benchID struct{ pkg, name string }
-
 // Build computes a report from the records of one or more runs. Runs from
 // several instances or shards are read together as one.
 func Build(runs []*record.Run, opts Options) (*Report, error) {
@@ -222,20 +220,20 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 	rep.Suite.Config = config(runs)
 
 	order, keys := group(run)
-	failures := map[benchID][]string{}
+	failures := map[record.Bench][]string{}
 	stops := map[record.Key]*record.Event{}
 	budget := map[record.Key]bool{}
 	critNs := map[record.Key]int64{}
 	for i := range run.Events {
 		e := &run.Events[i]
-		k := record.Key{Package: e.Package, Benchmark: e.Benchmark, Version: e.Version}
+		k := e.Key()
 		switch e.Event {
 		case record.EventFailure:
 			msg := e.Reason
 			if e.SuiteRun > 0 {
 				msg = fmt.Sprintf("suite run %d, iteration %d: %s", e.SuiteRun, e.Iteration, e.Reason)
 			}
-			failures[benchID{e.Package, e.Benchmark}] = append(failures[benchID{e.Package, e.Benchmark}], msg)
+			failures[k.Bench] = append(failures[k.Bench], msg)
 		case record.EventStop:
 			stops[k] = e
 			critNs[k] = max(critNs[k], e.CriterionNs)
@@ -263,7 +261,7 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 
 	rep.Benchmarks = make([]*Benchmark, len(order))
 	for i, id := range order {
-		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.pkg, Name: id.name, Failures: failures[id]}
+		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.Package, Name: id.Benchmark, Failures: failures[id]}
 	}
 	// Benchmarks are independent: summarise them in parallel, each with
 	// its own random stream derived from the seed and its position, so
@@ -298,10 +296,10 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 		rep.Title = "Benchmark report"
 		pkgs := map[string]bool{}
 		for _, id := range order {
-			pkgs[id.pkg] = true
+			pkgs[id.Package] = true
 		}
 		if len(pkgs) == 1 {
-			rep.Title = order[0].pkg
+			rep.Title = order[0].Package
 		}
 	}
 	rep.Suite.Benchmarks = len(order)
@@ -405,11 +403,11 @@ func config(runs []*record.Run) Config {
 
 // group returns the benchmarks of run by package and name, in order of
 // first appearance, with the keys of their versions.
-func group(run *record.Run) ([]benchID, map[benchID][]record.Key) {
-	var order []benchID
-	keys := map[benchID][]record.Key{}
+func group(run *record.Run) ([]record.Bench, map[record.Bench][]record.Key) {
+	var order []record.Bench
+	keys := map[record.Bench][]record.Key{}
 	for _, k := range run.Keys() {
-		id := benchID{k.Package, k.Benchmark}
+		id := k.Bench
 		if _, ok := keys[id]; !ok {
 			order = append(order, id)
 		}
@@ -583,13 +581,13 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 	}
 	res.OldName, res.NewName = "baseline", "head"
 	rep.Comparison = res
-	byID := map[benchID]*Benchmark{}
+	byID := map[record.Bench]*Benchmark{}
 	for _, b := range rep.Benchmarks {
-		byID[benchID{b.Package, b.Name}] = b
+		byID[record.Bench{Package: b.Package, Benchmark: b.Name}] = b
 	}
 	for i := range res.Comparisons {
 		c := &res.Comparisons[i]
-		if b := byID[benchID{c.Package, c.Benchmark}]; b != nil {
+		if b := byID[record.Bench{Package: c.Package, Benchmark: c.Benchmark}]; b != nil {
 			b.Comparison = c
 		}
 	}

@@ -1,6 +1,10 @@
 package rmit
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
 
 // A Config is the configuration of one benchmark: its caps on suite runs
 // and iterations per suite run. Slices per iteration and warmup belong to
@@ -49,11 +53,16 @@ func BenchmarkID(version, pkg, name string) string {
 	return version + "|" + pkg + "|" + name
 }
 
+// Bench returns the benchmark's identity, the same in both versions.
+func (b *Benchmark) Bench() record.Bench {
+	return record.Bench{Package: b.Package.ImportPath, Benchmark: b.Name}
+}
+
 func (b *Benchmark) String() string {
 	if b.Package.Version != "" {
-		return b.Package.ImportPath + "." + b.Name + " (" + b.Package.Version + ")"
+		return b.Bench().String() + " (" + b.Package.Version + ")"
 	}
-	return b.Package.ImportPath + "." + b.Name
+	return b.Bench().String()
 }
 
 // args returns the test binary arguments of one iteration of b running

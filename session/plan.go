@@ -60,7 +60,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, policy rmit.Policy, log io.Writer) rmit.Policy {
 	perBench := map[string]rmit.SliceConfig{}
 	caps := map[string]int{}
-	matched := map[[2]string]bool{}
+	matched := map[record.Bench]bool{}
 	var fresh []string
 	for _, b := range bs {
 		e, ok := cf.Lookup(b.Package.ImportPath, b.Name)
@@ -68,7 +68,7 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 			fresh = append(fresh, b.String())
 			continue
 		}
-		matched[[2]string{e.Package, e.Benchmark}] = true
+		matched[record.Bench{Package: e.Package, Benchmark: e.Benchmark}] = true
 		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
 		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
 		caps[b.ID] = e.Slices
@@ -77,7 +77,7 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		fmt.Fprintf(log, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, path)
 	}
 	for _, e := range cf.Entries {
-		if !matched[[2]string{e.Package, e.Benchmark}] {
+		if !matched[record.Bench{Package: e.Package, Benchmark: e.Benchmark}] {
 			fmt.Fprintf(log, "gobench-dyn: --config %s: %s.%s matches no benchmark of this run\n", path, e.Package, e.Benchmark)
 		}
 	}
@@ -103,7 +103,7 @@ func maxIterations(o *Options, cf *optime.ConfigFile) int {
 // selectShard keeps the benchmarks of the shard the options name. Both
 // versions of a benchmark share one identity, so they land in one shard.
 func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Benchmark, error) {
-	var expected map[shard.Benchmark]time.Duration
+	var expected map[record.Bench]time.Duration
 	if o.ShardTimes != "" {
 		run, warns, err := record.ReadFile(o.ShardTimes)
 		if err != nil {
@@ -114,10 +114,10 @@ func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Bench
 		}
 		expected = shard.ExpectedTimes(run)
 	}
-	byID := map[shard.Benchmark][]*rmit.Benchmark{}
-	ids := make([]shard.Benchmark, len(bs))
+	byID := map[record.Bench][]*rmit.Benchmark{}
+	ids := make([]record.Bench, len(bs))
 	for i, b := range bs {
-		ids[i] = shard.Benchmark{Package: b.Package.ImportPath, Name: b.Name}
+		ids[i] = b.Bench()
 		byID[ids[i]] = append(byID[ids[i]], b)
 	}
 	var kept []*rmit.Benchmark

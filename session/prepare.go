@@ -134,7 +134,7 @@ func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
 	names := func(s *rmit.Suite) map[string]bool {
 		m := map[string]bool{}
 		for _, b := range s.Benchmarks {
-			m[b.Package.ImportPath+"."+b.Name] = true
+			m[b.Bench().String()] = true
 		}
 		return m
 	}
