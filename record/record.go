@@ -185,6 +185,10 @@ type Key struct {
 	Version string
 }
 
+// ID returns k as one string, for state kept by opaque benchmark IDs,
+// such as a stopping policy's.
+func (k Key) ID() string { return k.Version + "|" + k.Package + "|" + k.Benchmark }
+
 // A Run is the content of one or more raw files.
 type Run struct {
 	Header *Header // the first file's header

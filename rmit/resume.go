@@ -52,12 +52,12 @@ func NewResume(run *record.Run) *Resume {
 		return p
 	}
 	for _, s := range run.Slices {
-		p := at(BenchmarkID(s.Version, s.Package, s.Benchmark), s.SuiteRun, s.Iteration)
+		p := at(s.Key().ID(), s.SuiteRun, s.Iteration)
 		p.slices = append(p.slices, s)
 	}
 	for i := range run.Events {
 		e := &run.Events[i]
-		id := BenchmarkID(e.Version, e.Package, e.Benchmark)
+		id := e.Key().ID()
 		if e.SuiteRun == 0 && (e.Event == record.EventFailure || e.Event == record.EventSkip) {
 			r.prepared[prepareKey(e)] = true
 		}
