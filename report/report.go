@@ -381,11 +381,8 @@ func merge(runs []*record.Run, rep *Report) *record.Run {
 // it.
 func config(runs []*record.Run) Config {
 	var c Config
-	get := func(opts map[string]string, name string, dst *int) {
-		if *dst != 0 {
-			return
-		}
-		if v, err := strconv.Atoi(opts[name]); err == nil && v > 0 {
+	first := func(dst *int, v int) {
+		if *dst == 0 && v > 0 {
 			*dst = v
 		}
 	}
@@ -393,10 +390,11 @@ func config(runs []*record.Run) Config {
 		if r.Header == nil {
 			continue
 		}
-		get(r.Header.Options, "suite-runs", &c.SuiteRuns)
-		get(r.Header.Options, "iterations", &c.Iterations)
-		get(r.Header.Options, "slices", &c.Slices)
-		get(r.Header.Options, "warmup", &c.Warmup)
+		o, _ := record.ParseRunOptions(r.Header.Options)
+		first(&c.SuiteRuns, o.SuiteRuns)
+		first(&c.Iterations, o.Iterations)
+		first(&c.Slices, o.Slices)
+		first(&c.Warmup, o.Warmup)
 	}
 	return c
 }
@@ -548,17 +546,23 @@ func fromHeader(h *record.Header, opts compare.Options) compare.Options {
 	if h == nil {
 		return opts
 	}
-	o := h.Options
-	if v, err := strconv.ParseFloat(o["min-change"], 64); err == nil {
-		opts.Threshold = v
+	// A value that does not parse is left out, as if absent.
+	ro, _ := record.ParseRunOptions(h.Options)
+	valid := func(name string) bool {
+		_, err := record.ParseRunOptions(map[string]string{name: h.Options[name]})
+		_, ok := h.Options[name]
+		return ok && err == nil
 	}
-	if v, err := strconv.ParseFloat(o["confidence"], 64); err == nil && v > 0 && v < 1 {
-		opts.Confidence = v
+	if valid("min-change") {
+		opts.Threshold = ro.MinChange
 	}
-	if r, err := compare.ParseRule(o["rule"]); err == nil && o["rule"] != "" {
+	if valid("confidence") && ro.Confidence > 0 && ro.Confidence < 1 {
+		opts.Confidence = ro.Confidence
+	}
+	if r, err := compare.ParseRule(ro.Rule); err == nil && ro.Rule != "" {
 		opts.Rule = r
 	}
-	if c, err := compare.ParseCorrection(o["correction"]); err == nil && o["correction"] != "" {
+	if c, err := compare.ParseCorrection(ro.Correction); err == nil && ro.Correction != "" {
 		opts.Correction = c
 	}
 	return opts

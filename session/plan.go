@@ -134,31 +134,31 @@ func headerOptions(o *Options) map[string]string {
 	for i, c := range o.CPU {
 		cpus[i] = strconv.Itoa(c)
 	}
-	return map[string]string{
-		"bench":          o.Bench,
-		"stop":           o.Stop.Criterion.String(),
-		"threshold":      fmt.Sprint(o.Stop.Threshold),
-		"window":         strconv.Itoa(o.Stop.Window),
-		"warmup":         strconv.Itoa(o.Stop.WarmupMin),
-		"warmup-max":     strconv.Itoa(o.Stop.WarmupMax),
-		"slices":         strconv.Itoa(o.Stop.Measure),
-		"min-iterations": strconv.Itoa(o.Stop.MinIterations),
-		"suite-runs":     strconv.Itoa(o.SuiteRuns),
-		"iterations":     strconv.Itoa(o.Iterations),
-		"slice-time":     o.SliceTime.String(),
-		"budget":         o.Budget.String(),
-		"config":         o.ConfigFile,
-		"baseline":       o.Baseline,
-		"early-verdict":  strconv.FormatBool(o.EarlyVerdict),
-		"min-change":     fmt.Sprint(o.Compare.Threshold),
-		"rule":           string(o.Compare.Rule),
-		"correction":     string(o.Compare.Correction),
-		"fail-on":        strings.Join(o.FailOn, ","),
-		"confidence":     fmt.Sprint(o.Compare.Confidence),
-		"tags":           o.Tags,
-		"cpu":            strings.Join(cpus, ","),
-		"race":           strconv.FormatBool(o.Race),
-	}
+	return record.RunOptions{
+		Bench:         o.Bench,
+		Stop:          o.Stop.Criterion.String(),
+		Threshold:     o.Stop.Threshold,
+		Window:        o.Stop.Window,
+		Warmup:        o.Stop.WarmupMin,
+		WarmupMax:     o.Stop.WarmupMax,
+		Slices:        o.Stop.Measure,
+		MinIterations: o.Stop.MinIterations,
+		SuiteRuns:     o.SuiteRuns,
+		Iterations:    o.Iterations,
+		SliceTime:     o.SliceTime,
+		Budget:        o.Budget,
+		Config:        o.ConfigFile,
+		Baseline:      o.Baseline,
+		EarlyVerdict:  o.EarlyVerdict,
+		MinChange:     o.Compare.Threshold,
+		Rule:          string(o.Compare.Rule),
+		Correction:    string(o.Compare.Correction),
+		FailOn:        strings.Join(o.FailOn, ","),
+		Confidence:    o.Compare.Confidence,
+		Tags:          o.Tags,
+		CPU:           strings.Join(cpus, ","),
+		Race:          o.Race,
+	}.Encode()
 }
 
 // newHeader returns the raw file header of a run of pkgs on this machine.
