@@ -47,7 +47,6 @@ func NewBenchmark(pkg *Package, name string, procs int, setCPU bool) *Benchmark 
 	return b
 }
 
-
 // Key returns the benchmark's identity at its version.
 func (b *Benchmark) Key() record.Key { return record.Key{Bench: b.Bench(), Version: b.Package.Version} }
 
