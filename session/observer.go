@@ -10,8 +10,9 @@ import (
 )
 
 // observer writes results as they come and reports progress. With a
-// baseline, it writes each version's results to its own output and keeps
-// both in memory for the comparison at the end.
+// baseline, it writes each version's results to its own output. It keeps
+// both versions' slices in memory, for the comparison and the final,
+// ordered results files.
 type observer struct {
 	out      *benchout.Writer
 	baseOut  *benchout.Writer
@@ -20,6 +21,7 @@ type observer struct {
 	header   *record.Header
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
+	order    []record.Key            // the benchmarks as found
 	err      error
 }
 
@@ -34,6 +36,13 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs O
 		header:   header,
 		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
 		done:     map[*rmit.Benchmark]int{},
+		head:     &record.Run{Header: header},
+		baseline: &record.Run{Header: header},
+	}
+	for _, b := range bs {
+		if b.Package.Version == record.VersionHead {
+			obs.order = append(obs.order, record.Key{Bench: b.Bench()})
+		}
 	}
 	if o.Baseline != "" {
 		base := io.Writer(io.Discard)
@@ -41,7 +50,6 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs O
 			base = outs.Baseline
 		}
 		obs.baseOut = benchout.NewWriter(base)
-		obs.head, obs.baseline = &record.Run{Header: header}, &record.Run{Header: header}
 	}
 	return obs
 }
@@ -53,9 +61,7 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 	if s.Version == record.VersionBaseline {
 		w, run = o.baseOut, o.baseline
 	}
-	if run != nil {
-		run.Slices = append(run.Slices, *s)
-	}
+	run.Slices = append(run.Slices, *s)
 	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
 		o.err = err
 	}

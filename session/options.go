@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -79,7 +80,10 @@ type Outputs struct {
 // An Output is a results file, complete once committed.
 type Output interface {
 	io.Writer
-	Commit() error
+	// Commit completes the output when the run ends. run holds every
+	// slice written to it, and order the benchmarks as they were found
+	// in the source, for an output that rewrites itself in that order.
+	Commit(run *record.Run, order []record.Key) error
 }
 
 // Env holds the seams through which a run reaches the outside world. The

@@ -64,7 +64,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts}
-	if err := r.commit(); err != nil {
+	if err := r.commit(obs); err != nil {
 		return res, err
 	}
 	if errors.Is(runErr, rmit.ErrInterrupted) || sum.Interrupted {
@@ -234,13 +234,15 @@ func (r *run) warnBudget(runner *rmit.Runner) {
 	}
 }
 
-// commit completes the results files and closes the raw file.
-func (r *run) commit() error {
-	for _, out := range []Output{r.outs.Results, r.outs.Baseline} {
-		if out == nil {
-			continue
-		}
-		if err := out.Commit(); err != nil {
+// commit completes the results files, each version's results grouped by
+// package and benchmark in the order they were found, and closes the raw
+// file.
+func (r *run) commit(obs *observer) error {
+	if err := r.outs.Results.Commit(obs.head, obs.order); err != nil {
+		return fmt.Errorf("writing results: %v", err)
+	}
+	if r.outs.Baseline != nil {
+		if err := r.outs.Baseline.Commit(obs.baseline, obs.order); err != nil {
 			return fmt.Errorf("writing results: %v", err)
 		}
 	}
@@ -265,5 +267,5 @@ func (r *run) compare(res *Result, obs *observer) error {
 // discard is an Output that keeps nothing.
 type discard struct{}
 
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-func (discard) Commit() error               { return nil }
+func (discard) Write(p []byte) (int, error)            { return len(p), nil }
+func (discard) Commit(*record.Run, []record.Key) error { return nil }

@@ -24,7 +24,7 @@ type buffer struct {
 	committed bool
 }
 
-func (b *buffer) Commit() error { b.committed = true; return nil }
+func (b *buffer) Commit(*record.Run, []record.Key) error { b.committed = true; return nil }
 
 // jitter returns ns/op within ±1% of base, varying deterministically with
 // i, so that criteria and comparisons see a spread.

@@ -85,7 +85,12 @@ suite runs. Each iteration is a fresh process running warmup and measurement
 slices. Results go to stdout (or -o) in the format benchstat reads; every
 slice goes to --raw as a JSON record as soon as it is measured.
 
-Packages are resolved as go test resolves them; the default is ./...`,
+Packages are resolved as go test resolves them; the default is ./...
+
+Exit status: 0 ok; 1 if a benchmark or package failed (unless --keep-going),
+a regression against --baseline was found, or the run itself failed (a
+build, a write); 2 on bad flags or input files, before anything runs; 130
+when interrupted, after writing the results measured so far.`,
 		Example: `  gobench-dyn run ./...
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
   gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...`,

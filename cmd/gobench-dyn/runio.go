@@ -8,16 +8,20 @@ import (
 	"syscall"
 
 	"github.com/gobench-dyn/gobench-dyn/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/benchout"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/session"
 )
 
 // resultsFile is where benchstat-format results go: stdout, or a file
 // written in place of the old one once the run ends (interrupted or not).
-// Lines are written as slices finish in both cases.
+// Lines are written as slices finish in both cases; a file is then written
+// once more grouped by package and benchmark in source order, for reading.
 type resultsFile struct {
 	io.Writer
-	file *atomicfile.File
+	file     *atomicfile.File
+	cleanups *session.Cleanups
 }
 
 // openResults opens path, or w for "" and "-", and registers the
@@ -36,13 +40,26 @@ func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*results
 		return nil, err
 	}
 	cleanups.Add(f.Abandon)
-	return &resultsFile{Writer: f, file: f}, nil
+	return &resultsFile{Writer: f, file: f, cleanups: cleanups}, nil
 }
 
-// Commit puts the file in place.
-func (r *resultsFile) Commit() error {
+// Commit puts the file in place, written anew from run in the order of
+// the benchmarks in order. Should that fail, the file as it was written
+// during the run goes in place instead: it holds the same results.
+func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 	if r.file == nil {
 		return nil
+	}
+	sorted, err := atomicfile.Create(r.file.Path())
+	if err == nil {
+		done := r.cleanups.Add(sorted.Abandon)
+		defer done()
+		if err = benchout.WriteInOrder(sorted, run, order); err == nil {
+			if err = sorted.Commit(); err == nil {
+				r.file.Abandon()
+				return nil
+			}
+		}
 	}
 	return r.file.Commit()
 }
