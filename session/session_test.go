@@ -255,3 +255,21 @@ func TestNoBenchmarksNamesThePatterns(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, `no benchmarks match "Nothing" in ./...`, se.Msg)
 }
+
+func TestFailingBenchmarkFailsAlone(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkBad")
+	f.fails = map[string]bool{"BenchmarkBad": true}
+	o := testOptions(t.TempDir())
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.res.Failed())
+	require.Len(t, got.res.Summary.Failed, 1)
+	assert.Contains(t, got.res.Summary.Failed[0].Reason, "--- FAIL")
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, 12, measured(run)[":BenchmarkA"+suffix()], "the healthy benchmark runs its whole configuration")
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "FAILED example.com/p.BenchmarkBad")
+	assert.Contains(t, text.String(), "boom")
+}
