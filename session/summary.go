@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
@@ -46,10 +45,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "\ngobench-dyn: %s: %d benchmarks, %d iterations, %d measurement slices (%d warmup) in %s\n",
 		state, sum.Benchmarks, sum.Iterations, sum.Slices, sum.Warmup, progress.FormatDuration(wall))
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
-		100*sum.Efficiency(), sum.HarnessCPU.Round(time.Millisecond), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+		100*sum.Efficiency(), progress.FormatDuration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, sum.Stopped, sum.CapHit, sum.Criterion.Round(time.Microsecond), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+			o.Stop.Criterion, sum.Stopped, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.Settled > 0 {
 			fmt.Fprintf(w, "  --early-verdict: %d benchmarks stopped with their baseline once the change was certain\n", sum.Settled)
 		}
