@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -272,4 +274,31 @@ func TestFailingBenchmarkFailsAlone(t *testing.T) {
 	got.res.WriteSummary(&text)
 	assert.Contains(t, text.String(), "FAILED example.com/p.BenchmarkBad")
 	assert.Contains(t, text.String(), "boom")
+}
+
+func TestShardKeepsBothVersionsOfABenchmarkTogether(t *testing.T) {
+	names := []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD", "BenchmarkE"}
+	seen := map[string]int{}
+	for k := 1; k <= 2; k++ {
+		f := newFake(names...)
+		o := testOptions(t.TempDir())
+		o.Baseline = "main"
+		o.Shard = shard.Spec{K: k, N: 2}
+		_, err := runFake(t, context.Background(), f, o)
+		require.NoError(t, err)
+		run, _, err := record.ReadFile(o.Raw)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("%d/2", k), run.Header.Shard)
+		counts := measured(run)
+		for _, n := range names {
+			head, base := counts[":"+n+suffix()], counts["baseline:"+n+suffix()]
+			assert.Equal(t, head, base, "shard %d: %s runs in both versions or neither", k, n)
+			if head > 0 {
+				seen[n]++
+			}
+		}
+	}
+	for _, n := range names {
+		assert.Equal(t, 1, seen[n], "%s runs in exactly one shard", n)
+	}
 }
