@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -301,4 +302,26 @@ func TestShardKeepsBothVersionsOfABenchmarkTogether(t *testing.T) {
 	for _, n := range names {
 		assert.Equal(t, 1, seen[n], "%s runs in exactly one shard", n)
 	}
+}
+
+func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bench.conf")
+	require.NoError(t, os.WriteFile(cfg, []byte("gobench-dyn-config schema=1\n"+
+		"source id=1 file=full.jsonl seed=1 start=2026-02-28T10:00:00Z\n"+
+		"bench pkg=example.com/p name=BenchmarkA"+suffix()+" s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"+
+		"bench pkg=example.com/p name=BenchmarkGone s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"), 0o600))
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(dir)
+	o.ConfigFile = cfg
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{
+		":BenchmarkA" + suffix(): 2 * 1 * 3, // from the file
+		":BenchmarkB" + suffix(): 3 * 1 * 4, // from the options
+	}, measured(run))
+	assert.Contains(t, got.log, "NEW example.com/p.BenchmarkB"+suffix()+" is not in --config")
+	assert.Contains(t, got.log, "example.com/p.BenchmarkGone matches no benchmark")
 }
