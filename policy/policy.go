@@ -134,3 +134,20 @@ func trim(s string) string {
 	}
 	return s
 }
+
+// Gain is the expected narrowing per second of a benchmark's interval
+// from one more iteration costing cost, counted only down to the target:
+// an interval already at its target gains nothing, and one not yet
+// estimated gains +Inf, so that a budget measures it first. A budget
+// spent greedily by Gain goes to the intervals furthest from their target
+// that are cheapest to narrow.
+func Gain(p Precision, cost time.Duration) float64 {
+	if !p.Known() || math.IsNaN(p.Next) {
+		return math.Inf(1)
+	}
+	narrow := p.Width - max(p.Next, p.Target)
+	if narrow <= 0 || cost <= 0 {
+		return 0
+	}
+	return narrow / cost.Seconds()
+}

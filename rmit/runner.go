@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"syscall"
@@ -572,7 +571,7 @@ func (r *Runner) estimate(b *Benchmark) time.Duration {
 // fitBudget keeps, of the benchmarks due in the next suite run, those that
 // fit in the remaining budget, and returns the others as cut. It fills the
 // budget greedily by the expected narrowing of each benchmark's interval
-// per second (see gain), so that the time goes where the intervals are
+// per second (policy.Gain), so that the time goes where the intervals are
 // furthest from their target and cheapest to narrow.
 func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut []*Benchmark) {
 	active = slices.Clone(active)
@@ -601,25 +600,11 @@ func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, c
 	return fit, cut
 }
 
-// gain is the expected narrowing per second of b's interval from one more
-// iteration, counted only down to its target: an interval already at its
-// target gains nothing, and one not yet estimated (too few iterations)
-// comes first.
+// gain is policy.Gain of b's last decision at its expected iteration
+// time.
 func (r *Runner) gain(b *Benchmark) float64 {
-	d, ok := r.loop.Last(b.ID)
-	p := d.Precision
-	if !ok || !p.Known() {
-		return math.Inf(1)
-	}
-	next := p.Next
-	if math.IsNaN(next) {
-		return math.Inf(1)
-	}
-	narrow := p.Width - max(next, p.Target)
-	if narrow <= 0 {
-		return 0
-	}
-	return narrow / r.estimate(b).Seconds()
+	d, _ := r.loop.Last(b.ID)
+	return policy.Gain(d.Precision, r.estimate(b))
 }
 
 // cutByBudget marks the benchmarks of bs that are neither stopped nor
