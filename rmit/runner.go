@@ -122,6 +122,16 @@ type Summary struct {
 	HarnessCPU time.Duration
 	// Criterion is the time spent computing stoppage criteria.
 	Criterion time.Duration
+	// Precision holds, for every benchmark that completed an iteration,
+	// how well its mean is known at the end, in the order of Benchmarks.
+	Precision []BenchPrecision
+}
+
+// A BenchPrecision is the precision one benchmark's mean reached.
+type BenchPrecision struct {
+	Bench      *Benchmark
+	Iterations int
+	Precision  policy.Precision
 }
 
 // Wall returns the run's wall time.
@@ -177,6 +187,10 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	for _, b := range r.Benchmarks {
 		sum.Criterion += r.loop.Spent(b.ID)
+		if st := r.state[b]; st.iterations > 0 {
+			d, _ := r.loop.Last(b.ID)
+			sum.Precision = append(sum.Precision, BenchPrecision{Bench: b, Iterations: st.iterations, Precision: d.Precision})
+		}
 	}
 	if errors.Is(err, ErrInterrupted) {
 		sum.Interrupted = true

@@ -136,6 +136,10 @@ type Config struct {
 	// MinIterations (fmin) is the least number of completed iterations
 	// before the benchmark may stop.
 	MinIterations int
+	// MaxIterations is the most iterations a benchmark may run (the
+	// runner's cap), which the Interval criterion plans its slices per
+	// iteration for; zero means unknown.
+	MaxIterations int
 	// Resamples is the number of bootstrap resamples per RCIW value.
 	Resamples int
 	// Seed seeds the bootstrap; together with the benchmark ID it makes

@@ -206,8 +206,7 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 	}
 	est := varcomp.Fit(st.procs)
 	if p.cfg.Criterion == Interval && st.costed > 0 && est.Processes >= 2 {
-		n := time.Duration(st.costed)
-		st.measure = est.OptimalSlices(st.c1/n, st.c2/n, MinSlices, p.cfg.MeasureMax)
+		st.measure = p.slicesFor(est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
 	}
 	d.Precision = p.precision(est, st.measure)
 	if p.cfg.Criterion == Interval {
@@ -234,6 +233,29 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 // about one process more. An upper confidence bound on the spread, or
 // deciding at 99%, cost more processes and helped less.
 const HoldProcesses = 2
+
+// slicesFor returns the measurement slices of the next iteration under
+// Interval, from the estimate and the mean costs c₁ of a slice and c₂ of
+// a process: the cheapest plan that reaches the target (varcomp's Plan,
+// with the processes a stop needs at least), or, when no plan reaches it
+// within MaxIterations, Kalibera and Jones's m*, which narrows the
+// interval fastest per second and so leaves the narrowest interval at the
+// cap.
+func (p *Policy) slicesFor(est varcomp.Estimate, c1, c2 time.Duration) int {
+	minN := max(p.cfg.MinIterations, MinProcesses) + HoldProcesses - 1
+	limit := p.cfg.MaxIterations
+	if limit == 0 {
+		limit = planLimit
+	}
+	if m, _, ok := est.Plan(p.cfg.Threshold, IntervalConfidence, minN, MinSlices, p.cfg.MeasureMax, limit, c1, c2); ok {
+		return m
+	}
+	return est.OptimalSlices(c1, c2, MinSlices, p.cfg.MeasureMax)
+}
+
+// planLimit is the most processes a plan for the target may take when
+// the configuration gives no cap.
+const planLimit = 100
 
 // precision describes the interval of est at IntervalConfidence, with the
 // processes of m slices each that reach the target: the threshold under

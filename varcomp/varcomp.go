@@ -14,6 +14,7 @@ package varcomp
 
 import (
 	"math"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -138,10 +139,25 @@ func (e Estimate) Interval(confidence float64) Interval {
 }
 
 // tQuantile returns the two-sided Student-t quantile of the confidence
-// level with df degrees of freedom.
+// level with df degrees of freedom. Planning asks for the same few
+// quantiles many times, and each costs an inverse incomplete beta
+// function, so they are kept.
 func tQuantile(confidence float64, df int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-confidence)/2)
+	k := tKey{confidence, df}
+	if q, ok := tCache.Load(k); ok {
+		return q.(float64)
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-confidence)/2)
+	tCache.Store(k, q)
+	return q
 }
+
+type tKey struct {
+	confidence float64
+	df         int
+}
+
+var tCache sync.Map
 
 // OptimalSlices returns m* = ⌈√(c₂·S₁² / (c₁·T₂²))⌉, the slices per process
 // that minimise the variance of the mean per second of run time, clamped
@@ -200,4 +216,36 @@ func (e Estimate) ProcessesFor(target, confidence float64, m float64, limit int)
 		}
 	}
 	return limit + 1
+}
+
+// Plan returns the slices per process m in [lo, hi] that reach a relative
+// half-width of target at the given confidence at the least total cost
+// n·(c₂ + m·c₁), with n the processes that m needs (ProcessesFor, at least
+// minN), and that n. It reports false when no m reaches the target within
+// limit processes, or the estimate or costs are missing; then OptimalSlices
+// is the better rule.
+//
+// m* minimises the cost of a given precision when the number of processes
+// is free. It is not when a minimum of processes binds: a stable benchmark
+// whose between-process variance is small gets a large m*, although the
+// minimum of processes at few slices each would already reach the target.
+func (e Estimate) Plan(target, confidence float64, minN, lo, hi, limit int, c1, c2 time.Duration) (m, n int, ok bool) {
+	if c1 <= 0 || c2 < 0 {
+		return lo, 0, false
+	}
+	best := math.Inf(1)
+	for mm := lo; mm <= hi; mm++ {
+		nn := e.ProcessesFor(target, confidence, float64(mm), limit)
+		if nn == 0 || nn > limit {
+			continue
+		}
+		nn = max(nn, minN)
+		if cost := float64(nn) * (float64(c2) + float64(mm)*float64(c1)); cost < best {
+			best, m, n = cost, mm, nn
+		}
+	}
+	if math.IsInf(best, 1) {
+		return lo, 0, false
+	}
+	return m, n, true
 }

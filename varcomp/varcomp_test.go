@@ -101,3 +101,34 @@ func TestProcessesForKnownAnswer(t *testing.T) {
 	// The prediction at the data's own n and m is the interval itself.
 	require.InDelta(t, e.Interval(0.95).RelHalfWidth(), e.PredictRelHalfWidth(0.95, 3, 2), 1e-12)
 }
+
+func TestPlanKnownAnswer(t *testing.T) {
+	ms := time.Millisecond
+	// Mean 100, S₁² = 36, T₂² = 0.01: ±3% at 95% needs
+	// t(n−1)²·(0.01 + 36/m)/n ≤ 9. By hand with a t table: m = 2 needs 11
+	// processes (cost 11·350 ms = 3850), m = 3 needs 8 (8·450 = 3600),
+	// m = 4 needs 7 (3850), m = 5 needs 6 (3900), m = 20 needs 4 (8600).
+	e := Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 36, S2: 7.21, T2: 0.01}
+	m, n, ok := e.Plan(0.03, 0.95, 4, 2, 20, 100, 100*ms, 150*ms)
+	require.True(t, ok)
+	assert.Equal(t, 3, m)
+	assert.Equal(t, 8, n)
+	// The Kalibera–Jones m* would be ⌈√(1.5·36/0.01)⌉ = 74, clamped to 20:
+	// more precision per second, but at 4 processes more than the target.
+	assert.Equal(t, 20, e.OptimalSlices(100*ms, 150*ms, 2, 20))
+
+	// A stable benchmark: the minimum of processes binds, and the fewest
+	// slices reach the target there.
+	e = Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 1.8, T2: 1}
+	m, n, ok = e.Plan(0.03, 0.95, 4, 2, 20, 100, 100*ms, 150*ms)
+	require.True(t, ok)
+	assert.Equal(t, 2, m)
+	assert.Equal(t, 4, n)
+
+	// Out of reach within the limit.
+	e = Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 400, T2: 400}
+	_, _, ok = e.Plan(0.03, 0.95, 4, 2, 20, 10, 100*ms, 150*ms)
+	assert.False(t, ok)
+	_, _, ok = e.Plan(0.03, 0.95, 4, 2, 20, 10, 0, 150*ms)
+	assert.False(t, ok, "no costs")
+}

@@ -40,7 +40,7 @@ type ReplayOptions struct {
 }
 
 func newReplayCmd() *cobra.Command {
-	opts := &ReplayOptions{Stop: stopper.Default(stopper.Precision)}
+	opts := &ReplayOptions{Stop: stopper.Default(stopper.Interval)}
 	cmd := &cobra.Command{
 		Use:   "replay [flags] RAW...",
 		Short: "Replay dynamic reconfiguration on a recorded full run",

@@ -80,7 +80,7 @@ const (
 )
 
 func newRunCmd() *cobra.Command {
-	opts := &runOptions{Stop: stopper.Default(stopper.Precision)}
+	opts := &runOptions{Stop: stopper.Default(stopper.Interval)}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [packages]",
 		Short: "Run benchmarks in randomized multiple interleaved trials",
@@ -225,6 +225,7 @@ func (o *runOptions) policy() (rmit.Policy, error) {
 	}
 	cfg := o.Stop
 	cfg.Seed = o.Seed
+	cfg.MaxIterations = o.SuiteRuns * o.Iterations
 	return stopper.NewPolicy(cfg)
 }
 

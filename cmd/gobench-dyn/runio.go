@@ -188,6 +188,7 @@ func printSummary(w io.Writer, sum *rmit.Summary, suite *rmit.Suite, opts *runOp
 		fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
 			wall.Round(time.Second), sum.CapEstimate.Round(time.Second), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
 	}
+	printPrecision(w, sum.Precision)
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
@@ -206,6 +207,35 @@ func printSummary(w io.Writer, sum *rmit.Summary, suite *rmit.Suite, opts *runOp
 	}
 	if sum.Interrupted {
 		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
+	}
+}
+
+// printPrecision writes how well each benchmark's mean is known: the 95%
+// interval over its processes, and for a benchmark that missed its
+// target, how many processes would reach it.
+func printPrecision(w io.Writer, ps []rmit.BenchPrecision) {
+	var known []rmit.BenchPrecision
+	reached := 0
+	for _, p := range ps {
+		if p.Precision.Known() {
+			known = append(known, p)
+			if p.Precision.Width <= p.Precision.Target {
+				reached++
+			}
+		}
+	}
+	if len(known) == 0 {
+		return
+	}
+	p0 := known[0].Precision
+	fmt.Fprintf(w, "  precision (%.0f%% interval of each mean over its processes): %d of %d benchmarks reached ±%.3g%%\n",
+		100*p0.Confidence, reached, len(known), 100*p0.Target)
+	width := 0
+	for _, p := range known {
+		width = max(width, len(p.Bench.String()))
+	}
+	for _, p := range known {
+		fmt.Fprintf(w, "    %-*s  %s (%d processes)\n", width, p.Bench.String(), p.Precision, p.Iterations)
 	}
 }
 
