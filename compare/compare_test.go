@@ -259,7 +259,7 @@ func TestThreshold(t *testing.T) {
 	opts := testOptions()
 	c := one(t, old, new, opts)
 	assert.Less(t, c.P, 0.01)
-	assert.Equal(t, NoChange, c.Verdict, "a significant 2%% change is below the 3%% threshold")
+	assert.Equal(t, NoChange, c.Verdict, "a significant 2% change is below the 3% threshold")
 	opts.Threshold = 0.01
 	assert.Equal(t, Regression, one(t, old, new, opts).Verdict)
 }

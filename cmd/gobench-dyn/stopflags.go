@@ -41,6 +41,10 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		c.Threshold = c.Criterion.DefaultThreshold()
 	case c.Threshold <= 0 && c.Criterion != stopper.None:
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
+	} else if c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision {
+		if err := fractionFlag("--threshold", c.Threshold); err != nil {
+			return err
+		}
 	}
 	if c.Criterion != stopper.None && c.MinIterations < stopper.MinProcesses && fs.Changed("min-iterations") {
 		return usageErr("--min-iterations: no criterion judges a benchmark on fewer than %d processes, got %d", stopper.MinProcesses, c.MinIterations)
