@@ -33,15 +33,18 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		return usageErr("--target: only --stop interval has a target; got --stop %s", c.Criterion)
 	case interval:
 		target, _ := fs.GetFloat64("target")
-		if !(target > 0 && target < 1) {
-			return usageErr("--target: must be between 0 and 1 (0.03 is ±3%%), got %v", target)
+		if target <= 0 {
+			return usageErr("--target: must be positive (0.03 is ±3%%), got %v", target)
+		}
+		if err := fractionFlag("--target", target); err != nil {
+			return err
 		}
 		c.Threshold = target
 	case !fs.Changed("threshold"):
 		c.Threshold = c.Criterion.DefaultThreshold()
 	case c.Threshold <= 0 && c.Criterion != stopper.None:
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
-	} else if c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision {
+	case c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision:
 		if err := fractionFlag("--threshold", c.Threshold); err != nil {
 			return err
 		}
