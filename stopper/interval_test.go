@@ -62,7 +62,8 @@ func TestIntervalNeverJudgesFewerThanThreeProcesses(t *testing.T) {
 func TestIntervalAdaptsSlicesPerProcess(t *testing.T) {
 	ms := time.Millisecond
 	// handData of package varcomp: S₁² = 2, T₂² = 6 after three
-	// processes, so m* = ⌈√(c₂·2/(c₁·6))⌉.
+	// processes, so m* = ⌈√(c₂·2/(c₁·6))⌉. ±1% is out of reach in any
+	// plan, so m* decides, at most the pilot's 5 slices.
 	procs := [][]float64{{10, 12}, {14, 16}, {9, 11}}
 	for _, c := range []struct {
 		c2   time.Duration
@@ -73,7 +74,7 @@ func TestIntervalAdaptsSlicesPerProcess(t *testing.T) {
 		for k, vals := range procs {
 			p.EndIteration("b", policy.Iteration{SuiteRun: k + 1, Measured: vals, SliceCost: 100 * ms, ProcessCost: c.c2})
 		}
-		want := min(c.want, 4*5)
+		want := min(c.want, 5)
 		assert.Equal(t, want, p.Slices("b"), "c₂ = %v", c.c2)
 		assert.Equal(t, 1+want, p.MaxSlices("b"))
 		// The iteration then ends after that many measurement slices.
