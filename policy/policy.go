@@ -97,6 +97,10 @@ type Precision struct {
 	Next float64
 }
 
+// ManyProcesses is where predictions of processes stop counting: a
+// Precision whose Processes exceed it says "over 10000 processes".
+const ManyProcesses = 10000
+
 // Known reports whether p holds an estimate.
 func (p Precision) Known() bool {
 	return p.Confidence > 0 && !math.IsNaN(p.Width) && !math.IsInf(p.Width, 0)
@@ -109,7 +113,11 @@ func (p Precision) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("±%s", pct(p.Width))
-	if p.Target > 0 && p.Width > p.Target && p.Processes > 0 {
+	switch {
+	case p.Target <= 0 || p.Width <= p.Target || p.Processes <= 0:
+	case p.Processes > ManyProcesses:
+		s += fmt.Sprintf("; over %d processes for ±%s", ManyProcesses, pct(p.Target))
+	default:
 		s += fmt.Sprintf("; about %d processes for ±%s", p.Processes, pct(p.Target))
 	}
 	return s

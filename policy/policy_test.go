@@ -17,6 +17,7 @@ func TestPrecisionString(t *testing.T) {
 	assert.Equal(t, "±35%", Precision{Width: 0.351, Confidence: 0.95}.String())
 	assert.Equal(t, "", Precision{Width: math.NaN(), Confidence: 0.95}.String())
 	assert.Equal(t, "", Precision{}.String(), "no estimate")
+	assert.Equal(t, "±35%; over 10000 processes for ±3%", Precision{Width: 0.35, Confidence: 0.95, Target: 0.03, Processes: 10001}.String())
 }
 
 func TestGain(t *testing.T) {

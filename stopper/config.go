@@ -41,6 +41,8 @@ package stopper
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // A Criterion names a stoppage criterion.
@@ -210,7 +212,7 @@ const IntervalTarget = 0.03
 
 // maxPredicted bounds the predicted processes of a precision: beyond it
 // the answer is "more than that".
-const maxPredicted = 10000
+const maxPredicted = policy.ManyProcesses
 
 // A ConfigError is an invalid Config field; Field is the Config field name.
 type ConfigError struct {

@@ -228,10 +228,10 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 // interval it stops with is then too narrow. Simulated with fixed seeds
 // (TestIntervalCoverage, docs/EVALUATION.md), at between/within ratios 0,
 // 0.5, 1 and 3 the first-time rule's 95% interval covered the mean in
-// 95.4%, 95.6%, 93.1% and 88.4% of benchmarks; asking the rule to hold
-// at two consecutive processes gave 94.3%, 93.5%, 93.4% and 93.0%, for
-// about one process more. An upper confidence bound on the spread, or
-// deciding at 99%, cost more processes and helped less.
+// 95.4%, 95.6%, 93.1% and 88.4% of benchmarks; holding at two
+// consecutive processes gives 95.5%, 95.2%, 93.5% and 92.7%, for about one
+// process more. An upper confidence bound on the spread, or deciding at
+// 99%, cost more processes and helped less.
 const HoldProcesses = 2
 
 // slicesFor returns the measurement slices of the next iteration under
