@@ -85,6 +85,7 @@ type Runner struct {
 	deadline time.Time             // Start + Budget, when there is a budget
 	spent    bool                  // the budget ran out during an iteration
 	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
+	allWall  time.Duration         // wall time of all its slices, the first from the process start
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -278,7 +279,7 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 	b := e.Bench
 	st := r.state[b]
 	start := r.now()
-	measured, inSlices, fail := r.runIteration(ctx, e, k, order, sum)
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
 	wall := r.now().Sub(start)
 	if fail != nil && fail.Reason == "interrupted" {
 		return ErrInterrupted
@@ -306,7 +307,7 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 		// is incomplete: neither is the policy's to judge.
 		return nil
 	}
-	if d := r.loop.End(b.ID, costs(k, measured, inSlices, wall)); d.Stop {
+	if d := r.loop.End(b.ID, costs(k, measured, inSlices, slicesWall)); d.Stop {
 		r.stop(b, k, e.Iteration, sum, nil, d)
 	}
 	return nil
@@ -314,7 +315,10 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 
 // costs describes a completed iteration to its policy: its measurement
 // values, the mean wall time of one measurement slice (c₁) and the rest of
-// its wall time, start, warmup and exit (c₂).
+// its slices' wall time, the process start and the warmup (c₂). Both come
+// from the slices' recorded wall times, the first of which runs from the
+// process start, so that a resumed run, which knows only the records,
+// gives the policy the same costs as the run that recorded them.
 func costs(k int, measured []float64, inSlices, wall time.Duration) policy.Iteration {
 	it := policy.Iteration{SuiteRun: k, Measured: measured}
 	if len(measured) > 0 && inSlices > 0 {
@@ -398,17 +402,18 @@ func (r *Runner) finish(sum *Summary) {
 }
 
 // runIteration runs one process of the test binary for entry e, records
-// its slices and returns the measurement values (ns/op) and the wall time
-// of the measurement slices. A nil failure means the iteration completed.
-func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, time.Duration, *Failure) {
+// its slices and returns the measurement values (ns/op), the wall time of
+// the measurement slices and of all slices. A nil failure means the
+// iteration completed.
+func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, time.Duration, time.Duration, *Failure) {
 	measured, fail := r.runProcess(ctx, e, k, order, sum)
-	return measured, r.inSlices, fail
+	return measured, r.inSlices, r.allWall, fail
 }
 
-// runProcess is runIteration without the slice time, which it leaves in
-// r.inSlices.
+// runProcess is runIteration without the slice times, which it leaves in
+// r.inSlices and r.allWall.
 func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
-	r.inSlices = 0
+	r.inSlices, r.allWall = 0, 0
 	b := e.Bench
 	maxSlices := r.Policy.MaxSlices(b.ID)
 	fail := func(reason, detail string) *Failure {
@@ -444,6 +449,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
 			}
 			last = now
+			r.allWall += time.Duration(rec.WallNs)
 			r.slice(b, rec)
 			if feed.Step.Warmup {
 				sum.Warmup++
