@@ -300,3 +300,61 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(5 processes\)`, text.String())
 	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
 }
+
+// TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
+// each process's slices from the costs of the ones before, and a resumed
+// run, which knows them only from the records, chooses the same, so it
+// discards no recorded iteration but the one cut short. (The fake values
+// depend on how many slices were printed before, so the rerun of that
+// iteration measures other values than the uninterrupted run did.)
+func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
+	ns := func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkB") {
+			return 1000 * (1 + 0.1*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	opts := func() Options {
+		o := testOptions(t.TempDir())
+		o.Stop = stopper.Default(stopper.Interval)
+		o.SuiteRuns = 6
+		return o
+	}
+	f := newFake("BenchmarkA", "BenchmarkB")
+	f.nsPerOp = ns
+	o := opts()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 33 { // past the pilot, in the fourth suite run
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+
+	f.onSlice = nil
+	o.Resume, o.SeedSet = o.Raw, false
+	_, err = runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	discarded := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventDiscarded {
+			discarded++
+		}
+	}
+	assert.Equal(t, 1, discarded, "only the iteration the interrupt cut short")
+	assert.True(t, run.Complete)
+	ended := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			ended++
+		}
+	}
+	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
+}
