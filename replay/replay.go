@@ -53,6 +53,9 @@ type Options struct {
 	Resamples int
 	// Seed seeds the A/A test's bootstrap.
 	Seed uint64
+	// Now reads the clock that times the policy's criteria; nil leaves
+	// them untimed, and the replay a function of its inputs.
+	Now func() time.Time
 }
 
 // An Iteration is where the policy ended one replayed iteration.
@@ -140,7 +143,7 @@ func Run(run *record.Run, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	loop := &policy.Loop{Policy: p, Now: time.Now}
+	loop := &policy.Loop{Policy: p, Now: opts.Now}
 	res := &Result{Config: p.Config()}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	for _, k := range run.Keys() {

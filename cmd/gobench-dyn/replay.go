@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -136,6 +137,7 @@ func replayRun(opts *ReplayOptions) error {
 		fullWarmup = -1 // as recorded
 	}
 	res, err := replay.Run(run, replay.Options{
+		Now:           time.Now,
 		Config:        opts.Stop,
 		FullWarmup:    fullWarmup,
 		MaxIterations: opts.MaxIterations,
