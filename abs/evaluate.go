@@ -59,6 +59,9 @@ type Options struct {
 	Seed    uint64
 	// Log receives progress notes.
 	Log io.Writer
+	// TempDir holds the binaries, overlays and profiles; "" makes (and
+	// removes) one.
+	TempDir string
 }
 
 // An InputError is bad input: a pattern, package or function the
@@ -90,12 +93,15 @@ type evaluation struct {
 func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 	e := &evaluation{opts: opts, start: time.Now(), covers: map[int][]*rmit.Benchmark{}, hits: map[int]int64{},
 		spreadRuns: map[[2]string]map[string][]float64{}}
-	tmp, err := os.MkdirTemp("", "gobench-dyn-abs-")
-	if err != nil {
-		return nil, err
+	e.tmp = opts.TempDir
+	if e.tmp == "" {
+		tmp, err := os.MkdirTemp("", "gobench-dyn-abs-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		e.tmp = tmp
 	}
-	defer os.RemoveAll(tmp)
-	e.tmp = tmp
 
 	cands, err := Candidates(ctx, opts.Dir, patternsOr(opts.Patterns), opts.BuildFlags)
 	if err != nil {

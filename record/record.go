@@ -9,6 +9,7 @@
 package record
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"time"
@@ -98,8 +99,11 @@ type Slice struct {
 	WallNs int64              `json:"wall_ns"` // wall time of the slice as seen by the harness
 }
 
-// Key identifies a benchmark across records.
-func (s *Slice) Key() Key { return Key{Package: s.Package, Benchmark: s.Benchmark, Version: s.Version} }
+// Key returns the benchmark and version the event is about.
+func (e *Event) Key() Key { return Key{Bench{e.Package, e.Benchmark}, e.Version} }
+
+// Key returns the benchmark and version of the slice.
+func (s *Slice) Key() Key { return Key{Bench{s.Package, s.Benchmark}, s.Version} }
 
 // Event kinds.
 const (
@@ -137,10 +141,23 @@ type Event struct {
 	Value     float64 `json:"value,omitempty"`
 	// CriterionNs is the time spent computing stoppage criteria for the
 	// benchmark so far, on stop events.
-	CriterionNs int64     `json:"criterion_ns,omitempty"`
-	Reason      string    `json:"reason,omitempty"`
-	Detail      string    `json:"detail,omitempty"`
-	Time        time.Time `json:"time"`
+	CriterionNs int64 `json:"criterion_ns,omitempty"`
+	// Precision is, on stop events, how well the benchmark's mean is
+	// known when it left the schedule; nil when no interval was estimated.
+	Precision *Precision `json:"precision,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
+	Detail    string     `json:"detail,omitempty"`
+	Time      time.Time  `json:"time"`
+}
+
+// A Precision is the interval of a benchmark's mean over its processes
+// at a stop: its relative half-width (the ±x of "±2%") at Confidence,
+// the target half-width, and the processes predicted to reach the target.
+type Precision struct {
+	RelHalfWidth float64 `json:"rel_half_width"`
+	Confidence   float64 `json:"confidence"`
+	Target       float64 `json:"target,omitempty"`
+	Processes    int     `json:"processes_for_target,omitempty"`
 }
 
 // Reasons of stop events a policy decided.
@@ -153,12 +170,37 @@ const (
 	ReasonSettled = "verdict settled"
 )
 
+// A Bench identifies a benchmark in every package of gobench-dyn: its
+// package path and its name as go test prints it, sub-benchmarks and
+// GOMAXPROCS suffix included. It names the same benchmark in both versions
+// of a baseline run, in every shard and on every instance.
+type Bench struct {
+	Package   string `json:"pkg,omitempty"`
+	Benchmark string `json:"bench"`
+}
+
+// String returns the benchmark as people name it: "pkg.BenchmarkX".
+func (b Bench) String() string {
+	if b.Package == "" {
+		return b.Benchmark
+	}
+	return b.Package + "." + b.Benchmark
+}
+
+// Compare orders benchmarks by package, then name.
+func (b Bench) Compare(o Bench) int {
+	return cmp.Or(cmp.Compare(b.Package, o.Package), cmp.Compare(b.Benchmark, o.Benchmark))
+}
+
 // A Key identifies one benchmark of one version of the code.
 type Key struct {
-	Package   string
-	Benchmark string
-	Version   string
+	Bench
+	Version string
 }
+
+// ID returns k as one string, for state kept by opaque benchmark IDs,
+// such as a stopping policy's.
+func (k Key) ID() string { return k.Version + "|" + k.Package + "|" + k.Benchmark }
 
 // A Run is the content of one or more raw files.
 type Run struct {

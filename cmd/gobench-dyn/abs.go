@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"time"
 
@@ -17,11 +18,12 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
-// absOptions holds the flags of gobench-dyn abs.
-type absOptions struct {
+// AbsOptions holds the flags of gobench-dyn abs.
+type AbsOptions struct {
 	Patterns   []string
 	Func       string
 	Top        int
@@ -40,8 +42,10 @@ type absOptions struct {
 	Dir            string // where packages are resolved; "" is the current directory
 }
 
-func newAbsCmd() *cobra.Command {
-	opts := &absOptions{}
+// NewCmdAbs returns the abs command; runF, if not nil, runs in place of
+// absRun, for tests of the flags.
+func NewCmdAbs(ios *IOStreams, runF func(*AbsOptions) error) *cobra.Command {
+	opts := &AbsOptions{}
 	cmd := &cobra.Command{
 		Use:   "abs [flags] [packages]",
 		Short: "Score which slowdowns of exported functions the benchmarks would catch",
@@ -68,7 +72,10 @@ covers the functions run so far).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
 			opts.seedSet = cmd.Flags().Changed("seed")
-			opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Stdout, opts.Stderr = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return absRun(opts)
 		},
 	}
@@ -88,7 +95,7 @@ covers the functions run so far).`,
 	return cmd
 }
 
-func absRun(opts *absOptions) error {
+func absRun(opts *AbsOptions) error {
 	var fn *regexp.Regexp
 	if opts.Func != "" {
 		var err error
@@ -124,14 +131,20 @@ func absRun(opts *absOptions) error {
 	stop := stopper.Default(stopper.Precision)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	defer onInterrupt(cancel, opts.Stderr)()
+	var cleanups session.Cleanups
+	defer onInterrupt(cancel, opts.Stderr, &cleanups)()
+	tmp, err := os.MkdirTemp("", "gobench-dyn-abs-")
+	if err != nil {
+		return err
+	}
+	defer cleanups.Add(func() { os.RemoveAll(tmp) })()
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: seed %d\n", opts.Seed)
 
 	rep, err := abs.Evaluate(ctx, abs.Options{
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
-		Stop: stop, Compare: abs.CompareOptions(opts.Seed), Seed: opts.Seed, Log: opts.Stderr,
+		Stop: stop, Compare: abs.CompareOptions(opts.Seed), Seed: opts.Seed, Log: opts.Stderr, TempDir: tmp,
 	})
 	var inErr *abs.InputError
 	if errors.As(err, &inErr) {

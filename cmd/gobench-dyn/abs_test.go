@@ -13,12 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func runAbs(t *testing.T, dir string, mod func(*absOptions), patterns ...string) (string, int, string) {
+func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string) (string, int, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	abs, err := filepath.Abs(filepath.Join("..", "..", "abs", "testdata", dir))
 	require.NoError(t, err)
-	opts := &absOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 4, SpreadRuns: 3,
+	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 4, SpreadRuns: 3,
 		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs}
 	if mod != nil {
 		mod(opts)
@@ -34,12 +34,12 @@ func runAbs(t *testing.T, dir string, mod func(*absOptions), patterns ...string)
 }
 
 func TestAbsBadInputExits2(t *testing.T) {
-	for name, mod := range map[string]func(*absOptions){
-		"--func":        func(o *absOptions) { o.Func = "(" },
-		"--top":         func(o *absOptions) { o.Top = -1 },
-		"--slowdown":    func(o *absOptions) { o.Slowdown = -0.5 },
-		"--suite-runs":  func(o *absOptions) { o.SuiteRuns = 1 },
-		"--spread-runs": func(o *absOptions) { o.SpreadRuns = 1 },
+	for name, mod := range map[string]func(*AbsOptions){
+		"--func":        func(o *AbsOptions) { o.Func = "(" },
+		"--top":         func(o *AbsOptions) { o.Top = -1 },
+		"--slowdown":    func(o *AbsOptions) { o.Slowdown = -0.5 },
+		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
+		"--spread-runs": func(o *AbsOptions) { o.SpreadRuns = 1 },
 	} {
 		_, code, msg := runAbs(t, "known", mod, ".")
 		assert.Equal(t, 2, code, name)
@@ -48,7 +48,7 @@ func TestAbsBadInputExits2(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	_, code, msg := runAbs(t, "nobench", func(o *absOptions) { o.Slowdown = 1 }, ".")
+	_, code, msg := runAbs(t, "nobench", func(o *AbsOptions) { o.Slowdown = 1 }, ".")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "no benchmarks")
 }
@@ -60,7 +60,7 @@ func TestAbsNotReachableJSON(t *testing.T) {
 		t.Skip("builds benchmarks")
 	}
 	js := filepath.Join(t.TempDir(), "abs.json")
-	out, code, msg := runAbs(t, "known", func(o *absOptions) {
+	out, code, msg := runAbs(t, "known", func(o *AbsOptions) {
 		o.Func, o.Slowdown, o.JSON = "^Cold$", 2, js
 	}, ".")
 	require.Equal(t, 0, code, msg)

@@ -24,7 +24,7 @@ func inProcess(args ...string) (int, string, string) {
 // commandNames lists the root and every subcommand as their help is asked for.
 func commandNames() [][]string {
 	names := [][]string{{}}
-	for _, c := range newRootCmd().Commands() {
+	for _, c := range newRootCmd(systemIO()).Commands() {
 		names = append(names, []string{c.Name()})
 	}
 	return names
@@ -65,7 +65,11 @@ func TestRelativeThresholdTypo(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "--threshold", "3", "./no/such/package"}, "--threshold 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--stop", "precision", "--threshold", "3", "./no/such/package"}, "--threshold 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--target", "3", "./no/such/package"}, "--target 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--threshold", "0.03", "./no/such/package"}, "--threshold: --stop interval takes --target"},
+		{[]string{"run", "--stop", "cv", "--target", "0.02", "./no/such/package"}, "--target: only --stop interval has a target"},
+		{[]string{"run", "--stop", "cv", "--min-iterations", "2", "./no/such/package"}, "--min-iterations: no criterion judges a benchmark on fewer than 3 processes"},
 		{[]string{"run", "--stop", "cv", "--threshold", "1", "./no/such/package"}, "--threshold 1: "},
 		{[]string{"run", "--stop", "rciw", "--threshold", "5", "./no/such/package"}, "for 5% use 0.05"},
 		{[]string{"run", "--min-change", "3", "./no/such/package"}, "--min-change 3: a relative change is a fraction"},
@@ -167,4 +171,18 @@ func TestNoBenchmarksMatchNamesThePackages(t *testing.T) {
 	assert.Contains(t, stderr, `no benchmarks match "NoSuchBenchmark" in ./...`+"\n")
 	_, err := os.Stat(dir)
 	require.NoError(t, err)
+}
+
+// TestMissingGoSumNamesTheFix runs a module whose test imports a
+// dependency without its go.sum entry: the failure ends with the go get -t
+// line that adds it.
+func TestMissingGoSumNamesTheFix(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n\nrequire github.com/stretchr/testify v1.12.1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m_test.go"), []byte("package m\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\n"+
+		"func BenchmarkX(b *testing.B) {\n\tfor range b.N {\n\t\tassert.True(b, true)\n\t}\n}\n"), 0o644))
+	_, stderr, code := gobenchDyn(t, dir, "run", "--progress", "off", ".")
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "missing go.sum entry")
+	assert.Contains(t, stderr, "to add the missing go.sum entries, run:\n    \tgo get -t example.com/m\n")
 }

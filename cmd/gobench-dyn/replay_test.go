@@ -71,6 +71,7 @@ func TestReplayCommandRaw(t *testing.T) {
 	assert.Contains(t, out, "--stop cv --threshold 0.01 --window 3")
 	assert.Regexp(t, `suite: 1 benchmarks, \d+ of 48 slices, time saved`, out)
 	assert.Contains(t, out, "A/A not different")
+	assert.Regexp(t, `precision \(95%\)[\s\S]*BenchmarkA-8\s.*±\d`, out, "the interval of the mean over the replayed processes")
 
 	code, msg, out = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: true})
 	require.Zero(t, code, msg)
@@ -137,9 +138,9 @@ func TestReplayCommandBadInput(t *testing.T) {
 }
 
 func TestReplayCommandFlags(t *testing.T) {
-	assert.Equal(t, 2, execute([]string{"replay"}), "no file")
-	assert.Equal(t, 2, execute([]string{"replay", "--stop", "median", "x.jsonl"}))
-	assert.Equal(t, 2, execute([]string{"replay", "--stop", "kld", "--window", "2", "x.jsonl"}))
+	assert.Equal(t, 2, exitCode("replay"), "no file")
+	assert.Equal(t, 2, exitCode("replay", "--stop", "median", "x.jsonl"))
+	assert.Equal(t, 2, exitCode("replay", "--stop", "kld", "--window", "2", "x.jsonl"))
 }
 
 func TestStopFlags(t *testing.T) {
