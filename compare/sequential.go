@@ -1,8 +1,11 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // A Plan is the schedule of looks of a sequential paired comparison: after
@@ -45,6 +48,24 @@ func NewPlan(first, last int) Plan {
 		looks = append(looks, n)
 	}
 	return Plan{Looks: append(looks, last)}
+}
+
+// String returns the looks as a comma-separated list, as ParsePlan reads
+// them and run records them in its raw file's header.
+func (p Plan) String() string { return joinInts(p.Looks) }
+
+// ParsePlan reads the looks of a plan from a comma-separated list of
+// ascending positive integers.
+func ParsePlan(s string) (Plan, error) {
+	var p Plan
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || len(p.Looks) > 0 && n <= p.Looks[len(p.Looks)-1] {
+			return Plan{}, fmt.Errorf("looks %q: want ascending positive integers such as 5,8,12", s)
+		}
+		p.Looks = append(p.Looks, n)
+	}
+	return p, nil
 }
 
 // Sequential reports whether p plans more than one look.

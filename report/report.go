@@ -563,6 +563,9 @@ func fromHeader(h *record.Header, opts compare.Options) compare.Options {
 	if c, err := compare.ParseCorrection(o["correction"]); err == nil && o["correction"] != "" {
 		opts.Correction = c
 	}
+	if p, err := compare.ParsePlan(o["looks"]); err == nil {
+		opts.Plan = p
+	}
 	return opts
 }
 
@@ -572,8 +575,9 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 	if len(base.Slices) == 0 || len(head.Slices) == 0 {
 		return nil
 	}
+	// Both versions ran in the same suite runs: compare them paired.
 	copts := fromHeader(run.Header, compare.DefaultOptions())
-	copts.Seed = opts.Seed
+	copts.Paired = true
 	if opts.Compare != nil {
 		copts = *opts.Compare
 	}
