@@ -512,6 +512,14 @@ func summarize(b bench, unit string, olds, news []record.IterationSample, opts O
 			exact(&c, a, z, opts)
 			return c
 		}
+		if math.Abs(c.New.Mean-c.Old.Mean) < 1 {
+			// go test prints these as whole numbers per op: a mean
+			// difference below one is below their resolution, such as
+			// a stray runtime allocation amortized over b.N.
+			c.Method, c.done, c.P, c.Verdict = MethodExact, true, 1, NoChange
+			c.Note = fmt.Sprintf("below the resolution of one per op: %.3g → %.3g", c.Old.Mean, c.New.Mean)
+			return c
+		}
 	}
 	if opts.Paired {
 		if lr, d, ok := pairedLog(olds, news); ok {

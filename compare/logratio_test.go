@@ -145,4 +145,13 @@ func TestExactAllocsBesideInconclusiveTime(t *testing.T) {
 	assert.True(t, res.Failed(FailOn{FailTime, FailAllocs}))
 	assert.False(t, res.Failed(FailOn{FailTime}))
 	assert.True(t, res.Failed(FailOn{FailTime, FailInconclusive}))
+
+	// A stray allocation amortized over b.N moves B/op by less than the
+	// one byte go test can print: no change, not an unmeasurable ratio.
+	r = struct{ old, new *record.Run }{&record.Run{}, &record.Run{}}
+	addBench(r.old, "BenchmarkX", "B/op", "", [][]float64{{0}, {0}, {1}})
+	addBench(r.new, "BenchmarkX", "B/op", "", [][]float64{{0}, {2}, {0}})
+	c := one(t, r.old, r.new, o)
+	assert.Equal(t, NoChange, c.Verdict)
+	assert.Equal(t, "below the resolution of one per op: 0.333 → 0.667", c.Note)
 }

@@ -117,15 +117,19 @@ func splitLines(s string) []string {
 	return out
 }
 
-// TestBaselineEarlyVerdict runs the default dynamic configuration on a
-// repository whose last commit makes one benchmark five times slower: that
-// pair stops as soon as the slowdown is certain, both versions with the
-// reason recorded, before the cap of 5 iterations, and the run still fails
-// on the regression. The unchanged benchmark is never settled. With
-// --early-verdict=false nothing is. Process noise on a loaded machine can
-// delay the verdict to the cap, so one of three seeds must settle it early.
-func TestBaselineEarlyVerdict(t *testing.T) {
-	repo := gitRepo(t, 2000, 10000)
+// TestBaselineSequential runs the default dynamic configuration on a
+// repository whose last commit makes one benchmark 20 times slower (far
+// beyond the process noise of a loaded machine, which reached ±65% with
+// 5 ms slices): that
+// pair runs back to back in every suite run, stops at a look before the cap
+// of 20 suite runs once the slowdown is decided, both versions with the
+// reason recorded, and the run fails on the regression. The unchanged
+// benchmark may stop as "no change" but is never a regression. With
+// --sequential=false (or the deprecated --early-verdict=false) nothing
+// stops early. Process noise on a loaded machine can delay the verdict, so
+// one of three seeds must decide it early.
+func TestBaselineSequential(t *testing.T) {
+	repo := gitRepo(t, 2000, 40000)
 	run := func(seed int, extra ...string) (*record.Run, string, int) {
 		raw := filepath.Join(t.TempDir(), "run.jsonl")
 		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--seed", fmt.Sprint(seed),
@@ -149,25 +153,41 @@ func TestBaselineEarlyVerdict(t *testing.T) {
 		r, stderr, code := run(seed)
 		assert.Equal(t, 1, code, stderr)
 		assert.Contains(t, stderr, "regression against --baseline HEAD~1")
-		assert.Equal(t, "true", r.Header.Options["early-verdict"])
-		s := settled(r)
-		for k := range s {
-			assert.True(t, strings.HasPrefix(k, "BenchmarkChanged"), "only the changed benchmark settles: %v", s)
+		assert.NotRegexp(t, `Same\S*\s.*regression`, stderr)
+		assert.Equal(t, "true", r.Header.Options["sequential"])
+		assert.Equal(t, "5,8,12,18,20", r.Header.Options["looks"])
+		assert.Contains(t, stderr, "paired by suite run, sequential")
+		// Each suite run holds the two versions of a benchmark back to
+		// back.
+		order := map[[3]string]int{}
+		for _, sl := range r.Slices {
+			order[[3]string{sl.Benchmark, sl.Version, fmt.Sprint(sl.SuiteRun, "/", sl.Iteration)}] = sl.Order
 		}
-		if len(s) == 0 {
-			t.Logf("seed %d: the slowdown was not certain before the cap:\n%s", seed, stderr)
+		for k, o := range order {
+			if k[1] == record.VersionHead {
+				other, ok := order[[3]string{k[0], record.VersionBaseline, k[2]}]
+				require.True(t, ok, "%v has a baseline partner", k)
+				assert.Equal(t, 1, abs(o-other), "%v: head at %d, baseline at %d", k, o, other)
+			}
+		}
+		s := settled(r)
+		sr, ok := s["BenchmarkChanged@"+record.VersionHead]
+		if !ok {
+			t.Logf("seed %d: the slowdown was not decided before the cap:\n%s", seed, stderr)
 			continue
 		}
-		require.Len(t, s, 2, "both versions stop: %v", s)
-		for _, sr := range s {
-			assert.Less(t, sr, 5, "settled before the cap")
-		}
-		assert.Contains(t, stderr, "--early-verdict: 2 benchmarks stopped with their baseline")
+		assert.Contains(t, s, "BenchmarkChanged@"+record.VersionBaseline, "both versions stop: %v", s)
+		assert.Less(t, sr, 20, "decided before the cap")
+		assert.Contains(t, stderr, "--sequential:")
 		early = true
 	}
-	assert.True(t, early, "a 5× slowdown was not settled early in 3 runs")
+	assert.True(t, early, "a 20× slowdown was not decided early in 3 runs")
 
-	r, stderr, _ := run(1, "--early-verdict=false")
-	assert.Empty(t, settled(r), stderr)
-	assert.Equal(t, "false", r.Header.Options["early-verdict"])
+	for _, off := range []string{"--sequential=false", "--early-verdict=false"} {
+		r, stderr, _ := run(1, off, "--suite-runs", "3")
+		assert.Empty(t, settled(r), stderr)
+		assert.Equal(t, "false", r.Header.Options["sequential"])
+	}
 }
+
+func abs(x int) int { return max(x, -x) }

@@ -56,8 +56,10 @@ type runOptions struct {
 	// Baseline is a git revision built and interleaved with the code under test.
 	Baseline    string
 	BaselineOut string
-	// EarlyVerdict stops a pair of a baseline run once its comparison
-	// is settled (compare.Settled).
+	// Sequential stops each pair of a baseline run once its comparison
+	// is decided (compare.PairDecided) and runs the undecided on to the
+	// cap. EarlyVerdict is its deprecated former name.
+	Sequential   bool
 	EarlyVerdict bool
 	Compare      CompareOptions
 	Shard        ShardOptions
@@ -77,6 +79,10 @@ const (
 	defaultIterations = 1
 	defaultSliceTime  = 100 * time.Millisecond
 	defaultTimeout    = 10 * time.Minute
+	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
+	// decided pairs stop at one of the looks 5, 8, 12 or 18, and the
+	// undecided get up to 20 paired suite runs (docs/COMPARE.md).
+	defaultBaselineSuiteRuns = 20
 )
 
 func newRunCmd() *cobra.Command {
@@ -128,7 +134,9 @@ Packages are resolved as go test resolves them; the default is ./...`,
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
-	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "with --baseline and a --stop criterion, stop a benchmark's two versions as soon as their change beyond --min-change is certain")
+	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 20 unless --suite-runs is set)")
+	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
+	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
@@ -168,10 +176,18 @@ func (o *runOptions) validate(fs *pflag.FlagSet) error {
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
-	if fs.Changed("early-verdict") && o.EarlyVerdict && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
+	flag := "--sequential"
+	if fs.Changed("early-verdict") {
+		flag, o.Sequential = "--early-verdict", o.EarlyVerdict
+	}
+	if (fs.Changed("sequential") || fs.Changed("early-verdict")) && o.Sequential && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
 		// On by default; asking for it where it cannot act is a mistake
 		// worth naming, turning it off never is.
-		return usageErr("--early-verdict: only acts with --baseline and a --stop criterion")
+		return usageErr("%s: only acts with --baseline and a --stop criterion", flag)
+	}
+	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
+	if o.Sequential && !fs.Changed("suite-runs") {
+		o.SuiteRuns = defaultBaselineSuiteRuns
 	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
@@ -246,7 +262,7 @@ func (o *runOptions) headerOptions() map[string]string {
 		"budget":         o.Budget.String(),
 		"config":         o.ConfigFile,
 		"baseline":       o.Baseline,
-		"early-verdict":  strconv.FormatBool(o.EarlyVerdict),
+		"sequential":     strconv.FormatBool(o.Sequential),
 		"min-change":     fmt.Sprint(o.Compare.Threshold),
 		"rule":           o.Compare.Rule,
 		"correction":     o.Compare.Correction,
@@ -336,9 +352,7 @@ func runRun(opts *runOptions) error {
 		defer removeWorktree()
 		reportUnpaired(opts.Stderr, base, suite)
 		rmit.ShareN(base.Benchmarks, suite.Benchmarks)
-		if opts.Stop.Criterion != stopper.None {
-			paired = rmit.NewPaired(nil, base.Benchmarks, suite.Benchmarks)
-		}
+		paired = rmit.NewPaired(nil, base.Benchmarks, suite.Benchmarks)
 		suite.Packages = append(suite.Packages, base.Packages...)
 		suite.Benchmarks = append(suite.Benchmarks, base.Benchmarks...)
 		suite.Failures = append(suite.Failures, base.Failures...)
@@ -349,15 +363,20 @@ func runRun(opts *runOptions) error {
 		minDistinct = opts.MinDistinct
 	}
 	if paired != nil {
-		// Outermost, so that the runner sees why a pair stopped.
-		paired.Policy = policy
-		if opts.EarlyVerdict {
-			looks := maxIterations(opts, cf)
-			paired.Settled = func(base, head []float64) bool {
-				return compare.Settled(base, head, copts.Threshold, copts.Confidence, looks)
+		// Both versions run in the same suite runs, each pair back to
+		// back: compare them suite run by suite run.
+		copts.Paired = true
+		if opts.Sequential {
+			copts.Plan = compare.NewPlan(compare.DefaultFirstLook, maxSuiteRuns(opts, cf))
+			paired.Decided = func(base, head [][]float64) bool {
+				return compare.PairDecided(base, head, copts.Threshold, copts.Confidence, copts.Plan)
 			}
 		}
-		policy = paired
+		if opts.Stop.Criterion != stopper.None {
+			// Outermost, so that the runner sees why a pair stopped.
+			paired.Policy = policy
+			policy = paired
+		}
 	}
 	if !opts.Shard.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
@@ -371,6 +390,9 @@ func runRun(opts *runOptions) error {
 
 	header := newHeader(opts.Seed, suite.Packages)
 	header.Options = opts.headerOptions()
+	if copts.Plan.Sequential() {
+		header.Options["looks"] = copts.Plan.String()
+	}
 	header.Instance = opts.Shard.Instance
 	if !opts.Shard.Shard.IsZero() {
 		header.Shard = opts.Shard.Shard.String()
@@ -409,6 +431,7 @@ func runRun(opts *runOptions) error {
 		MinIterations: opts.Stop.MinIterations,
 		MinDistinct:   minDistinct,
 		FixedN:        opts.Baseline != "",
+		Pairs:         pairing(paired),
 		Instance:      opts.Shard.Instance,
 		Raw:           rw,
 		Observer:      obs,
@@ -440,7 +463,7 @@ func runRun(opts *runOptions) error {
 	}
 	printSummary(opts.Stderr, sum, suite, opts)
 
-	regressed := false
+	regressed, strictFail := false, false
 	if opts.Baseline != "" && runErr == nil {
 		res, err := compare.Runs(obs.baseline, obs.head, copts)
 		if err != nil {
@@ -451,7 +474,8 @@ func runRun(opts *runOptions) error {
 		if err := res.WriteText(opts.Stderr); err != nil {
 			return err
 		}
-		regressed = res.Failed(failOn)
+		regressed = len(res.Regressions(failOn)) > 0
+		strictFail = res.Failed(failOn)
 	}
 
 	switch {
@@ -461,6 +485,8 @@ func runRun(opts *runOptions) error {
 		return runErr
 	case regressed:
 		return failErr("regression against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
+	case strictFail:
+		return failErr("inconclusive against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
 	case (len(sum.Failed) > 0 || len(suite.Failures) > 0) && !opts.KeepGoing:
 		return failErr("%d benchmarks or packages failed (--keep-going exits 0 anyway)", len(sum.Failed)+len(suite.Failures))
 	}
@@ -587,16 +613,24 @@ func applyConfig(opts *runOptions, cf *optime.ConfigFile, bs []*rmit.Benchmark, 
 	return &rmit.Capped{Policy: policy, Slices: caps}
 }
 
-// maxIterations returns the most iterations any benchmark of the run can
-// take per version: the number of times a pair can be looked at.
-func maxIterations(opts *runOptions, cf *optime.ConfigFile) int {
-	n := opts.SuiteRuns * opts.Iterations
+// maxSuiteRuns returns the most suite runs any benchmark of the run can
+// take: the last look of a sequential comparison.
+func maxSuiteRuns(opts *runOptions, cf *optime.ConfigFile) int {
+	n := opts.SuiteRuns
 	if cf != nil {
 		for _, e := range cf.Entries {
-			n = max(n, e.SuiteRuns*e.Iterations)
+			n = max(n, e.SuiteRuns)
 		}
 	}
 	return n
+}
+
+// pairing returns the pairs of a baseline run for the schedule, or nil.
+func pairing(p *rmit.Paired) *rmit.Pairing {
+	if p == nil {
+		return nil
+	}
+	return &p.Pairing
 }
 
 // selectShard keeps the benchmarks of the shard the flags name.

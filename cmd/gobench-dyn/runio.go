@@ -183,7 +183,7 @@ func printSummary(w io.Writer, sum *rmit.Summary, suite *rmit.Suite, opts *runOp
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			opts.Stop.Criterion, sum.Stopped, sum.CapHit, sum.Criterion.Round(time.Microsecond), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.Settled > 0 {
-			fmt.Fprintf(w, "  --early-verdict: %d benchmarks stopped with their baseline once the change was certain\n", sum.Settled)
+			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline once their verdict was decided\n", sum.Settled)
 		}
 		fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
 			wall.Round(time.Second), sum.CapEstimate.Round(time.Second), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
