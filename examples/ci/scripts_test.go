@@ -591,7 +591,9 @@ func TestActionRealRegression(t *testing.T) {
 		"baseline":          "HEAD",
 		"threshold":         "0.2",
 		"stop":              "none",
-		"args":              "--suite-runs 3 --iterations 2 --slices 3 --warmup 1 --slice-time 10ms --seed 1",
+		// Six suite runs of one iteration: a paired comparison counts
+		// suite runs, and six give its interval 5 degrees of freedom.
+		"args":              "--suite-runs 6 --iterations 1 --slices 3 --warmup 1 --slice-time 10ms --seed 1",
 		"working-directory": repo,
 	}
 	r := j.runAction(inputs, 0, "")
