@@ -81,7 +81,7 @@ const (
 	StatusEmpty  Status = "no data"     // no measurement in the unit
 	StatusFull   Status = "full config" // a criterion was on, but the benchmark ran its full configuration
 	// StatusSettled: it stopped with its baseline because their
-	// comparison was already decided (run --early-verdict).
+	// comparison was already decided (run --sequential).
 	StatusSettled Status = "settled"
 )
 
