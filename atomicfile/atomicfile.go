@@ -22,10 +22,19 @@ type File struct {
 func Create(path string) (*File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
+		// The temporary name is ours, not the caller's: name the path
+		// they asked for.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "create", Path: path, Err: pe.Err}
+		}
 		return nil, err
 	}
 	return &File{File: f, path: path}, nil
 }
+
+// Path returns the path the file replaces once committed.
+func (f *File) Path() string { return f.path }
 
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestReadJMH(t *testing.T) {
-	run, err := ReadJMH("testdata/jmh/protostuff-subset.csv")
+	run, err := ReadJMH("../testdata/protostuff-subset.csv")
 	require.NoError(t, err)
 	require.Len(t, run.Slices, 1000)
 	assert.True(t, run.Complete)

@@ -69,7 +69,9 @@ func TestHangingBenchmarkIsKilled(t *testing.T) {
 	for _, b := range bs {
 		b.Config = Config{SuiteRuns: 1, Iterations: 1}
 	}
-	r := &Runner{Benchmarks: bs, Policy: Static{Slices: 1}, Seed: 1, Timeout: 300 * time.Millisecond}
+	// Long enough that the healthy benchmark never reaches it, however
+	// loaded the machine: the hanging one sleeps for an hour.
+	r := &Runner{Benchmarks: bs, Policy: Static{Slices: 1}, Seed: 1, Timeout: 2 * time.Second}
 	sum, err := r.Run(context.Background())
 	require.NoError(t, err)
 	require.Len(t, sum.Failed, 1)

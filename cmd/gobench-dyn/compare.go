@@ -57,9 +57,9 @@ file counts as one process. allocs/op and B/op that are constant in every
 process are compared exactly: one more allocation is a regression whatever
 the threshold.
 
-Exit status: 1 if a regression is found in a unit --fail-on selects (or, with
---fail-on inconclusive, an inconclusive comparison), 2 on bad input or flags,
-0 otherwise.`,
+Exit status: 0 no regression; 1 if a regression is found in a unit --fail-on
+selects (or, with --fail-on …,inconclusive, an inconclusive comparison), or
+writing the results fails; 2 on bad flags or input.`,
 		Example: `  # Compare two go test -count 10 outputs, failing CI on a time regression.
   gobench-dyn compare old.txt new.txt
 
@@ -126,8 +126,11 @@ func (opts *CompareOptions) parse() (compare.Options, compare.FailOn, error) {
 	if !(opts.Confidence > 0 && opts.Confidence < 1) {
 		return copts, nil, usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
 	}
-	if !(opts.Threshold >= 0 && opts.Threshold < 10) {
+	if !(opts.Threshold >= 0) {
 		return copts, nil, usageErr("--%s %v: want a relative change ≥ 0, such as 0.03", opts.thresholdFlag, opts.Threshold)
+	}
+	if err := fractionFlag("--"+opts.thresholdFlag, opts.Threshold); err != nil {
+		return copts, nil, err
 	}
 	copts.Rule, copts.Correction = rule, corr
 	copts.Threshold, copts.Confidence = opts.Threshold, opts.Confidence
@@ -180,6 +183,16 @@ func compareRun(opts *CompareOptions) error {
 		return failErr("%d inconclusive comparison(s) under --fail-on %s", len(open), opts.FailOn)
 	}
 	return nil
+}
+
+// fractionFlag refuses a relative threshold of 1 or more: such a value is
+// almost surely a percentage typed for a fraction, and would let every
+// change below 100% pass unseen.
+func fractionFlag(flag string, v float64) error {
+	if v < 1 {
+		return nil
+	}
+	return usageErr("%s %v: a relative change is a fraction (0.03 = 3%%); for %v%% use %v", flag, v, v, v/100)
 }
 
 // readResults reads a raw record file or a Go benchmark text file, telling

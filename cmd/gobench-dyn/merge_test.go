@@ -122,7 +122,7 @@ func TestMergeCommandErrors(t *testing.T) {
 		{"bad line", out, []string{good, bad}, bad + ":2: slice without benchmark name"},
 		{"same shard", out, []string{good, same}, "merge refused: " + good + " shard 1/2 and " + same + " shard 1/2 both hold shard 1/2 of the unnamed instance"},
 		{"slice time", out, []string{good, slow}, "merge refused: " + slow + " was run with slice-time=2s, but " + good + " with slice-time=1s"},
-		{"output directory", filepath.Join(dir, "no", "such", "dir.jsonl"), []string{good}, "-o "},
+		{"output directory", filepath.Join(dir, "no", "such", "dir.jsonl"), []string{good}, "--out: create " + filepath.Join(dir, "no", "such", "dir.jsonl") + ": no such file or directory"},
 	} {
 		code, msg, _ := runMerge(t, tc.out, tc.inputs...)
 		assert.Equal(t, 2, code, tc.name)

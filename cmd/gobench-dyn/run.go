@@ -97,7 +97,12 @@ suite runs. Each iteration is a fresh process running warmup and measurement
 slices. Results go to stdout (or -o) in the format benchstat reads; every
 slice goes to --raw as a JSON record as soon as it is measured.
 
-Packages are resolved as go test resolves them; the default is ./...`,
+Packages are resolved as go test resolves them; the default is ./...
+
+Exit status: 0 ok; 1 if a benchmark or package failed (unless --keep-going),
+a regression against --baseline was found, or the run itself failed (a
+build, a write); 2 on bad flags or input files, before anything runs; 130
+when interrupted, after writing the results measured so far.`,
 		Example: `  gobench-dyn run ./...
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
   gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...`,
@@ -448,13 +453,8 @@ func runRun(opts *runOptions) error {
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.finish(sum)
-	for _, f := range []*resultsFile{out, baseOut} {
-		if f == nil {
-			continue
-		}
-		if err := f.commit(); err != nil {
-			return fmt.Errorf("writing results: %v", err)
-		}
+	if err := obs.commit(out, baseOut); err != nil {
+		return fmt.Errorf("writing results: %v", err)
 	}
 	if raw != nil {
 		if err := raw.Close(); err != nil {
@@ -522,7 +522,11 @@ func (opts *runOptions) prepare(ctx context.Context, dir, tmp, version string) (
 		if len(suite.Failures) > 0 {
 			return nil, failErr("no benchmark could be prepared")
 		}
-		return nil, usageErr("no benchmarks match %q in %s", opts.Bench, strings.Join(opts.Patterns, " "))
+		patterns := opts.Patterns
+		if len(patterns) == 0 {
+			patterns = []string{"./..."} // as go test and rmit.List default
+		}
+		return nil, usageErr("no benchmarks match %q in %s", opts.Bench, strings.Join(patterns, " "))
 	}
 	for _, b := range suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: opts.SuiteRuns, Iterations: opts.Iterations}

@@ -19,10 +19,12 @@ import (
 
 // resultsFile is where benchstat-format results go: stdout, or a file
 // written in place of the old one once the run ends (interrupted or not).
-// Lines are written as slices finish in both cases.
+// Lines are written as slices finish in both cases; a file is then written
+// once more grouped by package and benchmark in source order, for reading.
 type resultsFile struct {
-	w    io.Writer
-	file *atomicfile.File
+	w      io.Writer
+	file   *atomicfile.File
+	sorted *atomicfile.File
 }
 
 func openResults(path string, stdout io.Writer) (*resultsFile, error) {
@@ -41,9 +43,23 @@ func openResults(path string, stdout io.Writer) (*resultsFile, error) {
 	return &resultsFile{w: f, file: f}, nil
 }
 
-func (r *resultsFile) commit() error {
+// commit puts the file in place, written anew from run in the order of
+// the benchmarks in order. Should that fail, the file as it was written
+// during the run goes in place instead: it holds the same results.
+func (r *resultsFile) commit(run *record.Run, order []record.Key) error {
 	if r.file == nil {
 		return nil
+	}
+	sorted, err := atomicfile.Create(r.file.Path())
+	if err == nil {
+		r.sorted = sorted
+		if err = benchout.WriteInOrder(sorted, run, order); err == nil {
+			if err = sorted.Commit(); err == nil {
+				r.file.Abandon()
+				return nil
+			}
+		}
+		sorted.Abandon()
 	}
 	return r.file.Commit()
 }
@@ -51,6 +67,9 @@ func (r *resultsFile) commit() error {
 func (r *resultsFile) abandon() {
 	if r.file != nil {
 		r.file.Abandon()
+	}
+	if r.sorted != nil {
+		r.sorted.Abandon()
 	}
 }
 
@@ -101,8 +120,9 @@ func (r *rawFile) Close() error {
 }
 
 // runObserver writes results as they come and reports progress. With a
-// baseline, it writes each version's results to its own file and keeps
-// both in memory for the comparison at the end.
+// baseline, it writes each version's results to its own file. It keeps
+// both versions' slices in memory, for the comparison and the final,
+// ordered results files.
 type runObserver struct {
 	out      *benchout.Writer
 	baseOut  *benchout.Writer
@@ -111,6 +131,7 @@ type runObserver struct {
 	header   *record.Header
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
+	order    []record.Key            // the benchmarks as found
 	err      error
 }
 
@@ -128,12 +149,28 @@ func newRunObserver(opts *runOptions, suite *rmit.Suite, header *record.Header, 
 		header:   header,
 		progress: progress.New(opts.Stderr, opts.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(suite.Benchmarks)}),
 		done:     map[*rmit.Benchmark]int{},
+		head:     &record.Run{Header: header},
+		baseline: &record.Run{Header: header},
+	}
+	for _, b := range suite.Benchmarks {
+		o.order = append(o.order, record.Key{Package: b.Package.ImportPath, Benchmark: b.Name})
 	}
 	if baseOut != nil {
 		o.baseOut = benchout.NewWriter(baseOut.w)
-		o.head, o.baseline = &record.Run{Header: header}, &record.Run{Header: header}
 	}
 	return o
+}
+
+// commit puts the results files in place, each version's results grouped
+// by package and benchmark in the order they were found.
+func (o *runObserver) commit(out, baseOut *resultsFile) error {
+	if err := out.commit(o.head, o.order); err != nil {
+		return err
+	}
+	if baseOut != nil {
+		return baseOut.commit(o.baseline, o.order)
+	}
+	return nil
 }
 
 func (o *runObserver) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
@@ -143,9 +180,7 @@ func (o *runObserver) Slice(b *rmit.Benchmark, s *record.Slice) {
 	if s.Version == record.VersionBaseline {
 		w, run = o.baseOut, o.baseline
 	}
-	if run != nil {
-		run.Slices = append(run.Slices, *s)
-	}
+	run.Slices = append(run.Slices, *s)
 	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
 		o.err = err
 	}
