@@ -522,15 +522,11 @@ func summarize(b bench, unit string, olds, news []record.IterationSample, opts O
 		}
 	}
 	if opts.Paired {
+		// With fewer than two suite runs holding both versions (one
+		// suite run of many iterations, say) there is nothing to pair,
+		// and Welch's interval over the processes still holds.
 		if lr, d, ok := pairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
-		} else if len(d) > 0 || len(c.oldPMs) < 2 || len(c.newPMs) < 2 {
-			c.Verdict, c.done = Inconclusive, true
-			c.Note = fmt.Sprintf("too few paired suite runs: %d; need ≥ 2", len(d))
-			if len(d) == 0 {
-				c.Note = fmt.Sprintf("too few processes: %d old, %d new; need ≥ 2 each", len(c.oldPMs), len(c.newPMs))
-			}
-			return c
 		}
 	}
 	if c.Method == MethodNone {

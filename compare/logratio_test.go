@@ -116,6 +116,16 @@ func TestPairingCancelsDrift(t *testing.T) {
 	c = one(t, old, new, DefaultOptions())
 	assert.Equal(t, MethodWelch, c.Method)
 	assert.Equal(t, Inconclusive, c.Verdict)
+
+	// One suite run of several processes a version has nothing to pair:
+	// the paired comparison falls back to Welch's.
+	r := &record.Run{}
+	addBench(r, "BenchmarkX", "ns/op", record.VersionBaseline, [][]float64{{100}, {101}, {99}})
+	addBench(r, "BenchmarkX", "ns/op", record.VersionHead, [][]float64{{120}, {121}, {119}})
+	old, new = Split(r)
+	c = one(t, old, new, pairedOptions())
+	assert.Equal(t, MethodWelch, c.Method)
+	assert.Equal(t, Regression, c.Verdict)
 }
 
 // Allocation counts are exact: a change is a verdict whatever the
