@@ -52,7 +52,7 @@ func NewPlan(first, last int) Plan {
 
 // String returns the looks as a comma-separated list, as ParsePlan reads
 // them and run records them in its raw file's header.
-func (p Plan) String() string { return joinInts(p.Looks) }
+func (p Plan) String() string { return strings.ReplaceAll(joinInts(p.Looks), " ", "") }
 
 // ParsePlan reads the looks of a plan from a comma-separated list of
 // ascending positive integers.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,4 +139,31 @@ func TestSequentialEvaluation(t *testing.T) {
 		}
 	}
 	t.Logf("%d simulated pairs per cell\n%s", reps, b.String())
+}
+
+// FuzzParsePlan checks that ParsePlan accepts exactly ascending positive
+// lists and that String gives back what it read.
+func FuzzParsePlan(f *testing.F) {
+	for _, s := range []string{"5,8,12,18,20", "5", "", "3,3", "0,1", "2, 4", "-1", "1,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePlan(s)
+		if err != nil {
+			return
+		}
+		for i, n := range p.Looks {
+			if n < 1 || i > 0 && n <= p.Looks[i-1] {
+				t.Fatalf("%q: looks %v", s, p.Looks)
+			}
+		}
+		q, err := ParsePlan(p.String())
+		if err != nil || !slices.Equal(p.Looks, q.Looks) {
+			t.Fatalf("%q: %v does not round-trip: %v %v", s, p.Looks, q.Looks, err)
+		}
+	})
+}
+
+func TestPlanString(t *testing.T) {
+	assert.Equal(t, "5,8,12,18,20", NewPlan(5, 20).String())
 }
