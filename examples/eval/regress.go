@@ -192,9 +192,10 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 		r, _, err := record.ReadFile(path)
 		return r, err
 	}
-	// The default dynamic configuration (--stop precision, capped at
-	// s suite runs × d slices), with and without the early verdict.
-	dynamic := []string{"--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+	// The default dynamic configuration (--stop precision, d slices),
+	// with and without sequential sampling, each at its default cap:
+	// 20 suite runs with it, 5 without.
+	dynamic := []string{"--slice-time", slice.String(), "--iterations", "1",
 		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
 	opts := compare.DefaultOptions()
 	inter, seq, aa := newTally(false), newTally(false), newTally(true)
@@ -295,7 +296,7 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
 	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
 	fmt.Println(seq.row("two sequential runs + `compare`"))
-	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, cap %d suite runs × %d slices), `run --baseline HEAD~1`:\n\n", s, d)
+	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, %d slices, default caps), `run --baseline HEAD~1`:\n\n", d)
 	fmt.Println("| method | wall, all seeds | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
 	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|")
 	seconds := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
