@@ -280,12 +280,6 @@ type Comparison struct {
 	done   bool // decided before decide: exact, or too few data
 }
 
-// A Bench names a benchmark present in only one of the two inputs.
-type Bench struct {
-	Package   string `json:"pkg,omitempty"`
-	Benchmark string `json:"bench"`
-}
-
 // A Result is the comparison of two runs.
 type Result struct {
 	Rule       Rule       `json:"rule"`
@@ -294,12 +288,12 @@ type Result struct {
 	Correction Correction `json:"correction"`
 	Paired     bool       `json:"paired"`
 	// Looks are the planned looks of a sequential comparison.
-	Looks       []int        `json:"looks,omitempty"`
-	OldName     string       `json:"old_name,omitempty"`
-	NewName     string       `json:"new_name,omitempty"`
-	Comparisons []Comparison `json:"comparisons"`
-	OnlyOld     []Bench      `json:"only_old,omitempty"`
-	OnlyNew     []Bench      `json:"only_new,omitempty"`
+	Looks       []int          `json:"looks,omitempty"`
+	OldName     string         `json:"old_name,omitempty"`
+	NewName     string         `json:"new_name,omitempty"`
+	Comparisons []Comparison   `json:"comparisons"`
+	OnlyOld     []record.Bench `json:"only_old,omitempty"`
+	OnlyNew     []record.Bench `json:"only_new,omitempty"`
 }
 
 // Split separates a run that interleaves a baseline with the code under
@@ -318,15 +312,13 @@ func Split(r *record.Run) (baseline, head *record.Run) {
 	return baseline, head
 }
 
-type bench struct{ pkg, name string }
-
 // benches groups the keys of r by package and benchmark, ignoring the
 // version label, in order of first appearance.
-func benches(r *record.Run) ([]bench, map[bench][]record.Key) {
-	var order []bench
-	keys := map[bench][]record.Key{}
+func benches(r *record.Run) ([]record.Bench, map[record.Bench][]record.Key) {
+	var order []record.Bench
+	keys := map[record.Bench][]record.Key{}
 	for _, k := range r.Keys() {
-		b := bench{k.Package, k.Benchmark}
+		b := k.Bench
 		if _, ok := keys[b]; !ok {
 			order = append(order, b)
 		}
@@ -378,7 +370,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	for _, b := range oldOrder {
 		nk, ok := newKeys[b]
 		if !ok {
-			res.OnlyOld = append(res.OnlyOld, Bench{b.pkg, b.name})
+			res.OnlyOld = append(res.OnlyOld, b)
 			continue
 		}
 		ok2 := oldKeys[b]
@@ -391,7 +383,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	}
 	for _, b := range newOrder {
 		if _, ok := oldKeys[b]; !ok {
-			res.OnlyNew = append(res.OnlyNew, Bench{b.pkg, b.name})
+			res.OnlyNew = append(res.OnlyNew, b)
 		}
 	}
 	decide(res.Comparisons, opts)
@@ -490,10 +482,10 @@ func constant(s []record.IterationSample) (float64, bool) {
 	return vs[0], true
 }
 
-func summarize(b bench, unit string, olds, news []record.IterationSample, opts Options) Comparison {
+func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options) Comparison {
 	c := Comparison{
-		Package:    b.pkg,
-		Benchmark:  b.name,
+		Package:    b.Package,
+		Benchmark:  b.Benchmark,
 		Unit:       unit,
 		Better:     Better(unit, opts.Units),
 		Confidence: opts.Confidence,

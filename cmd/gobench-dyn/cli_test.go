@@ -24,7 +24,7 @@ func inProcess(args ...string) (int, string, string) {
 // commandNames lists the root and every subcommand as their help is asked for.
 func commandNames() [][]string {
 	names := [][]string{{}}
-	for _, c := range newRootCmd().Commands() {
+	for _, c := range newRootCmd(systemIO()).Commands() {
 		names = append(names, []string{c.Name()})
 	}
 	return names
@@ -167,4 +167,18 @@ func TestNoBenchmarksMatchNamesThePackages(t *testing.T) {
 	assert.Contains(t, stderr, `no benchmarks match "NoSuchBenchmark" in ./...`+"\n")
 	_, err := os.Stat(dir)
 	require.NoError(t, err)
+}
+
+// TestMissingGoSumNamesTheFix runs a module whose test imports a
+// dependency without its go.sum entry: the failure ends with the go get -t
+// line that adds it.
+func TestMissingGoSumNamesTheFix(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n\nrequire github.com/stretchr/testify v1.12.1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m_test.go"), []byte("package m\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\n"+
+		"func BenchmarkX(b *testing.B) {\n\tfor range b.N {\n\t\tassert.True(b, true)\n\t}\n}\n"), 0o644))
+	_, stderr, code := gobenchDyn(t, dir, "run", "--progress", "off", ".")
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "missing go.sum entry")
+	assert.Contains(t, stderr, "to add the missing go.sum entries, run:\n    \tgo get -t example.com/m\n")
 }

@@ -3,14 +3,14 @@ package main
 import "github.com/spf13/cobra"
 
 // commands lists the subcommands of gobench-dyn.
-func commands() []*cobra.Command {
+func commands(ios *IOStreams) []*cobra.Command {
 	return []*cobra.Command{
-		newRunCmd(),
-		newVersionCmd(),
-		newCompareCmd(),
-		newMergeCmd(),
-		newReportCmd(),
-		newReplayCmd(),
-		newOptimizeCmd(),
+		NewCmdRun(ios, nil),
+		NewCmdVersion(ios, nil),
+		NewCmdCompare(ios, nil),
+		NewCmdMerge(ios, nil),
+		NewCmdReport(ios, nil),
+		NewCmdReplay(ios, nil),
+		NewCmdOptimize(ios, nil),
 	}
 }
