@@ -226,7 +226,7 @@ func TestThreshold(t *testing.T) {
 	opts := testOptions()
 	c := one(t, old, new, opts)
 	assert.Less(t, c.P, 0.01)
-	assert.Equal(t, NoChange, c.Verdict, "a certain 2%% change lies inside ±3%%: no change")
+	assert.Equal(t, NoChange, c.Verdict, "a certain 2% change lies inside ±3%: no change")
 	opts.Threshold = 0.01
 	assert.Equal(t, Regression, one(t, old, new, opts).Verdict)
 	opts.Threshold = 0.02
