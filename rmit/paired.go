@@ -3,10 +3,10 @@ package rmit
 import (
 	"cmp"
 	"slices"
-	"time"
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -42,32 +42,45 @@ func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
 	return &Paired{Policy: policy, Pairing: NewPairing(base, head)}
 }
 
-// EndIteration implements Policy.
-func (p *Paired) EndIteration(bench string, suiteRun int, measured []float64) bool {
+// EndIteration implements Policy: it passes on the wrapped policy's
+// decision, stopping a pair only when both sides are stable (without
+// Decided) or their comparison is decided (with it), and then stopping the
+// partner with it.
+func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision {
 	if p.stable == nil {
 		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string]map[int][]float64{}
 	}
-	p.stable[bench] = p.Policy.EndIteration(bench, suiteRun, measured)
+	d := p.Policy.EndIteration(bench, it)
+	p.stable[bench] = d.Stop
 	other, ok := p.Partner[bench]
 	if !ok {
-		return p.stable[bench]
+		return d
 	}
 	if p.Decided == nil {
-		return p.stable[bench] && p.stable[other]
-	}
-	if len(measured) > 0 {
-		if p.means[bench] == nil {
-			p.means[bench] = map[int][]float64{}
+		d.Stop = p.stable[bench] && p.stable[other]
+	} else {
+		if len(it.Measured) > 0 {
+			if p.means[bench] == nil {
+				p.means[bench] = map[int][]float64{}
+			}
+			p.means[bench][it.SuiteRun] = append(p.means[bench][it.SuiteRun], stat.Mean(it.Measured, nil))
 		}
-		p.means[bench][suiteRun] = append(p.means[bench][suiteRun], stat.Mean(measured, nil))
+		if !p.settled[bench] {
+			if base, head := p.pairs(bench, other); p.Decided(base, head) {
+				p.settled[bench], p.settled[other] = true, true
+			}
+		}
+		d.Stop = p.settled[bench]
 	}
-	if !p.settled[bench] {
-		base, head := p.pairs(bench, other)
-		if p.Decided(base, head) {
-			p.settled[bench], p.settled[other] = true, true
+	if d.Stop {
+		// A pair stops together, so the version that did not end the
+		// deciding iteration does not run another one.
+		d.With = append(d.With, other)
+		if p.settled[bench] {
+			d.Reason = record.ReasonSettled
 		}
 	}
-	return p.settled[bench]
+	return d
 }
 
 // pairs returns the process means of the suite runs in which both versions
@@ -88,40 +101,6 @@ func (p *Paired) pairs(bench, other string) (base, head [][]float64) {
 		head = append(head, p.means[other][k])
 	}
 	return base, head
-}
-
-// StopsWith implements CoStopper: a pair stops together, so the version
-// that did not end the deciding iteration does not run another one.
-func (p *Paired) StopsWith(bench string) []string {
-	if other, ok := p.Partner[bench]; ok {
-		return []string{other}
-	}
-	return nil
-}
-
-// StopReason implements StopReasoner: a pair that stopped because its
-// comparison was decided says so.
-func (p *Paired) StopReason(bench string) string {
-	if p.settled[bench] {
-		return record.ReasonSettled
-	}
-	return record.ReasonCriterionMet
-}
-
-// Explain implements Explainer when the wrapped policy does.
-func (p *Paired) Explain(bench string) (bool, time.Duration) {
-	if ex, ok := p.Policy.(Explainer); ok {
-		return ex.Explain(bench)
-	}
-	return false, 0
-}
-
-// RelWidth implements Widther when the wrapped policy does.
-func (p *Paired) RelWidth(bench string) float64 {
-	if w, ok := p.Policy.(Widther); ok {
-		return w.RelWidth(bench)
-	}
-	return 0
 }
 
 // Pair returns the partner map of two versions' benchmarks: the benchmarks

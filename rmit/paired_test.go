@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -15,12 +16,18 @@ import (
 type stableAfter map[string]int
 
 func (stableAfter) MaxSlices(string) int { return 1 }
-func (stableAfter) NextSlice(_ string, _, m []float64) (bool, bool) {
-	return false, len(m) >= 1
+func (stableAfter) NextSlice(_ string, _, m []float64) policy.Step {
+	return policy.Step{Done: len(m) >= 1}
 }
-func (s stableAfter) EndIteration(b string, _ int, _ []float64) bool {
+func (s stableAfter) EndIteration(b string, _ policy.Iteration) policy.Decision {
 	s[b+"#"]++
-	return s[b+"#"] >= s[b]
+	return policy.Decision{Stop: s[b+"#"] >= s[b], Criterion: "test"}
+}
+
+// end ends an iteration of bench with measured values and returns the
+// decision.
+func end(p Policy, bench string, k int, measured []float64) policy.Decision {
+	return p.EndIteration(bench, policy.Iteration{SuiteRun: k, Measured: measured})
 }
 
 func TestPairedStopsWhenBothAreStable(t *testing.T) {
@@ -33,14 +40,14 @@ func TestPairedStopsWhenBothAreStable(t *testing.T) {
 	assert.Equal(t, map[string]string{h.ID: b.ID, b.ID: h.ID}, partner)
 
 	p := &Paired{Policy: stableAfter{h.ID: 1, b.ID: 3, alone.ID: 2}, Pairing: Pairing{Partner: partner}}
-	assert.False(t, p.EndIteration(h.ID, 1, nil), "head is stable, its baseline is not")
-	assert.False(t, p.EndIteration(b.ID, 1, nil))
-	assert.False(t, p.EndIteration(alone.ID, 1, nil))
-	assert.False(t, p.EndIteration(h.ID, 2, nil))
-	assert.False(t, p.EndIteration(b.ID, 2, nil))
-	assert.True(t, p.EndIteration(alone.ID, 2, nil), "a benchmark without partner stops on its own")
-	assert.True(t, p.EndIteration(b.ID, 3, nil), "both stable")
-	assert.True(t, p.EndIteration(h.ID, 3, nil))
+	assert.False(t, end(p, h.ID, 1, nil).Stop, "head is stable, its baseline is not")
+	assert.False(t, end(p, b.ID, 1, nil).Stop)
+	assert.False(t, end(p, alone.ID, 1, nil).Stop)
+	assert.False(t, end(p, h.ID, 2, nil).Stop)
+	assert.False(t, end(p, b.ID, 2, nil).Stop)
+	assert.True(t, end(p, alone.ID, 2, nil).Stop, "a benchmark without partner stops on its own")
+	assert.True(t, end(p, b.ID, 3, nil).Stop, "both stable")
+	assert.True(t, end(p, h.ID, 3, nil).Stop)
 }
 
 func TestShareN(t *testing.T) {
@@ -70,13 +77,16 @@ func TestPairedStopsWhenDecided(t *testing.T) {
 		seen = append(seen, [2][][]float64{baseMeans, headMeans})
 		return len(baseMeans) >= 2
 	}
-	assert.False(t, p.EndIteration(b.ID, 1, []float64{10, 12}), "stable but undecided runs on")
-	assert.False(t, p.EndIteration(h.ID, 1, []float64{20, 20, 23}))
-	assert.False(t, p.EndIteration(h.ID, 2, []float64{21}))
-	assert.Equal(t, record.ReasonCriterionMet, p.StopReason(h.ID))
-	assert.True(t, p.EndIteration(b.ID, 2, []float64{11}), "two paired suite runs decide it")
-	assert.Equal(t, record.ReasonSettled, p.StopReason(h.ID))
-	assert.Equal(t, record.ReasonSettled, p.StopReason(b.ID))
+	assert.False(t, end(p, b.ID, 1, []float64{10, 12}).Stop, "stable but undecided runs on")
+	assert.False(t, end(p, h.ID, 1, []float64{20, 20, 23}).Stop)
+	assert.False(t, end(p, h.ID, 2, []float64{21}).Stop)
+	d := end(p, b.ID, 2, []float64{11})
+	assert.True(t, d.Stop, "two paired suite runs decide it")
+	assert.Equal(t, record.ReasonSettled, d.Reason)
+	assert.Equal(t, []string{h.ID}, d.With, "the pair stops together")
+	d = end(p, h.ID, 3, []float64{21})
+	assert.True(t, d.Stop, "its partner stops too")
+	assert.Equal(t, record.ReasonSettled, d.Reason)
 	assert.Equal(t, [][2][][]float64{
 		{nil, nil},
 		{{{11}}, {{21}}},
