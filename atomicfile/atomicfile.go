@@ -33,9 +33,6 @@ func Create(path string) (*File, error) {
 	return &File{File: f, path: path}, nil
 }
 
-// Path returns the path the file replaces once committed.
-func (f *File) Path() string { return f.path }
-
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {
 	if f.done {

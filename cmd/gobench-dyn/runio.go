@@ -22,9 +22,8 @@ import (
 // Lines are written as slices finish in both cases; a file is then written
 // once more grouped by package and benchmark in source order, for reading.
 type resultsFile struct {
-	w      io.Writer
-	file   *atomicfile.File
-	sorted *atomicfile.File
+	w    io.Writer
+	file *atomicfile.File
 }
 
 func openResults(path string, stdout io.Writer) (*resultsFile, error) {
@@ -44,32 +43,34 @@ func openResults(path string, stdout io.Writer) (*resultsFile, error) {
 }
 
 // commit puts the file in place, written anew from run in the order of
-// the benchmarks in order. Should that fail, the file as it was written
-// during the run goes in place instead: it holds the same results.
-func (r *resultsFile) commit(run *record.Run, order []record.Key) error {
+// the benchmarks in order, and reports whether it was. The new content
+// goes into the same temporary file, so that a second interrupt, which
+// abandons that file, leaves nothing behind. If the file cannot be
+// rewound, the results as written during the run go in place instead.
+// Stdout is never written anew.
+func (r *resultsFile) commit(run *record.Run, order []record.Key) (rewritten bool, err error) {
 	if r.file == nil {
-		return nil
+		return false, nil
 	}
-	sorted, err := atomicfile.Create(r.file.Path())
-	if err == nil {
-		r.sorted = sorted
-		if err = benchout.WriteInOrder(sorted, run, order); err == nil {
-			if err = sorted.Commit(); err == nil {
-				r.file.Abandon()
-				return nil
-			}
-		}
-		sorted.Abandon()
+	if _, err := r.file.Seek(0, io.SeekStart); err != nil {
+		return false, r.file.Commit()
 	}
-	return r.file.Commit()
+	if err := r.file.Truncate(0); err != nil {
+		return false, r.file.Commit()
+	}
+	bw := bufio.NewWriterSize(r.file, 1<<16)
+	if err := benchout.WriteInOrder(bw, run, order); err != nil {
+		return false, err
+	}
+	if err := bw.Flush(); err != nil {
+		return false, err
+	}
+	return true, r.file.Commit()
 }
 
 func (r *resultsFile) abandon() {
 	if r.file != nil {
 		r.file.Abandon()
-	}
-	if r.sorted != nil {
-		r.sorted.Abandon()
 	}
 }
 
@@ -132,7 +133,8 @@ type runObserver struct {
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
 	order    []record.Key            // the benchmarks as found
-	err      error
+	outErr   error                   // the first failed write of each output
+	baseErr  error
 }
 
 func newRunObserver(opts *runOptions, suite *rmit.Suite, header *record.Header, out, baseOut *resultsFile) *runObserver {
@@ -162,13 +164,25 @@ func newRunObserver(opts *runOptions, suite *rmit.Suite, header *record.Header, 
 }
 
 // commit puts the results files in place, each version's results grouped
-// by package and benchmark in the order they were found.
+// by package and benchmark in the order they were found. A write that
+// failed during the run is an error, unless its output was written anew
+// from memory since.
 func (o *runObserver) commit(out, baseOut *resultsFile) error {
-	if err := out.commit(o.head, o.order); err != nil {
-		return err
-	}
-	if baseOut != nil {
-		return baseOut.commit(o.baseline, o.order)
+	for _, f := range []struct {
+		file    *resultsFile
+		run     *record.Run
+		lastErr error
+	}{{out, o.head, o.outErr}, {baseOut, o.baseline, o.baseErr}} {
+		if f.file == nil {
+			continue
+		}
+		rewritten, err := f.file.commit(f.run, o.order)
+		if err != nil {
+			return err
+		}
+		if !rewritten && f.lastErr != nil {
+			return f.lastErr
+		}
 	}
 	return nil
 }
@@ -176,13 +190,13 @@ func (o *runObserver) commit(out, baseOut *resultsFile) error {
 func (o *runObserver) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
 
 func (o *runObserver) Slice(b *rmit.Benchmark, s *record.Slice) {
-	w, run := o.out, o.head
+	w, run, failed := o.out, o.head, &o.outErr
 	if s.Version == record.VersionBaseline {
-		w, run = o.baseOut, o.baseline
+		w, run, failed = o.baseOut, o.baseline, &o.baseErr
 	}
 	run.Slices = append(run.Slices, *s)
-	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
-		o.err = err
+	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && *failed == nil {
+		*failed = err
 	}
 }
 
