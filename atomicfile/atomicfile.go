@@ -8,12 +8,18 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // A File is a file being written in place of another.
 type File struct {
 	*os.File
 	path string
+	// mu makes Commit and Abandon exclusive: an Abandon from another
+	// goroutine (an abort on a signal) waits for a Commit under way, so
+	// that the process never exits between the two, leaving the
+	// temporary file behind.
+	mu   sync.Mutex
 	done bool
 }
 
@@ -35,6 +41,8 @@ func Create(path string) (*File, error) {
 
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.done {
 		return errors.New("atomicfile: " + f.path + " already committed or abandoned")
 	}
@@ -57,8 +65,11 @@ func (f *File) Commit() error {
 }
 
 // Abandon removes the temporary file, leaving the target untouched. It is
-// a no-op after Commit, so it can be deferred.
+// a no-op after Commit, so it can be deferred. It is safe to call while
+// another goroutine commits: it then waits, and the file is committed.
 func (f *File) Abandon() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.done {
 		return
 	}
