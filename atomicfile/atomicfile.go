@@ -15,10 +15,9 @@ import (
 type File struct {
 	*os.File
 	path string
-	// mu makes Commit and Abandon exclusive: an Abandon from another
-	// goroutine (an abort on a signal) waits for a Commit under way, so
-	// that the process never exits between the two, leaving the
-	// temporary file behind.
+	// mu makes Commit and Abandon exclusive: an abort that abandons the
+	// file while the run commits it waits, rather than exiting between
+	// the commit's start and its rename and leaving the temporary file.
 	mu   sync.Mutex
 	done bool
 }
@@ -38,6 +37,9 @@ func Create(path string) (*File, error) {
 	}
 	return &File{File: f, path: path}, nil
 }
+
+// Path returns the path the file replaces once committed.
+func (f *File) Path() string { return f.path }
 
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {
@@ -65,8 +67,7 @@ func (f *File) Commit() error {
 }
 
 // Abandon removes the temporary file, leaving the target untouched. It is
-// a no-op after Commit, so it can be deferred. It is safe to call while
-// another goroutine commits: it then waits, and the file is committed.
+// a no-op after Commit, so it can be deferred.
 func (f *File) Abandon() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

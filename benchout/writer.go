@@ -123,13 +123,13 @@ func WriteRun(w io.Writer, r *record.Run) error {
 // before the code under test. Packages and benchmarks order leaves out
 // follow in WriteRun's order.
 func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
-	pkgRank, benchRank := map[string]int{}, map[[2]string]int{}
+	pkgRank, benchRank := map[string]int{}, map[record.Bench]int{}
 	for _, k := range order {
 		if _, ok := pkgRank[k.Package]; !ok {
 			pkgRank[k.Package] = len(pkgRank)
 		}
-		if _, ok := benchRank[[2]string{k.Package, k.Benchmark}]; !ok {
-			benchRank[[2]string{k.Package, k.Benchmark}] = len(benchRank)
+		if _, ok := benchRank[k.Bench]; !ok {
+			benchRank[k.Bench] = len(benchRank)
 		}
 	}
 	// rank places what order names first, in its order, and the rest
@@ -141,7 +141,7 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 		return len(m)
 	}
 	brank := func(s *record.Slice) int {
-		if i, ok := benchRank[[2]string{s.Package, s.Benchmark}]; ok {
+		if i, ok := benchRank[s.Key().Bench]; ok {
 			return i
 		}
 		return len(benchRank)

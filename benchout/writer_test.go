@@ -198,10 +198,10 @@ func squeeze(s string) string {
 // the names'; what the order leaves out comes last.
 func TestWriteInOrder(t *testing.T) {
 	order := []record.Key{
-		{Package: "p/b", Benchmark: "BenchmarkSort/size=1024"},
-		{Package: "p/b", Benchmark: "BenchmarkSort/size=16"},
-		{Package: "p/a", Benchmark: "BenchmarkZ"},
-		{Package: "p/a", Benchmark: "BenchmarkZ", Version: record.VersionBaseline},
+		{Bench: record.Bench{Package: "p/b", Benchmark: "BenchmarkSort/size=1024"}},
+		{Bench: record.Bench{Package: "p/b", Benchmark: "BenchmarkSort/size=16"}},
+		{Bench: record.Bench{Package: "p/a", Benchmark: "BenchmarkZ"}},
+		{Bench: record.Bench{Package: "p/a", Benchmark: "BenchmarkZ"}, Version: record.VersionBaseline},
 	}
 	var buf bytes.Buffer
 	require.NoError(t, WriteInOrder(&buf, testRun(), order))

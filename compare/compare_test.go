@@ -276,8 +276,8 @@ func TestSplitAndMatching(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Comparisons, 1)
 	assert.Equal(t, Regression, res.Comparisons[0].Verdict)
-	assert.Equal(t, []Bench{{"example.com/p", "BenchmarkGone"}}, res.OnlyOld)
-	assert.Equal(t, []Bench{{"example.com/p", "BenchmarkNew"}}, res.OnlyNew)
+	assert.Equal(t, []record.Bench{{Package: "example.com/p", Benchmark: "BenchmarkGone"}}, res.OnlyOld)
+	assert.Equal(t, []record.Bench{{Package: "example.com/p", Benchmark: "BenchmarkNew"}}, res.OnlyNew)
 }
 
 func TestDeterministic(t *testing.T) {

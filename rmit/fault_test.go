@@ -32,7 +32,7 @@ func TestFaultyBenchmarkFailsAlone(t *testing.T) {
 			assert.Contains(t, f.Reason, fault.reason)
 			assert.Contains(t, f.Detail, fault.detail)
 			// The healthy benchmark ran its whole configuration.
-			fast := run.Series(record.Key{Package: pkg.ImportPath, Benchmark: bs[0].Name}, "ns/op")
+			fast := run.Series(record.Key{Bench: bs[0].Bench()}, "ns/op")
 			assert.Len(t, fast, 4)
 			var failures int
 			for _, e := range run.Events {

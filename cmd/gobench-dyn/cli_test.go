@@ -24,7 +24,7 @@ func inProcess(args ...string) (int, string, string) {
 // commandNames lists the root and every subcommand as their help is asked for.
 func commandNames() [][]string {
 	names := [][]string{{}}
-	for _, c := range newRootCmd().Commands() {
+	for _, c := range newRootCmd(systemIO()).Commands() {
 		names = append(names, []string{c.Name()})
 	}
 	return names

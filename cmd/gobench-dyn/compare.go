@@ -34,7 +34,10 @@ type CompareOptions struct {
 	thresholdFlag string
 }
 
-func newCompareCmd() *cobra.Command {
+// NewCmdCompare returns the compare command. It binds flags to CompareOptions and calls
+// runF, or compareRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdCompare(ios *IOStreams, runF func(*CompareOptions) error) *cobra.Command {
 	opts := &CompareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare [flags] OLD NEW",
@@ -69,7 +72,10 @@ selects, or writing the results fails; 2 on bad flags or input.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old, opts.New = args[0], args[1]
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return compareRun(opts)
 		},
 	}

@@ -171,7 +171,6 @@ func scheduleOrder(run *record.Run) []string {
 }
 
 func TestRunBadFlagsExit2(t *testing.T) {
-	root := moduleRoot(t)
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -188,7 +187,7 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "--early-verdict"}, "--early-verdict: only acts with --baseline"},
 		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
 	} {
-		_, stderr, code := gobenchDyn(t, root, tc.args...)
+		code, _, stderr := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
 		assert.NotContains(t, stderr, "goroutine", "no stack trace")

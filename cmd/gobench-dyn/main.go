@@ -23,8 +23,10 @@ func execute(args []string) int {
 
 // executeIO is execute writing to stdout and stderr.
 func executeIO(args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+	ios := &IOStreams{In: os.Stdin, Out: stdout, ErrOut: stderr}
+	root := newRootCmd(ios)
 	root.SetArgs(args)
+	root.SetIn(ios.In)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
@@ -44,7 +46,7 @@ func executeIO(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func newRootCmd() *cobra.Command {
+func newRootCmd(ios *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gobench-dyn",
 		Short: "Run Go benchmarks in randomized interleaved trials, stopping each once it is stable",
@@ -63,7 +65,7 @@ written; 2 bad flags or input files; 130 interrupted.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(commands()...)
+	root.AddCommand(commands(ios)...)
 	root.Version = versionLine()
 	root.SetVersionTemplate("{{.Version}}\n")
 	// A flag cobra cannot parse is a usage error.

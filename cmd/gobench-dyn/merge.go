@@ -20,7 +20,10 @@ type MergeOptions struct {
 	ErrOut io.Writer
 }
 
-func newMergeCmd() *cobra.Command {
+// NewCmdMerge returns the merge command. It binds flags to MergeOptions and calls
+// runF, or mergeRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdMerge(ios *IOStreams, runF func(*MergeOptions) error) *cobra.Command {
 	opts := &MergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge -o OUT RAW...",
@@ -61,7 +64,10 @@ bad input or a refused merge.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
-			opts.ErrOut = cmd.ErrOrStderr()
+			opts.ErrOut = ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return mergeRun(opts)
 		},
 	}

@@ -136,7 +136,7 @@ func TestMergeCommandExitStatus(t *testing.T) {
 	dir := t.TempDir()
 	a := writeMergeRaw(t, dir, "a.jsonl", record.Header{Instance: "x", Host: "h1"}, "BenchmarkA")
 	b := writeMergeRaw(t, dir, "b.jsonl", record.Header{Instance: "x", Host: "h2"}, "BenchmarkA")
-	assert.Equal(t, 2, execute([]string{"merge", "-o", filepath.Join(dir, "m.jsonl"), a, b}))
-	assert.Equal(t, 2, execute([]string{"merge", a}))
-	assert.Equal(t, 0, execute([]string{"merge", "-o", filepath.Join(dir, "m.jsonl"), a}))
+	assert.Equal(t, 2, exitCode("merge", "-o", filepath.Join(dir, "m.jsonl"), a, b))
+	assert.Equal(t, 2, exitCode("merge", a))
+	assert.Equal(t, 0, exitCode("merge", "-o", filepath.Join(dir, "m.jsonl"), a))
 }

@@ -33,7 +33,10 @@ type OptimizeOptions struct {
 	Now func() time.Time
 }
 
-func newOptimizeCmd() *cobra.Command {
+// NewCmdOptimize returns the optimize command. It binds flags to OptimizeOptions and calls
+// runF, or optimizeRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdOptimize(ios *IOStreams, runF func(*OptimizeOptions) error) *cobra.Command {
 	opts := &OptimizeOptions{}
 	cmd := &cobra.Command{
 		Use:   "optimize [flags] RAW...",
@@ -87,7 +90,10 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Stdout, opts.Stderr = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return optimizeRun(opts)
 		},
 	}

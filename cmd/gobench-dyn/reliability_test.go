@@ -358,7 +358,6 @@ func TestTermStopsLikeInterruptAndRawIsLocked(t *testing.T) {
 }
 
 func TestUnwritableOutputFailsFast(t *testing.T) {
-	dir := faultyDir(t)
 	tmp := privateTmp(t)
 	raw := filepath.Join(tmp, "raw.jsonl")
 	for _, tc := range []struct {
@@ -370,7 +369,7 @@ func TestUnwritableOutputFailsFast(t *testing.T) {
 		{[]string{"--raw", filepath.Join(tmp, "no", "raw.jsonl")}, "--raw"},
 		{[]string{"--raw", tmp}, "--raw"},
 	} {
-		_, stderr, code := gobenchDyn(t, dir, slowArgs(tc.args...)...)
+		code, _, stderr := inProcess(slowArgs(tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.flag)
 		assert.NotContains(t, stderr, "benchmarks in", "no benchmark was prepared")
@@ -475,7 +474,7 @@ func TestBadInputExit2(t *testing.T) {
 	)
 	for _, c := range cases {
 		t.Run(strings.Join(c.args[:1], " ")+" "+filepath.Base(c.args[len(c.args)-1]), func(t *testing.T) {
-			_, stderr, code := gobenchDyn(t, faultyDir(t), c.args...)
+			code, _, stderr := inProcess(c.args...)
 			assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 			assert.Contains(t, stderr, c.msg, "%v", c.args)
 			assert.NotContains(t, stderr, "goroutine ", "no stack trace")
@@ -496,7 +495,7 @@ func TestTornRawFileIsReadWithAWarning(t *testing.T) {
 		{"replay", f["torn.jsonl"]},
 		{"report", "--markdown", filepath.Join(dir, "report.md"), f["torn.jsonl"]},
 	} {
-		_, stderr, code := gobenchDyn(t, dir, args...)
+		code, _, stderr := inProcess(args...)
 		assert.Equal(t, 0, code, "%v: %s", args, stderr)
 		assert.Contains(t, stderr, "torn.jsonl", "%v: the warning names the file", args)
 		assert.Contains(t, stderr, "is incomplete", "%v", args)

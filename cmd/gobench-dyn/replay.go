@@ -39,7 +39,10 @@ type ReplayOptions struct {
 	ErrOut io.Writer
 }
 
-func newReplayCmd() *cobra.Command {
+// NewCmdReplay returns the replay command. It binds flags to ReplayOptions and calls
+// runF, or replayRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
 	opts := &ReplayOptions{Stop: stopper.Default(stopper.Precision)}
 	cmd := &cobra.Command{
 		Use:   "replay [flags] RAW...",
@@ -77,9 +80,12 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.fullWarmupSet = cmd.Flags().Changed("full-warmup")
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
 			if err := validateStopFlags(cmd.Flags(), &opts.Stop); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return replayRun(opts)
 		},

@@ -25,7 +25,10 @@ type ReportOptions struct {
 	ErrOut io.Writer
 }
 
-func newReportCmd() *cobra.Command {
+// NewCmdReport returns the report command. It binds flags to ReportOptions and calls
+// runF, or reportRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdReport(ios *IOStreams, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report [flags] RAW... (--html FILE | --markdown FILE)",
@@ -62,7 +65,10 @@ input.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Raw = args
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return reportRun(opts)
 		},
 	}
