@@ -325,3 +325,106 @@ func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
 	assert.Contains(t, got.log, "NEW example.com/p.BenchmarkB"+suffix()+" is not in --config")
 	assert.Contains(t, got.log, "example.com/p.BenchmarkGone matches no benchmark")
 }
+
+// TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs runs the default
+// criterion on fake binaries: a benchmark steady to ±1% stops after 4
+// processes (3, then the criterion holding at two consecutive ones), one
+// whose slices scatter by ±30% runs to the cap, and the summary and its
+// stop record say how precisely each mean is known.
+func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
+	f := newFake("BenchmarkSteady", "BenchmarkNoisy")
+	f.nsPerOp = func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkNoisy") {
+			return 1000 * (1 + 0.3*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 5
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
+		}
+	}
+	steady, noisy := stops["BenchmarkSteady"], stops["BenchmarkNoisy"]
+	assert.Equal(t, record.ReasonCriterionMet, steady.Reason)
+	assert.True(t, steady.Met)
+	assert.Equal(t, 4, steady.SuiteRun, "3 processes, then held at two consecutive ones")
+	require.NotNil(t, steady.Precision)
+	assert.LessOrEqual(t, steady.Precision.RelHalfWidth, 0.03)
+	assert.Equal(t, 0.95, steady.Precision.Confidence)
+	assert.False(t, noisy.Met)
+	require.NotNil(t, noisy.Precision)
+	assert.Greater(t, noisy.Precision.RelHalfWidth, 0.03)
+	assert.Greater(t, noisy.Precision.Processes, 5)
+
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(5 processes\)`, text.String())
+	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
+}
+
+// TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
+// each process's slices from the costs of the ones before, and a resumed
+// run, which knows them only from the records, chooses the same, so it
+// discards no recorded iteration but the one cut short. (The fake values
+// depend on how many slices were printed before, so the rerun of that
+// iteration measures other values than the uninterrupted run did.)
+func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
+	ns := func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkB") {
+			return 1000 * (1 + 0.1*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	opts := func() Options {
+		o := testOptions(t.TempDir())
+		o.Stop = stopper.Default(stopper.Interval)
+		o.SuiteRuns = 6
+		return o
+	}
+	f := newFake("BenchmarkA", "BenchmarkB")
+	f.nsPerOp = ns
+	o := opts()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 33 { // past the pilot, in the fourth suite run
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+
+	f.onSlice = nil
+	o.Resume, o.SeedSet = o.Raw, false
+	_, err = runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	discarded := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventDiscarded {
+			discarded++
+		}
+	}
+	assert.Equal(t, 1, discarded, "only the iteration the interrupt cut short")
+	assert.True(t, run.Complete)
+	ended := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			ended++
+		}
+	}
+	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
+}

@@ -59,6 +59,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 				progress.FormatDuration(wall), progress.FormatDuration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
 		}
 	}
+	writePrecision(w, sum.Precision)
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
@@ -80,6 +81,32 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  INTERRUPTED: the results are partial; --resume %s completes them\n", o.Raw)
 	case sum.Interrupted:
 		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
+	}
+}
+
+// writePrecision writes how well each benchmark's mean is known: the 95%
+// interval over its processes, and for a benchmark that missed its
+// target, how many processes would reach it.
+func writePrecision(w io.Writer, ps []rmit.BenchPrecision) {
+	var known []rmit.BenchPrecision
+	reached, width := 0, 0
+	for _, p := range ps {
+		if p.Precision.Known() {
+			known = append(known, p)
+			width = max(width, len(p.Bench.String()))
+			if p.Precision.Width <= p.Precision.Target {
+				reached++
+			}
+		}
+	}
+	if len(known) == 0 {
+		return
+	}
+	p0 := known[0].Precision
+	fmt.Fprintf(w, "  precision (%.0f%% interval of each mean over its processes): %d of %d benchmarks reached ±%.3g%%\n",
+		100*p0.Confidence, reached, len(known), 100*p0.Target)
+	for _, p := range known {
+		fmt.Fprintf(w, "    %-*s  %s (%d processes)\n", width, p.Bench.String(), p.Precision, p.Iterations)
 	}
 }
 
