@@ -28,6 +28,7 @@ func (s Segmentation) Changes() int { return max(len(s.Ends)-1, 0) }
 // range_of_penalties). Exact chooses PELT's pruning over RPELT's.
 func CROPS(xs []float64, minPen, maxPen float64, minSeg int, exact bool) []Segmentation {
 	c := newCost(xs)
+	c.memoize()
 	minSeg = max(minSeg, 1)
 	buf := &peltBuf{}
 	type run struct {

@@ -40,6 +40,14 @@ type Result struct {
 // Detect segments xs by PELT with a penalty fixed by opts or chosen at
 // the elbow of the CROPS path, as Traini et al. did: where the path has no
 // elbow, 15·log n (Barrett et al.'s penalty).
+//
+// At the elbow it returns the path's own segmentation. Traini et al. ran
+// PELT again at the elbow penalty, which is where that segmentation and
+// the one with more change points cost exactly the same: which of the two
+// a run returns is decided by rounding, and a change in the last digit of
+// the data flips it. The path's segmentation is the one optimal over the
+// whole interval above the elbow, and it reproduces their published
+// change points as often (26 of 40 forks) whatever the data's precision.
 func Detect(xs []float64, opts Options) Result {
 	minSeg := opts.MinSegment
 	if minSeg <= 0 {
@@ -60,6 +68,12 @@ func Detect(xs []float64, opts Options) Result {
 	pen, ok := Elbow(path)
 	if !ok {
 		pen = 15 * logn
+		return Result{Ends: newCost(xs).pelt(pen, minSeg, opts.Exact, &peltBuf{}), Penalty: pen, Path: path}
 	}
-	return Result{Ends: newCost(xs).pelt(pen, minSeg, opts.Exact, &peltBuf{}), Penalty: pen, Elbow: ok, Path: path}
+	for _, s := range path {
+		if s.Penalty == pen {
+			return Result{Ends: s.Ends, Penalty: pen, Elbow: true, Path: path}
+		}
+	}
+	return Result{Ends: newCost(xs).pelt(pen, minSeg, opts.Exact, &peltBuf{}), Penalty: pen, Elbow: true, Path: path}
 }

@@ -34,6 +34,22 @@ type cost struct {
 	// k[l] is l·(log 2π + 1 − 2·log l), the part of the cost of a
 	// segment of l values that depends on l alone.
 	k []float64
+	// memo, when not nil, holds the cost of [s, t) at t(t−1)/2 + s once
+	// computed (0: not yet). The runs of one CROPS search evaluate the
+	// same segments over and over, and at high penalties nearly all of
+	// them: PELT cannot prune inside a long steady stretch.
+	memo []float64
+}
+
+// maxMemo bounds the memo to series of 4,000 values (64 MB).
+const maxMemo = 4000
+
+// memoize gives c a memo of its segment costs, for series short enough.
+func (c *cost) memoize() {
+	n := len(c.s1) - 1
+	if n <= maxMemo {
+		c.memo = make([]float64, n*(n+1)/2)
+	}
 }
 
 // newCost returns the cost of xs. The values are centred on their mean
@@ -168,8 +184,21 @@ func (c *cost) pelt(pen float64, minSeg int, exact bool, b *peltBuf) []int {
 	for t := 2 * minSeg; t <= n; t++ {
 		b.tmp = resize(b.tmp, len(b.check))
 		best, arg := math.Inf(1), 0
+		var row []float64
+		if c.memo != nil {
+			row = c.memo[t*(t-1)/2:]
+		}
 		for i, s := range b.check {
-			v := b.f[s] + c.seg(s, t)
+			var cst float64
+			if row != nil {
+				if cst = row[s]; cst == 0 {
+					cst = c.seg(s, t)
+					row[s] = cst
+				}
+			} else {
+				cst = c.seg(s, t)
+			}
+			v := b.f[s] + cst
 			b.tmp[i] = v
 			// The first minimum wins ties, as in R changepoint.
 			if v < best {
