@@ -8,12 +8,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // A File is a file being written in place of another.
 type File struct {
 	*os.File
 	path string
+	// mu makes Commit and Abandon exclusive: an abort that abandons the
+	// file while the run commits it waits, rather than exiting between
+	// the commit's start and its rename and leaving the temporary file.
+	mu   sync.Mutex
 	done bool
 }
 
@@ -22,13 +27,24 @@ type File struct {
 func Create(path string) (*File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
+		// The temporary name is ours, not the caller's: name the path
+		// they asked for.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "create", Path: path, Err: pe.Err}
+		}
 		return nil, err
 	}
 	return &File{File: f, path: path}, nil
 }
 
+// Path returns the path the file replaces once committed.
+func (f *File) Path() string { return f.path }
+
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.done {
 		return errors.New("atomicfile: " + f.path + " already committed or abandoned")
 	}
@@ -53,6 +69,8 @@ func (f *File) Commit() error {
 // Abandon removes the temporary file, leaving the target untouched. It is
 // a no-op after Commit, so it can be deferred.
 func (f *File) Abandon() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.done {
 		return
 	}

@@ -46,3 +46,13 @@ func TestCreateFailsEarly(t *testing.T) {
 	_, err := Create(filepath.Join(t.TempDir(), "missing", "out.txt"))
 	assert.Error(t, err)
 }
+
+// TestCreateErrorNamesThePath checks that a failure to create names the
+// path the caller gave, not the temporary file beside it.
+func TestCreateErrorNamesThePath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "dir", "out.txt")
+	_, err := Create(path)
+	require.Error(t, err)
+	assert.Equal(t, "create "+path+": no such file or directory", err.Error())
+	assert.NotContains(t, err.Error(), ".tmp")
+}

@@ -1,6 +1,7 @@
 package benchout
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -46,7 +47,9 @@ const VersionHeadLabel = "head"
 // with the same keys: goos, goarch, pkg and cpu, so that benchstat puts the
 // results of two runs on the same machine in one table.
 type Writer struct {
-	w *benchfmt.Writer
+	w   *benchfmt.Writer
+	out io.Writer
+	buf bytes.Buffer
 	// Versioned adds the version key to every result: the slice's
 	// version, or VersionHeadLabel for the code under test. Set it when
 	// the run interleaves a baseline.
@@ -55,7 +58,11 @@ type Writer struct {
 
 // NewWriter returns a Writer writing to w. Every result line is written
 // with one call to w.Write.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: benchfmt.NewWriter(w)} }
+func NewWriter(w io.Writer) *Writer {
+	wr := &Writer{out: w}
+	wr.w = benchfmt.NewWriter(&wr.buf)
+	return wr
+}
 
 // WriteSlice writes one slice of package pkg. Warmup slices are not
 // results, and are skipped.
@@ -83,10 +90,22 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 	for u := range s.Values {
 		units = append(units, u)
 	}
+	values := make([]value, 0, len(units))
 	for _, u := range record.SortUnits(units) {
 		res.Values = append(res.Values, benchfmt.Value{Value: s.Values[u], Unit: u})
+		values = append(values, value{s.Values[u], u})
 	}
-	return w.w.Write(res)
+	// benchfmt writes the labels that changed and the result line; the
+	// line is then written again in go test's number format.
+	w.buf.Reset()
+	if err := w.w.Write(res); err != nil {
+		return err
+	}
+	text := w.buf.Bytes()
+	text = text[:bytes.LastIndexByte(text[:len(text)-1], '\n')+1]
+	text = append(text, resultLine(string(res.Name), res.Iters, values)...)
+	_, err := w.out.Write(text)
+	return err
 }
 
 // WriteRun writes the measurement slices of r to w, grouped by package and
@@ -94,6 +113,39 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 // under test, benchmarks in natural name order (size=16 before size=128),
 // and each benchmark's slices in the order they were measured.
 func WriteRun(w io.Writer, r *record.Run) error {
+	return WriteInOrder(w, r, nil)
+}
+
+// WriteInOrder is WriteRun with packages and benchmarks in the order of
+// their first appearance in order, as the benchmarks were found in the
+// source, rather than the order an interleaved schedule measured them in.
+// The versions of a key in order are ignored: the baseline still comes
+// before the code under test. Packages and benchmarks order leaves out
+// follow in WriteRun's order.
+func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
+	pkgRank, benchRank := map[string]int{}, map[record.Bench]int{}
+	for _, k := range order {
+		if _, ok := pkgRank[k.Package]; !ok {
+			pkgRank[k.Package] = len(pkgRank)
+		}
+		if _, ok := benchRank[k.Bench]; !ok {
+			benchRank[k.Bench] = len(benchRank)
+		}
+	}
+	// rank places what order names first, in its order, and the rest
+	// after it.
+	rank := func(m map[string]int, k string) int {
+		if i, ok := m[k]; ok {
+			return i
+		}
+		return len(m)
+	}
+	brank := func(s *record.Slice) int {
+		if i, ok := benchRank[s.Key().Bench]; ok {
+			return i
+		}
+		return len(benchRank)
+	}
 	var idx []int
 	versioned := false
 	for i := range r.Slices {
@@ -107,8 +159,10 @@ func WriteRun(w io.Writer, r *record.Run) error {
 	slices.SortStableFunc(idx, func(i, j int) int {
 		a, b := &r.Slices[i], &r.Slices[j]
 		return cmp.Or(
+			cmp.Compare(rank(pkgRank, a.Package), rank(pkgRank, b.Package)),
 			cmp.Compare(a.Package, b.Package),
 			-cmp.Compare(a.Version, b.Version), // "baseline" before ""
+			cmp.Compare(brank(a), brank(b)),
 			naturalCompare(a.Benchmark, b.Benchmark),
 			cmp.Compare(a.Instance, b.Instance),
 			cmp.Compare(a.SuiteRun, b.SuiteRun),

@@ -47,17 +47,17 @@ func TestWriteSlice(t *testing.T) {
 		require.NoError(t, w.WriteSlice(s.pkg, &s.s))
 	}
 	want := "goos: linux\ngoarch: amd64\npkg: example.com/a\ncpu: Some CPU @ 2.0GHz\n\n" +
-		"BenchmarkX-8 1000 100 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkX-8 1000 101.5 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkX-8\t    1000\t       100.0 ns/op\t         2.000 widgets/op\t      16 B/op\t       1 allocs/op\n" +
+		"BenchmarkX-8\t    1000\t       101.5 ns/op\t         2.000 widgets/op\t      16 B/op\t       1 allocs/op\n" +
 		"\npkg: example.com/b\ncpu:\n\n" +
-		"BenchmarkY/size=16-8 1000 1.5e+06 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkY/size=16-8\t    1000\t   1500000 ns/op\t         2.000 widgets/op\t      16 B/op\t       1 allocs/op\n" +
 		"\npkg: example.com/a\ncpu: Some CPU @ 2.0GHz\n\n" +
-		"BenchmarkX-8 1000 102 ns/op 2 widgets/op 16 B/op 1 allocs/op\n"
+		"BenchmarkX-8\t    1000\t       102.0 ns/op\t         2.000 widgets/op\t      16 B/op\t       1 allocs/op\n"
 	assert.Equal(t, want, strings.Join(out.writes, ""))
 	// One write per result, labels included, so an interrupt never
 	// leaves half a line.
 	assert.Len(t, out.writes, 4)
-	assert.True(t, strings.HasSuffix(out.writes[2], "BenchmarkY/size=16-8 1000 1.5e+06 ns/op 2 widgets/op 16 B/op 1 allocs/op\n"))
+	assert.True(t, strings.HasPrefix(out.writes[2], "\npkg: example.com/b\n"))
 
 	err := w.WriteSlice(a, &record.Slice{Benchmark: "BenchmarkZ", Slice: 3, Iteration: 2})
 	assert.ErrorContains(t, err, "slice 3 of BenchmarkZ iteration 2 has no values")
@@ -84,16 +84,16 @@ func TestWriteRun(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, WriteRun(&buf, testRun()))
 	want := "goos: linux\ngoarch: arm64\npkg: p/a\ncpu: cpu0\n\n" +
-		"BenchmarkA 1000 14 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkZ 1000 11 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkZ 1000 13 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkA 1000 14.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 13.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"\npkg: p/b\n\n" +
-		"BenchmarkSort/size=16 1000 10 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkSort/size=16 1000 12 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkSort/size=128 1000 21 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkSort/size=128 1000 20 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
-		"BenchmarkSort/size=1024 1000 30 ns/op 2 widgets/op 16 B/op 1 allocs/op\n"
-	assert.Equal(t, want, buf.String())
+		"BenchmarkSort/size=16 1000 10.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=16 1000 12.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=128 1000 21.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=128 1000 20.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n"
+	assert.Equal(t, want, squeeze(buf.String()))
 }
 
 func TestWriteRunVersions(t *testing.T) {
@@ -107,14 +107,14 @@ func TestWriteRunVersions(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, WriteRun(&buf, r))
 	want := "goos: linux\ngoarch: arm64\npkg: p/a\ncpu: cpu0\nversion: baseline\n\n" +
-		"BenchmarkZ 1000 11 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"\nversion: head\n\n" +
-		"BenchmarkZ 1000 11 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"\npkg: p/b\nversion: baseline\n\n" +
-		"BenchmarkSort/size=1024 1000 30 ns/op 2 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"\nversion: head\n\n" +
-		"BenchmarkSort/size=1024 1000 30 ns/op 2 widgets/op 16 B/op 1 allocs/op\n"
-	assert.Equal(t, want, buf.String())
+		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n"
+	assert.Equal(t, want, squeeze(buf.String()))
 }
 
 // TestWriteRunReadable reads the output back the way benchstat does, and
@@ -178,4 +178,42 @@ func TestPackageOf(t *testing.T) {
 	assert.Equal(t, Package{Path: "p"}, PackageOf(nil, "p"))
 	assert.Equal(t, Package{GOOS: "linux", GOARCH: "amd64", Path: "p", CPU: "c"},
 		PackageOf(&record.Header{GOOS: "linux", GOARCH: "amd64", CPU: "c"}, "p"))
+}
+
+// squeeze turns every run of blanks in s into one space, so that expected
+// output can be written without go test's column padding.
+func squeeze(s string) string {
+	var b strings.Builder
+	for l := range strings.Lines(s) {
+		b.WriteString(strings.Join(strings.Fields(l), " "))
+		if strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// TestWriteInOrder writes a schedule-ordered run grouped by package and
+// benchmark in the order the benchmarks were found, not the schedule's or
+// the names'; what the order leaves out comes last.
+func TestWriteInOrder(t *testing.T) {
+	order := []record.Key{
+		{Bench: record.Bench{Package: "p/b", Benchmark: "BenchmarkSort/size=1024"}},
+		{Bench: record.Bench{Package: "p/b", Benchmark: "BenchmarkSort/size=16"}},
+		{Bench: record.Bench{Package: "p/a", Benchmark: "BenchmarkZ"}},
+		{Bench: record.Bench{Package: "p/a", Benchmark: "BenchmarkZ"}, Version: record.VersionBaseline},
+	}
+	var buf bytes.Buffer
+	require.NoError(t, WriteInOrder(&buf, testRun(), order))
+	want := "goos: linux\ngoarch: arm64\npkg: p/b\ncpu: cpu0\n\n" +
+		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=16 1000 10.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=16 1000 12.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=128 1000 21.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=128 1000 20.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"\npkg: p/a\n\n" +
+		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 13.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkA 1000 14.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n"
+	assert.Equal(t, want, squeeze(buf.String()))
 }

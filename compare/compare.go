@@ -217,25 +217,19 @@ type Comparison struct {
 	newT   *bootstrap.Tree
 }
 
-// A Bench names a benchmark present in only one of the two inputs.
-type Bench struct {
-	Package   string `json:"pkg,omitempty"`
-	Benchmark string `json:"bench"`
-}
-
 // A Result is the comparison of two runs.
 type Result struct {
-	Rule        Rule         `json:"rule"`
-	Threshold   float64      `json:"threshold"`
-	Confidence  float64      `json:"confidence"`
-	Correction  Correction   `json:"correction"`
-	Resamples   int          `json:"resamples"`
-	Seed        uint64       `json:"seed"`
-	OldName     string       `json:"old_name,omitempty"`
-	NewName     string       `json:"new_name,omitempty"`
-	Comparisons []Comparison `json:"comparisons"`
-	OnlyOld     []Bench      `json:"only_old,omitempty"`
-	OnlyNew     []Bench      `json:"only_new,omitempty"`
+	Rule        Rule           `json:"rule"`
+	Threshold   float64        `json:"threshold"`
+	Confidence  float64        `json:"confidence"`
+	Correction  Correction     `json:"correction"`
+	Resamples   int            `json:"resamples"`
+	Seed        uint64         `json:"seed"`
+	OldName     string         `json:"old_name,omitempty"`
+	NewName     string         `json:"new_name,omitempty"`
+	Comparisons []Comparison   `json:"comparisons"`
+	OnlyOld     []record.Bench `json:"only_old,omitempty"`
+	OnlyNew     []record.Bench `json:"only_new,omitempty"`
 }
 
 // Split separates a run that interleaves a baseline with the code under
@@ -254,15 +248,13 @@ func Split(r *record.Run) (baseline, head *record.Run) {
 	return baseline, head
 }
 
-type bench struct{ pkg, name string }
-
 // benches groups the keys of r by package and benchmark, ignoring the
 // version label, in order of first appearance.
-func benches(r *record.Run) ([]bench, map[bench][]record.Key) {
-	var order []bench
-	keys := map[bench][]record.Key{}
+func benches(r *record.Run) ([]record.Bench, map[record.Bench][]record.Key) {
+	var order []record.Bench
+	keys := map[record.Bench][]record.Key{}
 	for _, k := range r.Keys() {
-		b := bench{k.Package, k.Benchmark}
+		b := k.Bench
 		if _, ok := keys[b]; !ok {
 			order = append(order, b)
 		}
@@ -308,7 +300,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		Seed:       opts.Seed,
 	}
 	type job struct {
-		b          bench
+		b          record.Bench
 		unit       string
 		olds, news []record.IterationSample
 	}
@@ -318,7 +310,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	for _, b := range oldOrder {
 		nk, ok := newKeys[b]
 		if !ok {
-			res.OnlyOld = append(res.OnlyOld, Bench{b.pkg, b.name})
+			res.OnlyOld = append(res.OnlyOld, b)
 			continue
 		}
 		ok2 := oldKeys[b]
@@ -353,7 +345,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	wg.Wait()
 	for _, b := range newOrder {
 		if _, ok := oldKeys[b]; !ok {
-			res.OnlyNew = append(res.OnlyNew, Bench{b.pkg, b.name})
+			res.OnlyNew = append(res.OnlyNew, b)
 		}
 	}
 	decide(res.Comparisons, opts)
@@ -428,11 +420,11 @@ func summary(t *bootstrap.Tree, s []record.IterationSample, values []float64, op
 	return sum
 }
 
-func summarize(b bench, unit string, olds, news []record.IterationSample, opts Options, rng *rand.Rand) Comparison {
+func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options, rng *rand.Rand) Comparison {
 	oldV, newV := record.Measurements(olds), record.Measurements(news)
 	c := Comparison{
-		Package:    b.pkg,
-		Benchmark:  b.name,
+		Package:    b.Package,
+		Benchmark:  b.Benchmark,
 		Unit:       unit,
 		Better:     Better(unit, opts.Units),
 		Confidence: opts.Confidence,

@@ -259,7 +259,7 @@ func TestThreshold(t *testing.T) {
 	opts := testOptions()
 	c := one(t, old, new, opts)
 	assert.Less(t, c.P, 0.01)
-	assert.Equal(t, NoChange, c.Verdict, "a significant 2%% change is below the 3%% threshold")
+	assert.Equal(t, NoChange, c.Verdict, "a significant 2% change is below the 3% threshold")
 	opts.Threshold = 0.01
 	assert.Equal(t, Regression, one(t, old, new, opts).Verdict)
 }
@@ -276,8 +276,8 @@ func TestSplitAndMatching(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Comparisons, 1)
 	assert.Equal(t, Regression, res.Comparisons[0].Verdict)
-	assert.Equal(t, []Bench{{"example.com/p", "BenchmarkGone"}}, res.OnlyOld)
-	assert.Equal(t, []Bench{{"example.com/p", "BenchmarkNew"}}, res.OnlyNew)
+	assert.Equal(t, []record.Bench{{Package: "example.com/p", Benchmark: "BenchmarkGone"}}, res.OnlyOld)
+	assert.Equal(t, []record.Bench{{Package: "example.com/p", Benchmark: "BenchmarkNew"}}, res.OnlyNew)
 }
 
 func TestDeterministic(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -251,7 +252,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-func writeOnly(w io.Writer, title string, bs []Bench, bullet string) {
+func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {
 	if len(bs) == 0 {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func TestReadJMH(t *testing.T) {
-	run, err := ReadJMH("testdata/jmh/protostuff-subset.csv")
+	run, err := ReadJMH("../testdata/protostuff-subset.csv")
 	require.NoError(t, err)
 	require.Len(t, run.Slices, 1000)
 	assert.True(t, run.Complete)
@@ -21,7 +21,7 @@ func TestReadJMH(t *testing.T) {
 
 	keys := run.Keys()
 	require.Len(t, keys, 2)
-	assert.Equal(t, record.Key{Package: "protostuff", Benchmark: "io.protostuff.benchmarks.StringSerializerBenchmark.builtInSerializer/stringLength=10000"}, keys[0])
+	assert.Equal(t, record.Key{Bench: record.Bench{Package: "protostuff", Benchmark: "io.protostuff.benchmarks.StringSerializerBenchmark.builtInSerializer/stringLength=10000"}}, keys[0])
 	assert.Equal(t, "io.protostuff.benchmarks.RuntimeSchemaBenchmark.baseline", keys[1].Benchmark)
 
 	s := run.Slices[0] // m_id 0

@@ -13,7 +13,7 @@ import (
 )
 
 func TestReadUOpTime(t *testing.T) {
-	run, err := ReadUOpTime("testdata/uoptime/tiny-v1.0.0.csv")
+	run, err := ReadUOpTime("../testdata/tiny-v1.0.0.csv")
 	require.NoError(t, err)
 	require.Len(t, run.Slices, 8)
 	assert.True(t, run.Complete)

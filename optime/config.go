@@ -223,8 +223,7 @@ func ParseConfig(r io.Reader, file string) (*ConfigFile, error) {
 	cf := &ConfigFile{}
 	sawHeader := false
 	sourceLine := map[int]int{}
-	type benchKey struct{ pkg, name string }
-	benchLine := map[benchKey]int{}
+	benchLine := map[record.Bench]int{}
 	line := 0
 	for sc.Scan() {
 		line++
@@ -294,7 +293,7 @@ func ParseConfig(r io.Reader, file string) (*ConfigFile, error) {
 			if err != nil {
 				return nil, fail("%v", err)
 			}
-			k := benchKey{e.Package, e.Benchmark}
+			k := record.Bench{Package: e.Package, Benchmark: e.Benchmark}
 			if first, dup := benchLine[k]; dup {
 				return nil, fail("%s %s is already configured on line %d", e.Package, e.Benchmark, first)
 			}

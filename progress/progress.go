@@ -237,10 +237,25 @@ func (r *Reporter) BenchmarkFailed(bench, reason string) {
 // Finish ends the progress display with a line of totals, followed by
 // summary if it is not empty. Later calls do nothing.
 func (r *Reporter) Finish(summary string) {
+	if !r.Close() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintln(r.w, r.totals())
+	if summary != "" {
+		fmt.Fprintln(r.w, strings.TrimRight(summary, "\n"))
+	}
+}
+
+// Close ends the progress display without a line of totals, for a caller
+// that prints its own summary as the run's one final line. It reports
+// whether the display was still open; later calls and Finish do nothing.
+func (r *Reporter) Close() bool {
 	r.mu.Lock()
 	if r.closing {
 		r.mu.Unlock()
-		return
+		return false
 	}
 	r.closing = true
 	bar := r.bar
@@ -256,13 +271,13 @@ func (r *Reporter) Finish(summary string) {
 		fmt.Fprintln(r.w)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.finished = true
-	fmt.Fprintln(r.w, r.totals())
-	if summary != "" {
-		fmt.Fprintln(r.w, strings.TrimRight(summary, "\n"))
-	}
+	r.mu.Unlock()
+	return true
 }
+
+// FormatDuration rounds d for people, as the progress lines show it.
+func FormatDuration(d time.Duration) string { return fmtDuration(d) }
 
 // totals is the final line.
 func (r *Reporter) totals() string {
@@ -362,9 +377,12 @@ func oneLine(s string) string {
 	}, s)
 }
 
-// fmtDuration rounds d for people: seconds below an hour, minutes above.
+// fmtDuration rounds d for people: milliseconds below a second, tenths
+// of a second below ten, seconds below an hour, minutes above.
 func fmtDuration(d time.Duration) string {
 	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
 	case d < 10*time.Second:
 		return d.Round(100 * time.Millisecond).String()
 	case d < time.Hour:

@@ -18,10 +18,10 @@ import (
 )
 
 // suite returns n benchmarks in two packages.
-func suite(n int) []shard.Benchmark {
-	var bs []shard.Benchmark
+func suite(n int) []record.Bench {
+	var bs []record.Bench
 	for i := range n {
-		bs = append(bs, shard.Benchmark{Package: fmt.Sprintf("example.com/p%d", i%2), Name: fmt.Sprintf("BenchmarkB%02d-4", i)})
+		bs = append(bs, record.Bench{Package: fmt.Sprintf("example.com/p%d", i%2), Benchmark: fmt.Sprintf("BenchmarkB%02d-4", i)})
 	}
 	return bs
 }
@@ -29,7 +29,7 @@ func suite(n int) []shard.Benchmark {
 // fakeRun describes one synthetic run of a suite, as one job would record
 // it: a header and an RMIT schedule of slices.
 type fakeRun struct {
-	benchmarks []shard.Benchmark
+	benchmarks []record.Bench
 	spec       shard.Spec
 	instance   string
 	host       string
@@ -89,7 +89,7 @@ func (f fakeRun) write(t *testing.T, dir, name string) string {
 	now := h.Start
 	for sr := 1; sr <= suiteRuns; sr++ {
 		type iter struct {
-			b  shard.Benchmark
+			b  record.Bench
 			it int
 		}
 		var sched []iter
@@ -103,7 +103,7 @@ func (f fakeRun) write(t *testing.T, dir, name string) string {
 			for sl := 1; sl <= slicesPer; sl++ {
 				ns := 1000 * (1 + 0.01*rng.NormFloat64())
 				require.NoError(t, w.Write(&record.Slice{
-					Package: x.b.Package, Benchmark: x.b.Name, SuiteRun: sr, Iteration: x.it, Order: order + 1,
+					Package: x.b.Package, Benchmark: x.b.Benchmark, SuiteRun: sr, Iteration: x.it, Order: order + 1,
 					Slice: sl, Warmup: sl == 1, N: 1_000_000, Values: map[string]float64{"ns/op": ns},
 					Start: now, WallNs: int64(time.Second),
 				}))
@@ -112,7 +112,7 @@ func (f fakeRun) write(t *testing.T, dir, name string) string {
 		}
 	}
 	for _, b := range bs {
-		require.NoError(t, w.Write(&record.Event{Event: record.EventStop, Package: b.Package, Benchmark: b.Name, Time: now}))
+		require.NoError(t, w.Write(&record.Event{Event: record.EventStop, Package: b.Package, Benchmark: b.Benchmark, Time: now}))
 	}
 	if !f.noEnd {
 		require.NoError(t, w.Write(&record.Event{Event: record.EventEnd, Time: now}))
@@ -394,8 +394,8 @@ func TestMergeRefusals(t *testing.T) {
 		}, `benchmark example.com/p0 BenchmarkB00-4 of instance "ci" is also in `},
 		{"shards of different partitions", []fakeRun{
 			{benchmarks: bs, spec: s(1, 2), seed: 1},
-			{benchmarks: append(slices.Clone(bs), shard.Benchmark{Package: "example.com/a", Name: "BenchmarkX"},
-				shard.Benchmark{Package: "example.com/a", Name: "BenchmarkY"}, shard.Benchmark{Package: "example.com/a", Name: "BenchmarkZ"}),
+			{benchmarks: append(slices.Clone(bs), record.Bench{Package: "example.com/a", Benchmark: "BenchmarkX"},
+				record.Bench{Package: "example.com/a", Benchmark: "BenchmarkY"}, record.Bench{Package: "example.com/a", Benchmark: "BenchmarkZ"}),
 				spec: s(2, 2), seed: 2},
 		}, "a benchmark must come from one shard of each instance"},
 	} {

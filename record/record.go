@@ -9,6 +9,7 @@
 package record
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"time"
@@ -98,8 +99,11 @@ type Slice struct {
 	WallNs int64              `json:"wall_ns"` // wall time of the slice as seen by the harness
 }
 
-// Key identifies a benchmark across records.
-func (s *Slice) Key() Key { return Key{Package: s.Package, Benchmark: s.Benchmark, Version: s.Version} }
+// Key returns the benchmark and version the event is about.
+func (e *Event) Key() Key { return Key{Bench{e.Package, e.Benchmark}, e.Version} }
+
+// Key returns the benchmark and version of the slice.
+func (s *Slice) Key() Key { return Key{Bench{s.Package, s.Benchmark}, s.Version} }
 
 // Event kinds.
 const (
@@ -153,12 +157,37 @@ const (
 	ReasonSettled = "verdict settled"
 )
 
+// A Bench identifies a benchmark in every package of gobench-dyn: its
+// package path and its name as go test prints it, sub-benchmarks and
+// GOMAXPROCS suffix included. It names the same benchmark in both versions
+// of a baseline run, in every shard and on every instance.
+type Bench struct {
+	Package   string `json:"pkg,omitempty"`
+	Benchmark string `json:"bench"`
+}
+
+// String returns the benchmark as people name it: "pkg.BenchmarkX".
+func (b Bench) String() string {
+	if b.Package == "" {
+		return b.Benchmark
+	}
+	return b.Package + "." + b.Benchmark
+}
+
+// Compare orders benchmarks by package, then name.
+func (b Bench) Compare(o Bench) int {
+	return cmp.Or(cmp.Compare(b.Package, o.Package), cmp.Compare(b.Benchmark, o.Benchmark))
+}
+
 // A Key identifies one benchmark of one version of the code.
 type Key struct {
-	Package   string
-	Benchmark string
-	Version   string
+	Bench
+	Version string
 }
+
+// ID returns k as one string, for state kept by opaque benchmark IDs,
+// such as a stopping policy's.
+func (k Key) ID() string { return k.Version + "|" + k.Package + "|" + k.Benchmark }
 
 // A Run is the content of one or more raw files.
 type Run struct {

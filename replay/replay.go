@@ -24,7 +24,6 @@ package replay
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -169,7 +168,7 @@ func instances(series []record.IterationSample) []string {
 
 // replayOne replays the iterations of one benchmark on one instance.
 func replayOne(p *stopper.Policy, k record.Key, inst string, series []record.IterationSample, opts Options) *Benchmark {
-	id := fmt.Sprintf("%s\x00%s\x00%s\x00%s", k.Package, k.Benchmark, k.Version, inst)
+	id := k.ID() + "\x00" + inst
 	b := &Benchmark{Key: k, Instance: inst}
 	full := &bootstrap.Tree{}
 	dyn := &bootstrap.Tree{}

@@ -134,7 +134,7 @@ func TestReplayErrors(t *testing.T) {
 // The paper's configuration on two published JMH benchmarks: a known
 // answer that pins the whole pipeline (reader, policy, replay).
 func TestReplayJMHSubset(t *testing.T) {
-	run, err := dataset.ReadJMH("testdata/protostuff-subset.csv")
+	run, err := dataset.ReadJMH("../testdata/protostuff-subset.csv")
 	require.NoError(t, err)
 	want := map[stopper.Criterion][]int{ // iterations used per benchmark
 		stopper.CV:   {5, 2},

@@ -206,8 +206,6 @@ const (
 	markStopCap                  // the benchmark left the schedule, criterion not met
 )
 
-type benchID struct{ pkg, name string }
-
 // Build computes a report from the records of one or more runs. Runs from
 // several instances or shards are read together as one.
 func Build(runs []*record.Run, opts Options) (*Report, error) {
@@ -222,20 +220,20 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 	rep.Suite.Config = config(runs)
 
 	order, keys := group(run)
-	failures := map[benchID][]string{}
+	failures := map[record.Bench][]string{}
 	stops := map[record.Key]*record.Event{}
 	budget := map[record.Key]bool{}
 	critNs := map[record.Key]int64{}
 	for i := range run.Events {
 		e := &run.Events[i]
-		k := record.Key{Package: e.Package, Benchmark: e.Benchmark, Version: e.Version}
+		k := e.Key()
 		switch e.Event {
 		case record.EventFailure:
 			msg := e.Reason
 			if e.SuiteRun > 0 {
 				msg = fmt.Sprintf("suite run %d, iteration %d: %s", e.SuiteRun, e.Iteration, e.Reason)
 			}
-			failures[benchID{e.Package, e.Benchmark}] = append(failures[benchID{e.Package, e.Benchmark}], msg)
+			failures[k.Bench] = append(failures[k.Bench], msg)
 		case record.EventStop:
 			stops[k] = e
 			critNs[k] = max(critNs[k], e.CriterionNs)
@@ -263,7 +261,7 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 
 	rep.Benchmarks = make([]*Benchmark, len(order))
 	for i, id := range order {
-		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.pkg, Name: id.name, Failures: failures[id]}
+		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.Package, Name: id.Benchmark, Failures: failures[id]}
 	}
 	// Benchmarks are independent: summarise them in parallel, each with
 	// its own random stream derived from the seed and its position, so
@@ -298,10 +296,10 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 		rep.Title = "Benchmark report"
 		pkgs := map[string]bool{}
 		for _, id := range order {
-			pkgs[id.pkg] = true
+			pkgs[id.Package] = true
 		}
 		if len(pkgs) == 1 {
-			rep.Title = order[0].pkg
+			rep.Title = order[0].Package
 		}
 	}
 	rep.Suite.Benchmarks = len(order)
@@ -383,11 +381,8 @@ func merge(runs []*record.Run, rep *Report) *record.Run {
 // it.
 func config(runs []*record.Run) Config {
 	var c Config
-	get := func(opts map[string]string, name string, dst *int) {
-		if *dst != 0 {
-			return
-		}
-		if v, err := strconv.Atoi(opts[name]); err == nil && v > 0 {
+	first := func(dst *int, v int) {
+		if *dst == 0 && v > 0 {
 			*dst = v
 		}
 	}
@@ -395,21 +390,22 @@ func config(runs []*record.Run) Config {
 		if r.Header == nil {
 			continue
 		}
-		get(r.Header.Options, "suite-runs", &c.SuiteRuns)
-		get(r.Header.Options, "iterations", &c.Iterations)
-		get(r.Header.Options, "slices", &c.Slices)
-		get(r.Header.Options, "warmup", &c.Warmup)
+		o, _ := record.ParseRunOptions(r.Header.Options)
+		first(&c.SuiteRuns, o.SuiteRuns)
+		first(&c.Iterations, o.Iterations)
+		first(&c.Slices, o.Slices)
+		first(&c.Warmup, o.Warmup)
 	}
 	return c
 }
 
 // group returns the benchmarks of run by package and name, in order of
 // first appearance, with the keys of their versions.
-func group(run *record.Run) ([]benchID, map[benchID][]record.Key) {
-	var order []benchID
-	keys := map[benchID][]record.Key{}
+func group(run *record.Run) ([]record.Bench, map[record.Bench][]record.Key) {
+	var order []record.Bench
+	keys := map[record.Bench][]record.Key{}
 	for _, k := range run.Keys() {
-		id := benchID{k.Package, k.Benchmark}
+		id := k.Bench
 		if _, ok := keys[id]; !ok {
 			order = append(order, id)
 		}
@@ -550,17 +546,23 @@ func fromHeader(h *record.Header, opts compare.Options) compare.Options {
 	if h == nil {
 		return opts
 	}
-	o := h.Options
-	if v, err := strconv.ParseFloat(o["min-change"], 64); err == nil {
-		opts.Threshold = v
+	// A value that does not parse is left out, as if absent.
+	ro, _ := record.ParseRunOptions(h.Options)
+	valid := func(name string) bool {
+		_, err := record.ParseRunOptions(map[string]string{name: h.Options[name]})
+		_, ok := h.Options[name]
+		return ok && err == nil
 	}
-	if v, err := strconv.ParseFloat(o["confidence"], 64); err == nil && v > 0 && v < 1 {
-		opts.Confidence = v
+	if valid("min-change") {
+		opts.Threshold = ro.MinChange
 	}
-	if r, err := compare.ParseRule(o["rule"]); err == nil && o["rule"] != "" {
+	if valid("confidence") && ro.Confidence > 0 && ro.Confidence < 1 {
+		opts.Confidence = ro.Confidence
+	}
+	if r, err := compare.ParseRule(ro.Rule); err == nil && ro.Rule != "" {
 		opts.Rule = r
 	}
-	if c, err := compare.ParseCorrection(o["correction"]); err == nil && o["correction"] != "" {
+	if c, err := compare.ParseCorrection(ro.Correction); err == nil && ro.Correction != "" {
 		opts.Correction = c
 	}
 	return opts
@@ -583,13 +585,13 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 	}
 	res.OldName, res.NewName = "baseline", "head"
 	rep.Comparison = res
-	byID := map[benchID]*Benchmark{}
+	byID := map[record.Bench]*Benchmark{}
 	for _, b := range rep.Benchmarks {
-		byID[benchID{b.Package, b.Name}] = b
+		byID[record.Bench{Package: b.Package, Benchmark: b.Name}] = b
 	}
 	for i := range res.Comparisons {
 		c := &res.Comparisons[i]
-		if b := byID[benchID{c.Package, c.Benchmark}]; b != nil {
+		if b := byID[record.Bench{Package: c.Package, Benchmark: c.Benchmark}]; b != nil {
 			b.Comparison = c
 		}
 	}

@@ -1,6 +1,10 @@
 package rmit
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
 
 // A Config is the configuration of one benchmark: its caps on suite runs
 // and iterations per suite run. Slices per iteration and warmup belong to
@@ -23,7 +27,7 @@ type Benchmark struct {
 	// Procs is the -test.cpu value to run with; 0 leaves GOMAXPROCS alone.
 	Procs int
 	// ID identifies the benchmark among all benchmarks of a run,
-	// versions included; policies key their state by it.
+	// versions included: Key().ID(). Policies key their state by it.
 	ID string
 	// N is the calibrated b.N of one slice.
 	N int64
@@ -39,21 +43,23 @@ func NewBenchmark(pkg *Package, name string, procs int, setCPU bool) *Benchmark 
 	if setCPU {
 		b.Procs = procs
 	}
-	b.ID = BenchmarkID(pkg.Version, pkg.ImportPath, name)
+	b.ID = b.Key().ID()
 	return b
 }
 
-// BenchmarkID returns the ID of the benchmark printed as name by the test
-// binary of package pkg at version: the Benchmark.ID of its records.
-func BenchmarkID(version, pkg, name string) string {
-	return version + "|" + pkg + "|" + name
+// Key returns the benchmark's identity at its version.
+func (b *Benchmark) Key() record.Key { return record.Key{Bench: b.Bench(), Version: b.Package.Version} }
+
+// Bench returns the benchmark's identity, the same in both versions.
+func (b *Benchmark) Bench() record.Bench {
+	return record.Bench{Package: b.Package.ImportPath, Benchmark: b.Name}
 }
 
 func (b *Benchmark) String() string {
 	if b.Package.Version != "" {
-		return b.Package.ImportPath + "." + b.Name + " (" + b.Package.Version + ")"
+		return b.Bench().String() + " (" + b.Package.Version + ")"
 	}
-	return b.Package.ImportPath + "." + b.Name
+	return b.Bench().String()
 }
 
 // args returns the test binary arguments of one iteration of b running

@@ -75,7 +75,7 @@ func Build(ctx context.Context, pkgs []*Package, opts BuildOptions) (built []*Pa
 				if msg == "" {
 					msg = err.Error()
 				}
-				results[i] = result{err: &BuildError{Package: p, Output: msg}}
+				results[i] = result{err: &BuildError{Package: p, Output: goSumFix(msg)}}
 				return
 			}
 			h, err := hashFile(bin)

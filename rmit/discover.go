@@ -23,6 +23,8 @@ type DiscoverOptions struct {
 	SliceTime time.Duration
 	// Timeout bounds each discovery process.
 	Timeout time.Duration
+	// Starter starts the test binaries; nil starts real processes.
+	Starter Starter
 }
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
@@ -51,7 +53,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	if err != nil {
 		return nil, nil, fmt.Errorf("--bench %q: %v", opts.Bench, err)
 	}
-	tops, err := listBenchmarks(ctx, pkg, opts.Timeout)
+	tops, err := listBenchmarks(ctx, pkg, opts)
 	if err != nil {
 		return nil, []*DiscoveryFailure{{Package: pkg, Reason: "cannot list benchmarks", Detail: err.Error()}}, nil
 	}
@@ -73,7 +75,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			if setCPU {
 				args = append(args, fmt.Sprintf("-test.cpu=%d", procs))
 			}
-			found, fail := probeRun(ctx, pkg, args, opts.Timeout)
+			found, fail := probeRun(ctx, pkg, args, opts)
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
@@ -93,6 +95,18 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	return benches, failures, nil
 }
 
+// CheckPattern reports whether s is a valid -test.bench pattern: every
+// slash-separated level a regular expression. It lets a run reject a bad
+// --bench before building anything.
+func CheckPattern(s string) error {
+	for _, level := range splitPattern(s) {
+		if _, err := regexp.Compile(level); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // NForSlice returns the b.N that makes one slice last about slice, given
 // the benchmark's ns/op.
 func NForSlice(nsPerOp float64, slice time.Duration) int64 {
@@ -104,12 +118,12 @@ func NForSlice(nsPerOp float64, slice time.Duration) int64 {
 }
 
 // listBenchmarks returns the top-level benchmark names of pkg.
-func listBenchmarks(ctx context.Context, pkg *Package, timeout time.Duration) ([]string, error) {
-	p, err := startProcess(pkg.Binary, pkg.Dir, []string{"-test.list=^Benchmark"})
+func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]string, error) {
+	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, []string{"-test.list=^Benchmark"})
 	if err != nil {
 		return nil, err
 	}
-	stop := p.watch(ctx, timeout)
+	stop := p.watch(ctx, opts.Timeout)
 	defer stop()
 	var names []string
 	sc := bufio.NewScanner(p.stdout)
@@ -134,12 +148,12 @@ type probed struct {
 
 // probeRun runs one discovery process and returns the leaves it reported,
 // and a failure if the process failed.
-func probeRun(ctx context.Context, pkg *Package, args []string, timeout time.Duration) ([]probed, *DiscoveryFailure) {
-	p, err := startProcess(pkg.Binary, pkg.Dir, args)
+func probeRun(ctx context.Context, pkg *Package, args []string, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
+	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, args)
 	if err != nil {
 		return nil, &DiscoveryFailure{Reason: "cannot start test binary", Detail: err.Error()}
 	}
-	stop := p.watch(ctx, timeout)
+	stop := p.watch(ctx, opts.Timeout)
 	defer stop()
 	var found []probed
 	var fail *DiscoveryFailure

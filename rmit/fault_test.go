@@ -32,7 +32,7 @@ func TestFaultyBenchmarkFailsAlone(t *testing.T) {
 			assert.Contains(t, f.Reason, fault.reason)
 			assert.Contains(t, f.Detail, fault.detail)
 			// The healthy benchmark ran its whole configuration.
-			fast := run.Series(record.Key{Package: pkg.ImportPath, Benchmark: bs[0].Name}, "ns/op")
+			fast := run.Series(record.Key{Bench: bs[0].Bench()}, "ns/op")
 			assert.Len(t, fast, 4)
 			var failures int
 			for _, e := range run.Events {
@@ -69,7 +69,9 @@ func TestHangingBenchmarkIsKilled(t *testing.T) {
 	for _, b := range bs {
 		b.Config = Config{SuiteRuns: 1, Iterations: 1}
 	}
-	r := &Runner{Benchmarks: bs, Policy: Static{Slices: 1}, Seed: 1, Timeout: 300 * time.Millisecond}
+	// Long enough that the healthy benchmark never reaches it, however
+	// loaded the machine: the hanging one sleeps for an hour.
+	r := &Runner{Benchmarks: bs, Policy: Static{Slices: 1}, Seed: 1, Timeout: 2 * time.Second}
 	sum, err := r.Run(context.Background())
 	require.NoError(t, err)
 	require.Len(t, sum.Failed, 1)

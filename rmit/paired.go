@@ -102,13 +102,13 @@ func (p *Paired) RelWidth(bench string) float64 {
 // Pair returns the partner map of two versions' benchmarks: the benchmarks
 // of base and head with the same package and name.
 func Pair(base, head []*Benchmark) map[string]string {
-	byName := map[[2]string]*Benchmark{}
+	byName := map[record.Bench]*Benchmark{}
 	for _, b := range base {
-		byName[[2]string{b.Package.ImportPath, b.Name}] = b
+		byName[b.Bench()] = b
 	}
 	m := map[string]string{}
 	for _, h := range head {
-		if b, ok := byName[[2]string{h.Package.ImportPath, h.Name}]; ok {
+		if b, ok := byName[h.Bench()]; ok {
 			m[h.ID], m[b.ID] = b.ID, h.ID
 		}
 	}
@@ -118,12 +118,12 @@ func Pair(base, head []*Benchmark) map[string]string {
 // ShareN gives each benchmark of base the b.N of its partner in head, so
 // that both versions measure the same number of operations per slice.
 func ShareN(base, head []*Benchmark) {
-	byName := map[[2]string]*Benchmark{}
+	byName := map[record.Bench]*Benchmark{}
 	for _, h := range head {
-		byName[[2]string{h.Package.ImportPath, h.Name}] = h
+		byName[h.Bench()] = h
 	}
 	for _, b := range base {
-		if h, ok := byName[[2]string{b.Package.ImportPath, b.Name}]; ok {
+		if h, ok := byName[b.Bench()]; ok {
 			b.N = h.N
 		}
 	}

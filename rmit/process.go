@@ -3,6 +3,7 @@ package rmit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"sync"
@@ -10,23 +11,38 @@ import (
 	"time"
 )
 
-// A process is one running test binary in its own process group, so that
-// killing it also kills anything it started.
-type process struct {
-	cmd    *exec.Cmd
-	stdout io.ReadCloser
-	stderr *tailBuffer
-
-	mu     sync.Mutex
-	killed string // why we killed it, if we did
+// A Starter starts test binaries. The runner and discovery start every
+// process through one, so that a run can be driven by a fake that prints
+// benchmark output without building or running anything.
+type Starter interface {
+	// Start starts bin with args in dir.
+	Start(bin, dir string, args []string) (Process, error)
 }
 
-// startProcess starts bin with args in dir.
-func startProcess(bin, dir string, args []string) (*process, error) {
+// A Process is a started test binary.
+type Process interface {
+	// Stdout is the binary's standard output, read as it is written.
+	Stdout() io.Reader
+	// StderrTail returns the last few kilobytes the binary wrote to its
+	// standard error, for failure reports.
+	StderrTail() string
+	// Kill kills the binary and anything it started. It may be called
+	// more than once, also after the binary has exited.
+	Kill()
+	// Wait waits for the binary to exit and returns its exit error.
+	Wait() error
+}
+
+// ExecStarter starts test binaries as real processes, each in its own
+// process group, so that killing one also kills anything it started.
+type ExecStarter struct{}
+
+// Start implements Starter.
+func (ExecStarter) Start(bin, dir string, args []string) (Process, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: newTailBuffer(8 << 10)}
+	p := &execProcess{cmd: cmd, stderr: newTailBuffer(8 << 10)}
 	cmd.Stderr = p.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -38,6 +54,28 @@ func startProcess(bin, dir string, args []string) (*process, error) {
 	}
 	running.Store(cmd.Process.Pid, struct{}{})
 	return p, nil
+}
+
+// execProcess is a Process started by ExecStarter.
+type execProcess struct {
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	stderr *tailBuffer
+}
+
+func (p *execProcess) Stdout() io.Reader  { return p.stdout }
+func (p *execProcess) StderrTail() string { return p.stderr.String() }
+
+// Kill kills the whole process group: a negative pid signals the group.
+func (p *execProcess) Kill() { _ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
+
+func (p *execProcess) Wait() error {
+	err := p.cmd.Wait()
+	// Reap any leftovers in the group, for example children of a
+	// benchmark that outlive it.
+	p.Kill()
+	running.Delete(p.cmd.Process.Pid)
+	return err
 }
 
 // running holds the process group IDs of the test binaries running now,
@@ -54,16 +92,42 @@ func KillRunning() {
 	})
 }
 
-// kill kills the whole process group, recording why. Only the first
-// reason is kept.
+// A process is one started test binary, with why the runner killed it.
+type process struct {
+	proc   Process
+	stdout io.Reader
+	stderr fmt.Stringer
+
+	mu     sync.Mutex
+	killed string // why we killed it, if we did
+}
+
+// stderrTail adapts Process.StderrTail to fmt.Stringer.
+type stderrTail struct{ p Process }
+
+func (t stderrTail) String() string { return t.p.StderrTail() }
+
+// startProcess starts bin with args in dir through s, or as a real
+// process when s is nil.
+func startProcess(s Starter, bin, dir string, args []string) (*process, error) {
+	if s == nil {
+		s = ExecStarter{}
+	}
+	p, err := s.Start(bin, dir, args)
+	if err != nil {
+		return nil, err
+	}
+	return &process{proc: p, stdout: p.Stdout(), stderr: stderrTail{p}}, nil
+}
+
+// kill kills the process, recording why. Only the first reason is kept.
 func (p *process) kill(why string) {
 	p.mu.Lock()
 	if p.killed == "" {
 		p.killed = why
 	}
 	p.mu.Unlock()
-	// A negative pid signals the process group.
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.proc.Kill()
 }
 
 // killedFor returns why the process was killed, or "".
@@ -99,11 +163,7 @@ func (p *process) watch(ctx context.Context, timeout time.Duration) (stop func()
 // wait waits for the process to exit and returns its error, if any, that
 // we did not cause by killing it.
 func (p *process) wait() error {
-	err := p.cmd.Wait()
-	// Reap any leftovers in the group, for example children of a
-	// benchmark that outlive it.
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	running.Delete(p.cmd.Process.Pid)
+	err := p.proc.Wait()
 	var ee *exec.ExitError
 	if p.killedFor() != "" && errors.As(err, &ee) {
 		return nil

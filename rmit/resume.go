@@ -1,6 +1,7 @@
 package rmit
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/record"
@@ -20,6 +21,9 @@ type Resume struct {
 	iterations map[iterationKey]*pastIteration
 	stopped    map[string]bool // IDs with a stop event recorded
 	budgetCut  map[string]bool // IDs with a budget event recorded
+	// prepared holds the failure and skip events recorded before the
+	// first iteration, by prepareKey.
+	prepared map[string]bool
 }
 
 // iterationKey identifies one iteration of one benchmark.
@@ -37,7 +41,7 @@ type pastIteration struct {
 // NewResume returns the Resume of run, the records read from the raw file
 // of an interrupted run.
 func NewResume(run *record.Run) *Resume {
-	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}}
+	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}, prepared: map[string]bool{}}
 	at := func(id string, k, it int) *pastIteration {
 		key := iterationKey{id, k, it}
 		p := r.iterations[key]
@@ -48,12 +52,15 @@ func NewResume(run *record.Run) *Resume {
 		return p
 	}
 	for _, s := range run.Slices {
-		p := at(BenchmarkID(s.Version, s.Package, s.Benchmark), s.SuiteRun, s.Iteration)
+		p := at(s.Key().ID(), s.SuiteRun, s.Iteration)
 		p.slices = append(p.slices, s)
 	}
 	for i := range run.Events {
 		e := &run.Events[i]
-		id := BenchmarkID(e.Version, e.Package, e.Benchmark)
+		id := e.Key().ID()
+		if e.SuiteRun == 0 && (e.Event == record.EventFailure || e.Event == record.EventSkip) {
+			r.prepared[prepareKey(e)] = true
+		}
 		switch e.Event {
 		case record.EventFailure:
 			// Failures while preparing carry no suite run: the
@@ -68,6 +75,32 @@ func NewResume(run *record.Run) *Resume {
 		}
 	}
 	return r
+}
+
+func prepareKey(e *record.Event) string {
+	return strings.Join([]string{e.Event, e.Version, e.Package, e.Benchmark, e.Reason}, "\x00")
+}
+
+// WriteEvents writes the failures and skips met while preparing s to w,
+// leaving out those that past, the records of the run s resumes (or nil),
+// already hold.
+func (s *Suite) WriteEvents(w *record.Writer, past *Resume) error {
+	var evs []*record.Event
+	for _, f := range s.Failures {
+		evs = append(evs, f.Event())
+	}
+	for _, f := range s.Skipped {
+		evs = append(evs, f.SkipEvent())
+	}
+	for _, e := range evs {
+		if past != nil && past.prepared[prepareKey(e)] {
+			continue
+		}
+		if err := w.Write(e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Len returns the number of iterations the records hold, whole or not.

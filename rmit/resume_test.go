@@ -176,7 +176,7 @@ func TestResumeKeepsFailures(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, failures, "a failed iteration is not run again")
-	fast := got.Series(record.Key{Package: pkg.ImportPath, Benchmark: bs[0].Name}, "ns/op")
+	fast := got.Series(record.Key{Bench: bs[0].Bench()}, "ns/op")
 	require.Len(t, fast, 4, "2 suite runs × 2 iterations")
 	for _, it := range fast {
 		assert.Len(t, it.Values, 2)

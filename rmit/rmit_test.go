@@ -270,7 +270,7 @@ func baselineOf(head []*Benchmark) []*Benchmark {
 		pkg.Version = record.VersionBaseline
 		b := *h
 		b.Package = &pkg
-		b.ID = BenchmarkID(pkg.Version, pkg.ImportPath, b.Name)
+		b.ID = b.Key().ID()
 		base = append(base, &b)
 	}
 	return base

@@ -76,6 +76,11 @@ type Runner struct {
 	// the same seed and options: the iterations it completed are
 	// replayed rather than run.
 	Resume *Resume
+	// Starter starts the test binaries; nil starts real processes.
+	Starter Starter
+	// Clock tells the time of slices, events and the budget; nil is
+	// time.Now.
+	Clock func() time.Time
 
 	now      func() time.Time
 	state    map[*Benchmark]*benchState
@@ -136,6 +141,7 @@ func (s *Summary) Efficiency() float64 {
 // stopped by the policy, the budget is spent, or ctx is cancelled (then it
 // returns ErrInterrupted). Every slice is written to Raw as it finishes.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
+	r.now = r.Clock
 	if r.now == nil {
 		r.now = time.Now
 	}
@@ -383,7 +389,7 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 	if maxSlices < 1 {
 		return nil, fail("policy allows no slices", "")
 	}
-	p, err := startProcess(b.Package.Binary, b.Package.Dir, b.args(maxSlices))
+	p, err := startProcess(r.Starter, b.Package.Binary, b.Package.Dir, b.args(maxSlices))
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}

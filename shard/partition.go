@@ -9,25 +9,12 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
-// A Benchmark identifies one benchmark of a suite: its package path and its
-// leaf name as go test prints it, sub-benchmarks included.
-type Benchmark struct {
-	Package string
-	Name    string
-}
-
-func (b Benchmark) String() string { return b.Package + "." + b.Name }
-
-func compareBenchmarks(a, b Benchmark) int {
-	return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Name, b.Name))
-}
-
 // unit returns the identity b is sharded by: its package and its name
 // without the GOMAXPROCS suffix. Jobs on machines with different CPU
 // counts see "BenchmarkX-4" and "BenchmarkX-8"; both must land in the same
 // shard. It also keeps the -cpu variants of one benchmark together.
-func (b Benchmark) unit() Benchmark {
-	return Benchmark{Package: b.Package, Name: TrimProcs(b.Name)}
+func unit(b record.Bench) record.Bench {
+	return record.Bench{Package: b.Package, Benchmark: TrimProcs(b.Benchmark)}
 }
 
 // TrimProcs returns name without the "-N" GOMAXPROCS suffix go test adds to
@@ -70,7 +57,7 @@ func TrimProcs(name string) string {
 //
 // Every job of a sharded run must call Partition with the same benchmarks
 // and expected times.
-func Partition(benchmarks []Benchmark, n int, expected map[Benchmark]time.Duration) [][]Benchmark {
+func Partition(benchmarks []record.Bench, n int, expected map[record.Bench]time.Duration) [][]record.Bench {
 	if n < 1 {
 		n = 1
 	}
@@ -81,57 +68,57 @@ func Partition(benchmarks []Benchmark, n int, expected map[Benchmark]time.Durati
 	} else {
 		assign = byCount(len(units), n)
 	}
-	parts := make([][]Benchmark, n)
+	parts := make([][]record.Bench, n)
 	for i, u := range units {
 		parts[assign[i]] = append(parts[assign[i]], members[u]...)
 	}
 	for _, p := range parts {
-		slices.SortFunc(p, compareBenchmarks)
+		slices.SortFunc(p, record.Bench.Compare)
 	}
 	return parts
 }
 
 // Select returns the benchmarks of shard s, as Partition computes it. The
 // zero Spec selects every benchmark.
-func Select(benchmarks []Benchmark, s Spec, expected map[Benchmark]time.Duration) []Benchmark {
+func Select(benchmarks []record.Bench, s Spec, expected map[record.Bench]time.Duration) []record.Bench {
 	if s.IsZero() {
 		all := slices.Clone(benchmarks)
-		slices.SortFunc(all, compareBenchmarks)
-		return slices.CompactFunc(all, func(a, b Benchmark) bool { return a == b })
+		slices.SortFunc(all, record.Bench.Compare)
+		return slices.CompactFunc(all, func(a, b record.Bench) bool { return a == b })
 	}
 	return Partition(benchmarks, s.N, expected)[s.K-1]
 }
 
 // group returns the sharding units of benchmarks, sorted, and the distinct
 // benchmarks of each.
-func group(benchmarks []Benchmark) ([]Benchmark, map[Benchmark][]Benchmark) {
-	members := map[Benchmark][]Benchmark{}
+func group(benchmarks []record.Bench) ([]record.Bench, map[record.Bench][]record.Bench) {
+	members := map[record.Bench][]record.Bench{}
 	for _, b := range benchmarks {
-		u := b.unit()
+		u := unit(b)
 		if !slices.Contains(members[u], b) {
 			members[u] = append(members[u], b)
 		}
 	}
-	units := make([]Benchmark, 0, len(members))
+	units := make([]record.Bench, 0, len(members))
 	for u := range members {
 		units = append(units, u)
 	}
-	slices.SortFunc(units, compareBenchmarks)
+	slices.SortFunc(units, record.Bench.Compare)
 	return units, members
 }
 
 // unitTimes returns the expected time of each unit, and false if none of
 // them is known.
-func unitTimes(units []Benchmark, members map[Benchmark][]Benchmark, expected map[Benchmark]time.Duration) ([]time.Duration, bool) {
+func unitTimes(units []record.Bench, members map[record.Bench][]record.Bench, expected map[record.Bench]time.Duration) ([]time.Duration, bool) {
 	if len(expected) == 0 {
 		return nil, false
 	}
 	// Expected times may be keyed with or without a GOMAXPROCS suffix,
 	// from a machine with another CPU count: look them up by unit.
-	byUnit := map[Benchmark]time.Duration{}
+	byUnit := map[record.Bench]time.Duration{}
 	for b, t := range expected {
 		if t > 0 {
-			byUnit[b.unit()] += t
+			byUnit[unit(b)] += t
 		}
 	}
 	times := make([]time.Duration, len(units))
@@ -180,7 +167,7 @@ func byCount(m, n int) []int {
 // byTime assigns units to n shards longest first, each to the shard with
 // the least time so far; ties go to the unit first by name and to the
 // lowest shard, so that every job computes the same assignment.
-func byTime(units []Benchmark, times []time.Duration, n int) []int {
+func byTime(units []record.Bench, times []time.Duration, n int) []int {
 	order := make([]int, len(units))
 	for i := range order {
 		order[i] = i
@@ -204,11 +191,11 @@ func byTime(units []Benchmark, times []time.Duration, n int) []int {
 // ExpectedTimes returns the time each benchmark of run took: the total
 // wall time of its slices, warmup included, over every version, instance
 // and suite run. Partition balances shards with it.
-func ExpectedTimes(run *record.Run) map[Benchmark]time.Duration {
-	out := map[Benchmark]time.Duration{}
+func ExpectedTimes(run *record.Run) map[record.Bench]time.Duration {
+	out := map[record.Bench]time.Duration{}
 	for i := range run.Slices {
 		s := &run.Slices[i]
-		b := Benchmark{Package: s.Package, Name: s.Benchmark}
+		b := s.Key().Bench
 		out[b] += time.Duration(s.WallNs)
 	}
 	return out
@@ -216,7 +203,7 @@ func ExpectedTimes(run *record.Run) map[Benchmark]time.Duration {
 
 // Loads returns the total expected time of each shard of parts, counting
 // benchmarks without an expected time as zero.
-func Loads(parts [][]Benchmark, expected map[Benchmark]time.Duration) []time.Duration {
+func Loads(parts [][]record.Bench, expected map[record.Bench]time.Duration) []time.Duration {
 	loads := make([]time.Duration, len(parts))
 	for k, p := range parts {
 		for _, b := range p {

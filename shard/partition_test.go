@@ -48,14 +48,14 @@ func readRecorded(t testing.TB) []recorded {
 }
 
 // suite returns the recorded benchmarks of one version with their times.
-func suite(t testing.TB, version string, minimal bool) ([]Benchmark, map[Benchmark]time.Duration) {
-	var bs []Benchmark
-	times := map[Benchmark]time.Duration{}
+func suite(t testing.TB, version string, minimal bool) ([]record.Bench, map[record.Bench]time.Duration) {
+	var bs []record.Bench
+	times := map[record.Bench]time.Duration{}
 	for _, r := range readRecorded(t) {
 		if r.version != version {
 			continue
 		}
-		b := Benchmark{Package: "example.com/" + version, Name: r.name}
+		b := record.Bench{Package: "example.com/" + version, Benchmark: r.name}
 		bs = append(bs, b)
 		times[b] = r.full
 		if minimal {
@@ -67,12 +67,12 @@ func suite(t testing.TB, version string, minimal bool) ([]Benchmark, map[Benchma
 }
 
 // checkPartition checks that parts covers benchmarks exactly once.
-func checkPartition(t *testing.T, benchmarks []Benchmark, parts [][]Benchmark, n int) {
+func checkPartition(t *testing.T, benchmarks []record.Bench, parts [][]record.Bench, n int) {
 	t.Helper()
 	require.Len(t, parts, n)
-	seen := map[Benchmark]int{}
+	seen := map[record.Bench]int{}
 	for k, p := range parts {
-		assert.True(t, slices.IsSortedFunc(p, compareBenchmarks), "shard %d unsorted", k+1)
+		assert.True(t, slices.IsSortedFunc(p, record.Bench.Compare), "shard %d unsorted", k+1)
 		for _, b := range p {
 			if prev, dup := seen[b]; dup {
 				t.Errorf("%v is in shards %d and %d", b, prev+1, k+1)
@@ -90,7 +90,7 @@ func checkPartition(t *testing.T, benchmarks []Benchmark, parts [][]Benchmark, n
 func TestPartitionCoversOnce(t *testing.T) {
 	bs, times := suite(t, "zap-v1.23.0", true)
 	for _, n := range []int{1, 2, 3, 4, 7, 8, 16, 45, 46, 47, 100} {
-		for _, exp := range []map[Benchmark]time.Duration{nil, times} {
+		for _, exp := range []map[record.Bench]time.Duration{nil, times} {
 			parts := Partition(bs, n, exp)
 			checkPartition(t, bs, parts, n)
 			for k := range n {
@@ -101,14 +101,14 @@ func TestPartitionCoversOnce(t *testing.T) {
 }
 
 func TestPartitionByCount(t *testing.T) {
-	var bs []Benchmark
+	var bs []record.Bench
 	for i := range 10 {
-		bs = append(bs, Benchmark{"p", fmt.Sprintf("BenchmarkB%02d", 9-i)})
+		bs = append(bs, pb(fmt.Sprintf("BenchmarkB%02d", 9-i)))
 	}
 	parts := Partition(bs, 3, nil)
-	names := func(p []Benchmark) (out []string) {
+	names := func(p []record.Bench) (out []string) {
 		for _, b := range p {
-			out = append(out, b.Name[len("BenchmarkB"):])
+			out = append(out, b.Benchmark[len("BenchmarkB"):])
 		}
 		return out
 	}
@@ -118,7 +118,7 @@ func TestPartitionByCount(t *testing.T) {
 
 	// More shards than benchmarks: one each, the rest empty.
 	parts = Partition(bs[:2], 4, nil)
-	assert.Equal(t, [][]Benchmark{{bs[1]}, {bs[0]}, nil, nil}, parts)
+	assert.Equal(t, [][]record.Bench{{bs[1]}, {bs[0]}, nil, nil}, parts)
 }
 
 // Adding a benchmark moves at most one benchmark across each cut.
@@ -126,7 +126,7 @@ func TestPartitionByCountStable(t *testing.T) {
 	bs, _ := suite(t, "toml-v2.0.5", false)
 	const n = 6
 	before := shardOf(Partition(bs, n, nil))
-	more := append(slices.Clone(bs), Benchmark{Package: bs[0].Package, Name: "BenchmarkNew"})
+	more := append(slices.Clone(bs), record.Bench{Package: bs[0].Package, Benchmark: "BenchmarkNew"})
 	after := shardOf(Partition(more, n, nil))
 	moved := 0
 	for _, b := range bs {
@@ -137,8 +137,8 @@ func TestPartitionByCountStable(t *testing.T) {
 	assert.LessOrEqual(t, moved, n-1)
 }
 
-func shardOf(parts [][]Benchmark) map[Benchmark]int {
-	m := map[Benchmark]int{}
+func shardOf(parts [][]record.Bench) map[record.Bench]int {
+	m := map[record.Bench]int{}
 	for k, p := range parts {
 		for _, b := range p {
 			m[b] = k
@@ -147,11 +147,14 @@ func shardOf(parts [][]Benchmark) map[Benchmark]int {
 	return m
 }
 
+// pb returns benchmark name of package p.
+func pb(name string) record.Bench { return record.Bench{Package: "p", Benchmark: name} }
+
 func TestPartitionKeepsProcsVariantsTogether(t *testing.T) {
-	bs := []Benchmark{
-		{"p", "BenchmarkA"}, {"p", "BenchmarkA-4"}, {"p", "BenchmarkA-8"},
-		{"p", "BenchmarkB-4"}, {"p", "BenchmarkC/sub-4"}, {"p", "BenchmarkC/sub"},
-		{"p", "BenchmarkD"}, {"p", "BenchmarkA"},
+	bs := []record.Bench{
+		pb("BenchmarkA"), pb("BenchmarkA-4"), pb("BenchmarkA-8"),
+		pb("BenchmarkB-4"), pb("BenchmarkC/sub-4"), pb("BenchmarkC/sub"),
+		pb("BenchmarkD"), pb("BenchmarkA"),
 	}
 	for _, n := range []int{2, 3, 4} {
 		parts := Partition(bs, n, nil)
@@ -166,9 +169,9 @@ func TestPartitionKeepsProcsVariantsTogether(t *testing.T) {
 		assert.Equal(t, 7, total, "the duplicate BenchmarkA is kept once")
 	}
 	// Expected times recorded on an 8-CPU machine apply on a 4-CPU one.
-	exp := map[Benchmark]time.Duration{{"p", "BenchmarkB-8"}: time.Hour, {"p", "BenchmarkD-8"}: time.Second}
-	parts := Partition([]Benchmark{{"p", "BenchmarkB-4"}, {"p", "BenchmarkD-4"}, {"p", "BenchmarkE-4"}}, 2, exp)
-	assert.Equal(t, [][]Benchmark{{{"p", "BenchmarkB-4"}}, {{"p", "BenchmarkD-4"}, {"p", "BenchmarkE-4"}}}, parts)
+	exp := map[record.Bench]time.Duration{pb("BenchmarkB-8"): time.Hour, pb("BenchmarkD-8"): time.Second}
+	parts := Partition([]record.Bench{pb("BenchmarkB-4"), pb("BenchmarkD-4"), pb("BenchmarkE-4")}, 2, exp)
+	assert.Equal(t, [][]record.Bench{{pb("BenchmarkB-4")}, {pb("BenchmarkD-4"), pb("BenchmarkE-4")}}, parts)
 }
 
 func TestTrimProcs(t *testing.T) {
@@ -186,12 +189,12 @@ func TestTrimProcs(t *testing.T) {
 }
 
 func TestPartitionByTimeLPT(t *testing.T) {
-	bs := []Benchmark{{"p", "A"}, {"p", "B"}, {"p", "C"}, {"p", "D"}, {"p", "E"}, {"p", "F"}}
+	bs := []record.Bench{pb("A"), pb("B"), pb("C"), pb("D"), pb("E"), pb("F")}
 	s := time.Second
-	exp := map[Benchmark]time.Duration{bs[0]: 7 * s, bs[1]: 5 * s, bs[2]: 4 * s, bs[3]: 3 * s, bs[4]: 3 * s, bs[5]: 2 * s}
+	exp := map[record.Bench]time.Duration{bs[0]: 7 * s, bs[1]: 5 * s, bs[2]: 4 * s, bs[3]: 3 * s, bs[4]: 3 * s, bs[5]: 2 * s}
 	parts := Partition(bs, 3, exp)
 	// LPT: A→1, B→2, C→3, D→3 (7,5,7), E→2 (7,8,7), F→1 (9,8,7).
-	assert.Equal(t, [][]Benchmark{{bs[0], bs[5]}, {bs[1], bs[4]}, {bs[2], bs[3]}}, parts)
+	assert.Equal(t, [][]record.Bench{{bs[0], bs[5]}, {bs[1], bs[4]}, {bs[2], bs[3]}}, parts)
 	assert.Equal(t, []time.Duration{9 * s, 8 * s, 7 * s}, Loads(parts, exp))
 
 	// A benchmark without a time counts at the median of the known ones.
@@ -199,7 +202,7 @@ func TestPartitionByTimeLPT(t *testing.T) {
 	parts = Partition(bs, 3, exp)
 	// Median of {5,4,3,3,2} is 3: B(5)→1, C(4)→2, A(3)→3, D(3)→3? no: loads
 	// (5,4,3) after B, C, A; D→3 (5,4,6); E→2 (5,7,6); F→1 (7,7,6).
-	assert.Equal(t, [][]Benchmark{{bs[1], bs[5]}, {bs[2], bs[4]}, {bs[0], bs[3]}}, parts)
+	assert.Equal(t, [][]record.Bench{{bs[1], bs[5]}, {bs[2], bs[4]}, {bs[0], bs[3]}}, parts)
 }
 
 // The largest shard stays within 1.5× the mean on recorded suites, balanced
@@ -245,8 +248,8 @@ func TestExpectedTimes(t *testing.T) {
 		{Package: "p", Benchmark: "BenchmarkA-4", WallNs: 300, Version: record.VersionBaseline, Instance: "b"},
 		{Package: "q", Benchmark: "BenchmarkA-4", WallNs: 5},
 	}}
-	assert.Equal(t, map[Benchmark]time.Duration{
-		{"p", "BenchmarkA-4"}: 600,
-		{"q", "BenchmarkA-4"}: 5,
+	assert.Equal(t, map[record.Bench]time.Duration{
+		pb("BenchmarkA-4"):                        600,
+		{Package: "q", Benchmark: "BenchmarkA-4"}: 5,
 	}, ExpectedTimes(run))
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/scaling.md from the simulation")
@@ -35,14 +37,14 @@ const (
 // simSuite draws a suite of simBenchmarks from the recorded benchmarks
 // with replacement and returns the time each takes: with µOpTime's minimal
 // configuration (minimal) or the full (3, 5, 5) configuration.
-func simSuite(t testing.TB, minimal bool) ([]Benchmark, map[Benchmark]time.Duration) {
+func simSuite(t testing.TB, minimal bool) ([]record.Bench, map[record.Bench]time.Duration) {
 	rec := readRecorded(t)
 	rng := rand.New(rand.NewPCG(simSeed, 0))
-	var bs []Benchmark
-	times := map[Benchmark]time.Duration{}
+	var bs []record.Bench
+	times := map[record.Bench]time.Duration{}
 	for j := range simBenchmarks {
 		r := rec[rng.IntN(len(rec))]
-		b := Benchmark{Package: fmt.Sprintf("example.com/suite/p%02d", j%simPackages), Name: fmt.Sprintf("Benchmark%03d", j)}
+		b := record.Bench{Package: fmt.Sprintf("example.com/suite/p%02d", j%simPackages), Benchmark: fmt.Sprintf("Benchmark%03d", j)}
 		bs = append(bs, b)
 		iters := r.s * r.i
 		measure := time.Duration(r.s*r.i*r.d) * sliceTime
@@ -61,9 +63,9 @@ type simRow struct {
 	wall, machine          time.Duration
 }
 
-func simulate(bs []Benchmark, times map[Benchmark]time.Duration, jobs int) simRow {
+func simulate(bs []record.Bench, times map[record.Bench]time.Duration, jobs int) simRow {
 	fixed := jobSetup + jobBuild + jobUpload
-	longest := func(parts [][]Benchmark) time.Duration {
+	longest := func(parts [][]record.Bench) time.Duration {
 		var top time.Duration
 		for _, l := range Loads(parts, times) {
 			top = max(top, l)

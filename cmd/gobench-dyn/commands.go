@@ -3,14 +3,14 @@ package main
 import "github.com/spf13/cobra"
 
 // commands lists the subcommands of gobench-dyn.
-func commands() []*cobra.Command {
+func commands(ios *IOStreams) []*cobra.Command {
 	return []*cobra.Command{
-		newRunCmd(),
+		NewCmdRun(ios, nil),
 		newVersionCmd(),
-		newCompareCmd(),
-		newMergeCmd(),
-		newReportCmd(),
-		newReplayCmd(),
-		newOptimizeCmd(),
+		NewCmdCompare(ios, nil),
+		NewCmdMerge(ios, nil),
+		NewCmdReport(ios, nil),
+		NewCmdReplay(ios, nil),
+		NewCmdOptimize(ios, nil),
 	}
 }

@@ -34,7 +34,10 @@ type CompareOptions struct {
 	thresholdFlag string
 }
 
-func newCompareCmd() *cobra.Command {
+// NewCmdCompare returns the compare command. It binds flags to CompareOptions and calls
+// runF, or compareRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdCompare(ios *IOStreams, runF func(*CompareOptions) error) *cobra.Command {
 	opts := &CompareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare [flags] OLD NEW",
@@ -50,8 +53,8 @@ ratio NEW/OLD excludes 1 and the change is at least --threshold. Raw records
 are resampled hierarchically (suite runs, iterations, slices); each line of a
 text file counts as one iteration.
 
-Exit status: 1 if a regression is found in a unit --fail-on selects, 2 on bad
-input or flags, 0 otherwise.`,
+Exit status: 0 no regression; 1 if a regression is found in a unit --fail-on
+selects, or writing the results fails; 2 on bad flags or input.`,
 		Example: `  # Compare two go test -count 10 outputs, failing CI on a time regression.
   gobench-dyn compare old.txt new.txt
 
@@ -69,7 +72,10 @@ input or flags, 0 otherwise.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old, opts.New = args[0], args[1]
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return compareRun(opts)
 		},
 	}
@@ -113,8 +119,11 @@ func (opts *CompareOptions) parse() (compare.Options, compare.FailOn, error) {
 	if !(opts.Confidence > 0 && opts.Confidence < 1) {
 		return copts, nil, usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
 	}
-	if !(opts.Threshold >= 0 && opts.Threshold < 10) {
+	if !(opts.Threshold >= 0) {
 		return copts, nil, usageErr("--%s %v: want a relative change ≥ 0, such as 0.03", opts.thresholdFlag, opts.Threshold)
+	}
+	if err := fractionFlag("--"+opts.thresholdFlag, opts.Threshold); err != nil {
+		return copts, nil, err
 	}
 	copts.Rule, copts.Correction = rule, corr
 	copts.Threshold, copts.Confidence, copts.Seed = opts.Threshold, opts.Confidence, opts.Seed
@@ -164,6 +173,16 @@ func compareRun(opts *CompareOptions) error {
 		return failErr("%d regression(s) beyond %.4g%% in %s", len(regs), 100*opts.Threshold, opts.FailOn)
 	}
 	return nil
+}
+
+// fractionFlag refuses a relative threshold of 1 or more: such a value is
+// almost surely a percentage typed for a fraction, and would let every
+// change below 100% pass unseen.
+func fractionFlag(flag string, v float64) error {
+	if v < 1 {
+		return nil
+	}
+	return usageErr("%s %v: a relative change is a fraction (0.03 = 3%%); for %v%% use %v", flag, v, v, v/100)
 }
 
 // readResults reads a raw record file or a Go benchmark text file, telling

@@ -80,7 +80,7 @@ func TestCompareBadInput(t *testing.T) {
 		_, code, msg = runCompare(t, mod, "old.txt", "same.txt")
 		assert.Equal(t, 2, code, msg)
 	}
-	assert.Equal(t, 2, execute([]string{"compare", "only-one.txt"}))
+	assert.Equal(t, 2, exitCode("compare", "only-one.txt"))
 }
 
 func TestCompareFormats(t *testing.T) {

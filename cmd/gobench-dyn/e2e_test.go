@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -101,6 +103,7 @@ func TestRunExamples(t *testing.T) {
 	for name, n := range counts {
 		assert.Equal(t, 6, n, "%s: 2 suite runs × 1 iteration × 3 slices", name)
 	}
+	assertSourceOrder(t, out)
 
 	run, warns, err := record.ReadFile(raw)
 	require.NoError(t, err)
@@ -120,6 +123,42 @@ func TestRunExamples(t *testing.T) {
 	assert.Equal(t, scheduleOrder(run), scheduleOrder(run2))
 }
 
+// assertSourceOrder checks that the results in path, measured in a
+// shuffled schedule, are written grouped by package, packages in go list
+// order, and each package's benchmarks grouped in the order of the source,
+// as go test -bench writes them.
+func assertSourceOrder(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var pkgs, sizes, names []string
+	for l := range strings.Lines(string(data)) {
+		if p, ok := strings.CutPrefix(l, "pkg: "); ok {
+			pkgs = append(pkgs, strings.TrimSpace(p))
+		}
+		if !strings.HasPrefix(l, "Benchmark") {
+			continue
+		}
+		name := strings.Fields(l)[0]
+		if len(names) == 0 || names[len(names)-1] != name {
+			names = append(names, name)
+		}
+		if sub, ok := strings.CutPrefix(name, "BenchmarkSum/"); ok && !slices.Contains(sizes, sub) {
+			sizes = append(sizes, sub)
+		}
+	}
+	assert.True(t, slices.IsSorted(pkgs), "packages in go list order: %v", pkgs)
+	assert.Len(t, slices.Compact(slices.Clone(pkgs)), len(pkgs), "each package once: %v", pkgs)
+	assert.Len(t, slices.Compact(slices.Sorted(slices.Values(names))), len(names), "each benchmark's lines together: %v", names)
+	for i, s := range sizes {
+		sizes[i] = procSuffix.ReplaceAllString(s, "")
+	}
+	assert.Equal(t, []string{"size=16", "size=1024", "with_space", "a+b(c)", "größe=64", "size=16#01"}, sizes, "sub-benchmarks in source order")
+}
+
+// procSuffix is the -GOMAXPROCS suffix go test puts on benchmark names.
+var procSuffix = regexp.MustCompile(`-\d+$`)
+
 // scheduleOrder lists the benchmark of each iteration in the order run.
 func scheduleOrder(run *record.Run) []string {
 	var out []string
@@ -132,7 +171,6 @@ func scheduleOrder(run *record.Run) []string {
 }
 
 func TestRunBadFlagsExit2(t *testing.T) {
-	root := moduleRoot(t)
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -142,14 +180,14 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "--stop", "bogus"}, "--stop"},
 		{[]string{"run", "--cpu", "1,x"}, "--cpu"},
 		{[]string{"run", "--bench", ""}, "--bench"},
-		{[]string{"run", "-o", "/nonexistent/dir/out.txt", "./examples/stable"}, "--out"},
+		{[]string{"run", "-o", "/nonexistent/dir/out.txt", "./examples/stable"}, "--out: create /nonexistent/dir/out.txt: no such file or directory"},
 		{[]string{"run", "--raw", "/nonexistent/dir/raw.jsonl", "./examples/stable"}, "--raw"},
 		{[]string{"run", "./no/such/package"}, "no/such/package"},
 		{[]string{"run", "--no-such-flag"}, "--no-such-flag"},
 		{[]string{"run", "--early-verdict"}, "--early-verdict: only acts with --baseline"},
 		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
 	} {
-		_, stderr, code := gobenchDyn(t, root, tc.args...)
+		code, _, stderr := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
 		assert.NotContains(t, stderr, "goroutine", "no stack trace")

@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -17,8 +18,17 @@ func main() {
 
 // execute runs the command line args and returns the exit status.
 func execute(args []string) int {
-	root := newRootCmd()
+	return executeIO(args, os.Stdout, os.Stderr)
+}
+
+// executeIO is execute writing to stdout and stderr.
+func executeIO(args []string, stdout, stderr io.Writer) int {
+	ios := &IOStreams{In: os.Stdin, Out: stdout, ErrOut: stderr}
+	root := newRootCmd(ios)
 	root.SetArgs(args)
+	root.SetIn(ios.In)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
 		return 0
@@ -26,24 +36,28 @@ func execute(args []string) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintln(os.Stderr, "gobench-dyn:", ex.msg)
+			fmt.Fprintln(stderr, "gobench-dyn:", ex.msg)
 		}
 		return ex.code
 	}
-	// Anything else came from cobra itself: an unknown flag or command,
-	// or a bad flag value. Those are usage errors.
-	fmt.Fprintln(os.Stderr, "gobench-dyn:", err)
+	// Anything else came from cobra itself: an unknown command or a
+	// missing argument. Those are usage errors.
+	fmt.Fprintln(stderr, "gobench-dyn:", err)
 	return 2
 }
 
-func newRootCmd() *cobra.Command {
+func newRootCmd(ios *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gobench-dyn",
 		Short: "Run Go benchmarks in randomized interleaved trials, stopping each once it is stable",
 		Long: `gobench-dyn replaces "go test -bench" in Makefiles and CI. It runs a benchmark
 suite in randomized multiple interleaved trials (RMIT), records every slice of
 every iteration, stops each benchmark as soon as its result is statistically
-stable, and prints output that benchstat reads as is.`,
+stable, and prints output that benchstat reads as is.
+
+Exit status, the same for every command: 0 ok; 1 a regression found, a
+benchmark failed, or a runtime failure such as an output that could not be
+written; 2 bad flags or input files; 130 interrupted.`,
 		Example: `  gobench-dyn run ./...                          # stop each benchmark once stable
   gobench-dyn run --baseline origin/main ./...   # interleave the base version; exit 1 on a regression
   gobench-dyn run --stop none -o full.txt --raw full.jsonl ./... && gobench-dyn optimize -o bench.conf full.jsonl`,
@@ -51,8 +65,38 @@ stable, and prints output that benchstat reads as is.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(commands()...)
+	root.AddCommand(commands(ios)...)
+	root.Version = versionLine()
+	root.SetVersionTemplate("{{.Version}}\n")
+	// A flag cobra cannot parse is a usage error.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageErr("%v", err)
+	})
+	for _, c := range root.Commands() {
+		runtimeFailures(c)
+	}
 	return root
+}
+
+// runtimeFailures makes every error that c and its subcommands return
+// without an exit status a runtime failure, exit 1: bad flags and input
+// files say so with usageErr (exit 2), and everything else that goes
+// wrong while a command runs (a build that breaks, a disk that fills up)
+// is not the user's usage.
+func runtimeFailures(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			err := run(cmd, args)
+			var ex *exitError
+			if err != nil && !errors.As(err, &ex) {
+				return &exitError{code: 1, msg: err.Error()}
+			}
+			return err
+		}
+	}
+	for _, sub := range c.Commands() {
+		runtimeFailures(sub)
+	}
 }
 
 // An exitError carries an exit status out of a command.

@@ -20,7 +20,10 @@ type MergeOptions struct {
 	ErrOut io.Writer
 }
 
-func newMergeCmd() *cobra.Command {
+// NewCmdMerge returns the merge command. It binds flags to MergeOptions and calls
+// runF, or mergeRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdMerge(ios *IOStreams, runF func(*MergeOptions) error) *cobra.Command {
 	opts := &MergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge -o OUT RAW...",
@@ -44,7 +47,8 @@ torn last line is dropped), and where an instance lacks a shard.
 The output is written to a temporary file and renamed into place, so OUT is
 never left half written.
 
-Exit status: 2 on bad input or a refused merge, 0 otherwise.`,
+Exit status: 0 merged; 1 if writing the merged file fails; 2 on bad flags,
+bad input or a refused merge.`,
 		Example: `  # Merge the shards downloaded from four CI jobs.
   gobench-dyn merge -o merged.jsonl shard-1/raw.jsonl shard-2/raw.jsonl shard-3/raw.jsonl shard-4/raw.jsonl
 
@@ -60,7 +64,10 @@ Exit status: 2 on bad input or a refused merge, 0 otherwise.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
-			opts.ErrOut = cmd.ErrOrStderr()
+			opts.ErrOut = ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return mergeRun(opts)
 		},
 	}
@@ -99,27 +106,30 @@ func mergeRun(opts *MergeOptions) error {
 	for _, w := range warns {
 		warn(w)
 	}
-	if err := writeAtomic(opts.Out, merged.Write); err != nil {
-		return usageErr("-o %v", err)
-	}
-	return nil
+	return writeOutputFile("--out", opts.Out, merged.Write)
 }
 
-// writeAtomic writes a file through write: into a temporary file in the
-// same directory, renamed to path once complete, so that readers and a
-// crash never see half a file.
-func writeAtomic(path string, write func(io.Writer) error) error {
+// writeOutputFile writes the file path of flag through write: into a
+// temporary file in the same directory, renamed to path once complete, so
+// that readers and a crash never see half a file. A path that cannot be
+// created is a bad flag (exit 2); a write that fails once the file is open
+// is a runtime failure (exit 1), the same in every command.
+func writeOutputFile(flag, path string, write func(io.Writer) error) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return err
+		return usageErr("%s: %v", flag, err)
 	}
 	defer f.Abandon()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := write(bw); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if err == nil {
+		err = f.Commit()
 	}
-	return f.Commit()
+	if err != nil {
+		return failErr("%s: writing %s: %v", flag, path, err)
+	}
+	return nil
 }

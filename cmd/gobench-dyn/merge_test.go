@@ -122,7 +122,7 @@ func TestMergeCommandErrors(t *testing.T) {
 		{"bad line", out, []string{good, bad}, bad + ":2: slice without benchmark name"},
 		{"same shard", out, []string{good, same}, "merge refused: " + good + " shard 1/2 and " + same + " shard 1/2 both hold shard 1/2 of the unnamed instance"},
 		{"slice time", out, []string{good, slow}, "merge refused: " + slow + " was run with slice-time=2s, but " + good + " with slice-time=1s"},
-		{"output directory", filepath.Join(dir, "no", "such", "dir.jsonl"), []string{good}, "-o "},
+		{"output directory", filepath.Join(dir, "no", "such", "dir.jsonl"), []string{good}, "--out: create " + filepath.Join(dir, "no", "such", "dir.jsonl") + ": no such file or directory"},
 	} {
 		code, msg, _ := runMerge(t, tc.out, tc.inputs...)
 		assert.Equal(t, 2, code, tc.name)
@@ -136,7 +136,7 @@ func TestMergeCommandExitStatus(t *testing.T) {
 	dir := t.TempDir()
 	a := writeMergeRaw(t, dir, "a.jsonl", record.Header{Instance: "x", Host: "h1"}, "BenchmarkA")
 	b := writeMergeRaw(t, dir, "b.jsonl", record.Header{Instance: "x", Host: "h2"}, "BenchmarkA")
-	assert.Equal(t, 2, execute([]string{"merge", "-o", filepath.Join(dir, "m.jsonl"), a, b}))
-	assert.Equal(t, 2, execute([]string{"merge", a}))
-	assert.Equal(t, 0, execute([]string{"merge", "-o", filepath.Join(dir, "m.jsonl"), a}))
+	assert.Equal(t, 2, exitCode("merge", "-o", filepath.Join(dir, "m.jsonl"), a, b))
+	assert.Equal(t, 2, exitCode("merge", a))
+	assert.Equal(t, 0, exitCode("merge", "-o", filepath.Join(dir, "m.jsonl"), a))
 }

@@ -33,7 +33,10 @@ type OptimizeOptions struct {
 	Now func() time.Time
 }
 
-func newOptimizeCmd() *cobra.Command {
+// NewCmdOptimize returns the optimize command. It binds flags to OptimizeOptions and calls
+// runF, or optimizeRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdOptimize(ios *IOStreams, runF func(*OptimizeOptions) error) *cobra.Command {
 	opts := &OptimizeOptions{}
 	cmd := &cobra.Command{
 		Use:   "optimize [flags] RAW...",
@@ -66,7 +69,9 @@ The table shows each benchmark's chosen configuration, its time against the
 full configuration, its metric, and the predicted change rate: the chosen
 configuration's mean (median for rmad and rciw-median) against the full
 configuration's. With -o, the configurations are written to a file that
-"gobench-dyn run --config" obeys.`,
+"gobench-dyn run --config" obeys.
+
+Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 		Example: `  # Learn minimal configurations from last night's full run.
   gobench-dyn run --suite-runs 3 --iterations 5 --slices 5 --raw full.jsonl ./...
   gobench-dyn optimize -o bench.conf full.jsonl
@@ -85,7 +90,10 @@ configuration's. With -o, the configurations are written to a file that
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Stdout, opts.Stderr = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return optimizeRun(opts)
 		},
 	}
@@ -107,6 +115,9 @@ func optimizeRun(opts *OptimizeOptions) error {
 	}
 	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
 		return usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
+	}
+	if err := fractionFlag("--threshold", opts.Threshold); err != nil {
+		return err
 	}
 	instances, err := optime.ParseInstances(opts.Instances)
 	if err != nil {
@@ -163,10 +174,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 		now = opts.Now
 	}
 	cf := optime.NewConfigFile(res, sources, now())
-	if err := writeAtomic(opts.Out, cf.Write); err != nil {
-		return failErr("%v", err)
-	}
-	return nil
+	return writeOutputFile("--out", opts.Out, cf.Write)
 }
 
 func writeOptimizeTable(w io.Writer, res *optime.Result) error {

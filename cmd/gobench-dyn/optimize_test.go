@@ -177,8 +177,8 @@ func TestOptimizeCommandStrategies(t *testing.T) {
 }
 
 func TestOptimizeCommandCLI(t *testing.T) {
-	cmd := newOptimizeCmd()
+	cmd := NewCmdOptimize(systemIO(), nil)
 	assert.Contains(t, cmd.Example, "gobench-dyn optimize")
-	assert.Equal(t, 2, execute([]string{"optimize"}))
-	assert.Equal(t, 2, execute([]string{"optimize", "--threshold", "x", "a.csv"}))
+	assert.Equal(t, 2, exitCode("optimize"))
+	assert.Equal(t, 2, exitCode("optimize", "--threshold", "x", "a.csv"))
 }

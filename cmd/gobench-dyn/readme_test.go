@@ -29,7 +29,7 @@ func TestREADMEDocumentsEveryFlag(t *testing.T) {
 	}
 	runTable, others := section("## `run` flags and defaults"), section("## Flags of the other commands")
 	checked := 0
-	for _, cmd := range newRootCmd().Commands() {
+	for _, cmd := range newRootCmd(systemIO()).Commands() {
 		table := others
 		if cmd.Name() == "run" {
 			table = runTable

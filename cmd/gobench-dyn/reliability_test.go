@@ -100,12 +100,10 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 	mark := strconv.Itoa(900000 + os.Getpid()%99999) // a sleep nobody else runs
 	t.Setenv("FAULTY_MARK", mark)
 	out, raw := filepath.Join(tmp, "out.txt"), filepath.Join(tmp, "raw.jsonl")
-	start := time.Now()
 	_, stderr, code := gobenchDyn(t, dir, "run", "./...", "-b", "^Benchmark(OK|AlsoOK|Panic|Fatal|LateFail|Prints|Hang|Skip)$",
-		"--stop", "none", "--suite-runs", "2", "--warmup", "1", "--slices", "3", "--slice-time", "5ms", "--timeout", "1500ms",
+		"--stop", "none", "--suite-runs", "2", "--warmup", "1", "--slices", "3", "--slice-time", "5ms", "--timeout", "3s",
 		"--seed", "3", "-o", out, "--raw", raw)
 	assert.Equal(t, 1, code, "a failed benchmark fails the run:\n%s", stderr)
-	assert.Less(t, time.Since(start), time.Minute, "the hanging benchmark is killed after --timeout")
 	assertNoLeftovers(t, tmp, "sleep "+mark)
 
 	// Every failure is named with its reason and the tail of its output.
@@ -115,7 +113,7 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 		"FAILED example.com/faulty.BenchmarkPanic", "panic: faulty: boom",
 		"FAILED example.com/faulty.BenchmarkFatal", "faulty: fatal failure",
 		"FAILED example.com/faulty.BenchmarkLateFail", "faulty: failed in a later repetition",
-		"FAILED example.com/faulty.BenchmarkHang", "timeout", "killed after --timeout 1.5s",
+		"FAILED example.com/faulty.BenchmarkHang", "timeout", "killed after --timeout 3s",
 		"example.com/faulty.BenchmarkSkip printed no result (it called b.Skip); not run",
 	} {
 		assert.Contains(t, stderr, want)
@@ -360,7 +358,6 @@ func TestTermStopsLikeInterruptAndRawIsLocked(t *testing.T) {
 }
 
 func TestUnwritableOutputFailsFast(t *testing.T) {
-	dir := faultyDir(t)
 	tmp := privateTmp(t)
 	raw := filepath.Join(tmp, "raw.jsonl")
 	for _, tc := range []struct {
@@ -372,12 +369,10 @@ func TestUnwritableOutputFailsFast(t *testing.T) {
 		{[]string{"--raw", filepath.Join(tmp, "no", "raw.jsonl")}, "--raw"},
 		{[]string{"--raw", tmp}, "--raw"},
 	} {
-		start := time.Now()
-		_, stderr, code := gobenchDyn(t, dir, slowArgs(tc.args...)...)
+		code, _, stderr := inProcess(slowArgs(tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.flag)
 		assert.NotContains(t, stderr, "benchmarks in", "no benchmark was prepared")
-		assert.Less(t, time.Since(start), 20*time.Second)
 		_, err := os.Stat(raw)
 		assert.True(t, os.IsNotExist(err), "no slice was recorded")
 	}
@@ -479,7 +474,7 @@ func TestBadInputExit2(t *testing.T) {
 	)
 	for _, c := range cases {
 		t.Run(strings.Join(c.args[:1], " ")+" "+filepath.Base(c.args[len(c.args)-1]), func(t *testing.T) {
-			_, stderr, code := gobenchDyn(t, faultyDir(t), c.args...)
+			code, _, stderr := inProcess(c.args...)
 			assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 			assert.Contains(t, stderr, c.msg, "%v", c.args)
 			assert.NotContains(t, stderr, "goroutine ", "no stack trace")
@@ -500,7 +495,7 @@ func TestTornRawFileIsReadWithAWarning(t *testing.T) {
 		{"replay", f["torn.jsonl"]},
 		{"report", "--markdown", filepath.Join(dir, "report.md"), f["torn.jsonl"]},
 	} {
-		_, stderr, code := gobenchDyn(t, dir, args...)
+		code, _, stderr := inProcess(args...)
 		assert.Equal(t, 0, code, "%v: %s", args, stderr)
 		assert.Contains(t, stderr, "torn.jsonl", "%v: the warning names the file", args)
 		assert.Contains(t, stderr, "is incomplete", "%v", args)

@@ -39,7 +39,10 @@ type ReplayOptions struct {
 	ErrOut io.Writer
 }
 
-func newReplayCmd() *cobra.Command {
+// NewCmdReplay returns the replay command. It binds flags to ReplayOptions and calls
+// runF, or replayRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
 	opts := &ReplayOptions{Stop: stopper.Default(stopper.Precision)}
 	cmd := &cobra.Command{
 		Use:   "replay [flags] RAW...",
@@ -59,7 +62,9 @@ bootstrap interval of the ratio of means contains 1. Suite totals follow.
 
 The full result leaves out the recorded warmup slices, or the first
 --full-warmup slices of each iteration (default for JMH files: 50, the
-static baseline of the study).`,
+static baseline of the study).
+
+Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 		Example: `  # Which thresholds would have stopped where on last night's run?
   gobench-dyn replay --stop cv --threshold 0.02 nightly.jsonl
 
@@ -75,9 +80,12 @@ static baseline of the study).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.fullWarmupSet = cmd.Flags().Changed("full-warmup")
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
 			if err := validateStopFlags(cmd.Flags(), &opts.Stop); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return replayRun(opts)
 		},
@@ -85,7 +93,9 @@ static baseline of the study).`,
 	fs := cmd.Flags()
 	fs.SortFlags = false
 	bindStopFlags(fs, &opts.Stop)
-	fs.IntVar(&opts.FullWarmup, "full-warmup", -1, "leading slices of each iteration the full result leaves out (default: the recorded warmup)")
+	// Zero, not the -1 that means "as recorded", so that help shows one
+	// default, the one the usage names.
+	fs.IntVar(&opts.FullWarmup, "full-warmup", 0, "leading slices of each iteration the full result leaves out (default: the recorded warmup)")
 	fs.IntVar(&opts.MaxIterations, "max-iterations", 0, "cap the replayed iterations per benchmark (0: all recorded)")
 	fs.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the A/A test")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
@@ -118,8 +128,12 @@ func replayRun(opts *ReplayOptions) error {
 		run.Slices = append(run.Slices, r.Slices...)
 	}
 	fullWarmup := opts.FullWarmup
-	if !opts.fullWarmupSet && sawJMH {
+	switch {
+	case opts.fullWarmupSet:
+	case sawJMH:
 		fullWarmup = jmhFullWarmup
+	default:
+		fullWarmup = -1 // as recorded
 	}
 	res, err := replay.Run(run, replay.Options{
 		Config:        opts.Stop,

@@ -137,9 +137,9 @@ func TestReplayCommandBadInput(t *testing.T) {
 }
 
 func TestReplayCommandFlags(t *testing.T) {
-	assert.Equal(t, 2, execute([]string{"replay"}), "no file")
-	assert.Equal(t, 2, execute([]string{"replay", "--stop", "median", "x.jsonl"}))
-	assert.Equal(t, 2, execute([]string{"replay", "--stop", "kld", "--window", "2", "x.jsonl"}))
+	assert.Equal(t, 2, exitCode("replay"), "no file")
+	assert.Equal(t, 2, exitCode("replay", "--stop", "median", "x.jsonl"))
+	assert.Equal(t, 2, exitCode("replay", "--stop", "kld", "--window", "2", "x.jsonl"))
 }
 
 func TestStopFlags(t *testing.T) {

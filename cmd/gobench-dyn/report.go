@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/gobench-dyn/gobench-dyn/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/report"
 	"github.com/spf13/cobra"
@@ -27,7 +25,10 @@ type ReportOptions struct {
 	ErrOut io.Writer
 }
 
-func newReportCmd() *cobra.Command {
+// NewCmdReport returns the report command. It binds flags to ReportOptions and calls
+// runF, or reportRun when runF is nil, so that tests can check what the flags
+// bind without running anything.
+func NewCmdReport(ios *IOStreams, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report [flags] RAW... (--html FILE | --markdown FILE)",
@@ -46,8 +47,10 @@ network.
 --markdown writes the same essentials as tables, for pull-request comments and
 $GITHUB_STEP_SUMMARY; "-" writes to standard output.
 
-Outputs replace their files only once complete. Exit status: 2 on bad input
-or flags, 0 otherwise.`,
+Outputs replace their files only once complete.
+
+Exit status: 0 written; 1 if writing an output fails; 2 on bad flags or
+input.`,
 		Example: `  # Run with raw records, then look at the report in a browser.
   gobench-dyn run --raw bench.jsonl ./... > bench.txt
   gobench-dyn report --html report.html bench.jsonl
@@ -62,7 +65,10 @@ or flags, 0 otherwise.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Raw = args
-			opts.Out, opts.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
 			return reportRun(opts)
 		},
 	}
@@ -122,8 +128,8 @@ func reportRun(opts *ReportOptions) error {
 		return usageErr("--unit %s: no benchmark in the records reports it", opts.Unit)
 	}
 	if opts.HTML != "" {
-		if err := writeOutput(opts.HTML, rep.WriteHTML); err != nil {
-			return failErr("--html: %v", err)
+		if err := writeOutputFile("--html", opts.HTML, rep.WriteHTML); err != nil {
+			return err
 		}
 	}
 	if opts.Markdown == "-" {
@@ -131,8 +137,8 @@ func reportRun(opts *ReportOptions) error {
 			return failErr("--markdown: %v", err)
 		}
 	} else if opts.Markdown != "" {
-		if err := writeOutput(opts.Markdown, rep.WriteMarkdown); err != nil {
-			return failErr("--markdown: %v", err)
+		if err := writeOutputFile("--markdown", opts.Markdown, rep.WriteMarkdown); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -147,13 +153,4 @@ func hasUnit(rep *report.Report) bool {
 		}
 	}
 	return false
-}
-
-// writeOutput writes path with write, replacing it only when complete.
-func writeOutput(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, buf.Bytes())
 }

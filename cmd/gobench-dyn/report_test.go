@@ -78,7 +78,7 @@ func TestReportErrors(t *testing.T) {
 }
 
 func TestReportCommandHelp(t *testing.T) {
-	cmd := newReportCmd()
+	cmd := NewCmdReport(systemIO(), nil)
 	assert.Contains(t, cmd.Example, "gobench-dyn report --html report.html")
-	assert.Equal(t, 2, execute([]string{"report"}))
+	assert.Equal(t, 2, exitCode("report"))
 }

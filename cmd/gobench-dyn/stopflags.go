@@ -28,6 +28,10 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		c.Threshold = c.Criterion.DefaultThreshold()
 	} else if c.Threshold <= 0 && c.Criterion != stopper.None {
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
+	} else if c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision {
+		if err := fractionFlag("--threshold", c.Threshold); err != nil {
+			return err
+		}
 	}
 	err := c.Validate()
 	var ce *stopper.ConfigError

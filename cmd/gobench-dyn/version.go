@@ -17,15 +17,21 @@ func toolVersion() string {
 	return "devel"
 }
 
+// versionLine is what version and --version print.
+func versionLine() string {
+	return fmt.Sprintf("gobench-dyn %s (%s %s/%s)", toolVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the gobench-dyn version",
+		Long:    "Print the gobench-dyn version, as gobench-dyn --version does.\n\nExit status: 0, or 2 on bad arguments.",
 		Example: "  gobench-dyn version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "gobench-dyn %s (%s %s/%s)\n", toolVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return nil
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+			return err
 		},
 	}
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/shard"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// parseRun runs the flags of run through NewCmdRun in process and returns
+// the options they bind, without running anything.
+func parseRun(t *testing.T, args ...string) (*RunOptions, error) {
+	t.Helper()
+	var got *RunOptions
+	var out bytes.Buffer
+	cmd := NewCmdRun(&IOStreams{Out: &out, ErrOut: &out}, func(o *RunOptions) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	return got, cmd.Execute()
+}
+
+func TestRunFlagsSetTheSession(t *testing.T) {
+	o, err := parseRun(t, "--stop", "cv", "--cpu", "1, 4", "--resume", "r.jsonl", "--fail-on", "time,allocs",
+		"--min-change", "0.1", "--shard", "2/3", "--instance", "vm", "--slice-time", "20ms", "./a/...", "./b")
+	require.NoError(t, err)
+	s := o.session
+	assert.Equal(t, []string{"./a/...", "./b"}, s.Patterns)
+	assert.Equal(t, stopper.CV, s.Stop.Criterion)
+	assert.Equal(t, 0.01, s.Stop.Threshold, "the criterion's default threshold")
+	assert.Equal(t, []int{1, 4}, s.CPU)
+	assert.Equal(t, "r.jsonl", s.Raw, "--resume appends to its file")
+	assert.Equal(t, compare.FailOn{"time", "allocs"}, s.FailOn)
+	assert.Equal(t, 0.1, s.Compare.Threshold)
+	assert.Equal(t, shard.Spec{K: 2, N: 3}, s.Shard)
+	assert.Equal(t, "vm", s.Instance)
+	assert.Equal(t, 20*time.Millisecond, s.SliceTime)
+	assert.False(t, s.SeedSet)
+	assert.Contains(t, s.Tool, "gobench-dyn ")
+
+	o, err = parseRun(t, "--seed", "0")
+	require.NoError(t, err)
+	assert.True(t, o.session.SeedSet, "--seed 0 is a seed")
+}
+
+func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
+	for args, msg := range map[string][]string{
+		"--bench":          {"--bench", "a/(b"},
+		"--rule":           {"--rule", "vote"},
+		"--min-change":     {"--min-change", "-1"},
+		"--shard-times":    {"--shard-times", "t.jsonl"},
+		"--baseline-out":   {"--baseline-out", "b.txt"},
+		"--out and --raw":  {"-o", "x", "--raw", "x"},
+		"--min-iterations": {"--stop", "cv", "--suite-runs", "1", "--min-iterations", "2"},
+	} {
+		o, err := parseRun(t, msg...)
+		require.Error(t, err, args)
+		assert.Nil(t, o, "%s: nothing runs", args)
+		var ex *exitError
+		require.ErrorAs(t, err, &ex, args)
+		assert.Equal(t, 2, ex.code, args)
+		assert.Contains(t, ex.msg, args)
+	}
+}

@@ -1,0 +1,38 @@
+package record_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
+)
+
+func TestRunOptionsRoundTrip(t *testing.T) {
+	o := record.RunOptions{
+		Bench: "Parse|Encode", Stop: "cv", Threshold: 0.01, Window: 3, Warmup: 1, WarmupMax: 4, Slices: 5, MinIterations: 2,
+		SuiteRuns: 5, Iterations: 1, SliceTime: 100 * time.Millisecond, Budget: 90 * time.Second, Config: "bench.conf",
+		Baseline: "origin/main", EarlyVerdict: true, MinChange: 0.03, Rule: "ci", Correction: "holm", FailOn: "time,allocs",
+		Confidence: 0.99, Tags: "purego", CPU: "1,4", Race: true,
+	}
+	m := o.Encode()
+	// The text of schema 1, as runs before this type wrote it.
+	assert.Equal(t, "0.01", m["threshold"])
+	assert.Equal(t, "100ms", m["slice-time"])
+	assert.Equal(t, "1m30s", m["budget"])
+	assert.Equal(t, "true", m["early-verdict"])
+	assert.Len(t, m, 23)
+	back, err := record.ParseRunOptions(m)
+	require.NoError(t, err)
+	assert.Equal(t, o, back)
+}
+
+func TestParseRunOptionsLenient(t *testing.T) {
+	o, err := record.ParseRunOptions(map[string]string{"suite-runs": "3", "slices": "many", "rule": "utest"})
+	require.EqualError(t, err, `option slices: "many" is not a valid value`)
+	assert.Equal(t, 3, o.SuiteRuns, "the others are read")
+	assert.Equal(t, "utest", o.Rule)
+	assert.Zero(t, o.Window, "missing options stay zero")
+}

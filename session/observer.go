@@ -1,0 +1,85 @@
+package session
+
+import (
+	"io"
+
+	"github.com/gobench-dyn/gobench-dyn/benchout"
+	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// observer writes results as they come and reports progress. With a
+// baseline, it writes each version's results to its own output. It keeps
+// both versions' slices in memory, for the comparison and the final,
+// ordered results files.
+type observer struct {
+	out      *benchout.Writer
+	baseOut  *benchout.Writer
+	head     *record.Run
+	baseline *record.Run
+	header   *record.Header
+	progress *progress.Reporter
+	done     map[*rmit.Benchmark]int // completed iterations
+	order    []record.Key            // the benchmarks as found
+	err      error
+}
+
+func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
+	total, maxRuns := 0, 0
+	for _, b := range bs {
+		total += b.Config.SuiteRuns * b.Config.Iterations
+		maxRuns = max(maxRuns, b.Config.SuiteRuns)
+	}
+	obs := &observer{
+		out:      benchout.NewWriter(outs.Results),
+		header:   header,
+		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
+		done:     map[*rmit.Benchmark]int{},
+		head:     &record.Run{Header: header},
+		baseline: &record.Run{Header: header},
+	}
+	for _, b := range bs {
+		if b.Package.Version == record.VersionHead {
+			obs.order = append(obs.order, record.Key{Bench: b.Bench()})
+		}
+	}
+	if o.Baseline != "" {
+		base := io.Writer(io.Discard)
+		if outs.Baseline != nil {
+			base = outs.Baseline
+		}
+		obs.baseOut = benchout.NewWriter(base)
+	}
+	return obs
+}
+
+func (o *observer) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
+
+func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
+	w, run := o.out, o.head
+	if s.Version == record.VersionBaseline {
+		w, run = o.baseOut, o.baseline
+	}
+	run.Slices = append(run.Slices, *s)
+	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
+		o.err = err
+	}
+}
+
+func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
+	o.done[b]++
+	o.progress.IterationDone(b.String(), f == nil)
+}
+
+func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
+	if left := b.Config.SuiteRuns*b.Config.Iterations - o.done[b]; left > 0 {
+		o.progress.SkippedIterations(left)
+	}
+	switch ev.Event {
+	case record.EventFailure:
+		o.progress.BenchmarkFailed(b.String(), ev.Reason)
+	default:
+		o.progress.BenchmarkStopped(b.String(), ev.Met)
+	}
+}
