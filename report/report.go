@@ -31,6 +31,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -163,6 +164,9 @@ type Benchmark struct {
 
 	// SVG is the plot of the slices over time, an <svg> element.
 	SVG string
+	// Drift is the within-process trend of the code under test when its
+	// slices drift (steady.Trend.Drifts); nil otherwise.
+	Drift *steady.Trend
 
 	points []point
 	marks  []mark
@@ -282,6 +286,9 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 				b.Baseline = r
 			} else if b.Head == nil {
 				b.Head = r
+				if d := steady.Drifting(own); len(d) > 0 {
+					b.Drift = &d[0].Trend
+				}
 			}
 		}
 		b.timeline(slicesOf, keys[order[i]], stops, opts.Unit)
@@ -303,6 +310,11 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 		}
 	}
 	rep.Suite.Benchmarks = len(order)
+	for _, b := range rep.Benchmarks {
+		if b.Drift != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s.%s is not steady: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f)", b.Package, b.Name, 100*b.Drift.Change, b.Drift.Z))
+		}
+	}
 	rep.Suite.Count = map[Status]int{}
 	fullKnown := rep.Suite.Config.slicesPerInstance() > 0
 	for _, b := range rep.Benchmarks {

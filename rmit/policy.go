@@ -91,16 +91,26 @@ type CoStopper interface {
 
 // Capped caps the measurement slices per iteration of some benchmarks,
 // by ID, below what its Policy would take: a configuration file's d is the
-// cap of a dynamic policy.
+// cap of a dynamic policy. Warmup, by ID, is the least number of warmup
+// slices of every iteration, a configuration file's learned warmup; the
+// policy decides from there.
 type Capped struct {
 	Policy
 	Slices map[string]int
+	Warmup map[string]int
 }
 
 // NextSlice implements Policy.
 func (p *Capped) NextSlice(bench string, warmup, measured []float64) (bool, bool) {
 	if c, ok := p.Slices[bench]; ok && len(measured) >= c {
 		return false, true
+	}
+	if w := p.Warmup[bench]; len(measured) == 0 && len(warmup) < w {
+		if len(warmup) == 0 {
+			// The policy starts its iteration here.
+			p.Policy.NextSlice(bench, nil, nil)
+		}
+		return true, false
 	}
 	return p.Policy.NextSlice(bench, warmup, measured)
 }
