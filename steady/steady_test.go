@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/changepoint"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
 func TestSkipFor(t *testing.T) {
@@ -174,4 +175,34 @@ func TestTrend(t *testing.T) {
 	// Exact S on a known case: 1 2 3 → S = 3, Var = 3·2·11/18, Z = (3−1)/√(11/3).
 	tr = TrendOf([][]float64{{1, 2, 3}})
 	assert.InDelta(t, 2/math.Sqrt(11.0/3), tr.Z, 1e-12)
+}
+
+func TestReplayWarmup(t *testing.T) {
+	// 30 values alternating between 1 and 2, then 0.1% noise around 1:
+	// CV over a window of 5 holds once the window is past the first 30,
+	// and not before.
+	xs := warmup(400, 0, 7)
+	for i := range xs {
+		xs[i] = 1 + (xs[i]-1)/10
+		if i < 30 && i%2 == 1 {
+			xs[i] = 2
+		}
+	}
+	cfg := stopper.Paper(stopper.CV)
+	cfg.WarmupMax = 1000
+	w, met := ReplayWarmup(xs, cfg)
+	assert.True(t, met)
+	assert.InDelta(t, 34, w, 2)
+	// A criterion that never holds ends at the series' end.
+	cfg.Threshold = 1e-12
+	w, met = ReplayWarmup(xs, cfg)
+	assert.False(t, met)
+	assert.Equal(t, 400, w)
+
+	// WEE against a known start.
+	res := []Result{{Series: []Series{{Class: Steady, Start: 100}, {Class: NotSteady, Start: -1}}}}
+	wee := WEEOf(res, [][][]float64{{xs, xs}}, stopper.Paper(stopper.CV), 10)
+	assert.Equal(t, 1, wee.N)
+	est, _ := ReplayWarmup(xs, stopper.Paper(stopper.CV))
+	assert.Equal(t, math.Abs(float64(est-100)), wee.Median)
 }
