@@ -44,6 +44,10 @@ type SteadyOptions struct {
 	// for its outlier filter and its times.
 	IterationTime time.Duration
 
+	// RunSliceTime is the slice time of the runs that will obey -o: the
+	// learned warmup is written in slices of it.
+	RunSliceTime time.Duration
+
 	// The probe.
 	Bench     string
 	Processes int
@@ -121,6 +125,7 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or input.`,
 	f.Float64Var(&opts.Tolerance, "tolerance", 0.05, "relative change in mean that still counts as the same steady state")
 	f.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the segment comparison")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap")
+	f.DurationVar(&opts.RunSliceTime, "run-slice-time", defaultSliceTime, "with -o, the --slice-time of the runs that will use the configuration: the warmup is written in slices of it")
 	f.DurationVar(&opts.IterationTime, "iteration-time", 100*time.Millisecond, "time one value of a published series took")
 	f.StringVarP(&opts.Bench, "bench", "b", ".", "probe only benchmarks matching `regexp`")
 	f.IntVar(&opts.Processes, "processes", defaultProbeProcesses, "probe: processes per benchmark")
@@ -139,7 +144,35 @@ type steadyInput struct {
 	Benchmark string
 	Processes [][]float64
 	Ops       float64 // operations one value averages, for the outlier filter
-	Seconds   float64 // seconds one value took
+	// Walls holds the seconds each value of each process took; nil for a
+	// published series, whose values each took Seconds.
+	Walls   [][]float64
+	Seconds float64
+}
+
+// warmupTime returns the time process j spent before its value start.
+func (in steadyInput) warmupTime(j, start int) float64 {
+	if in.Walls == nil || j >= len(in.Walls) {
+		return float64(start) * in.Seconds
+	}
+	t := 0.0
+	for _, w := range in.Walls[j][:min(start, len(in.Walls[j]))] {
+		t += w
+	}
+	return t
+}
+
+// learnedWarmup returns the warmup of r in seconds: the longest time a
+// steady process of in took to reach its steady state, and −1 when none
+// is steady.
+func learnedWarmup(in steadyInput, r steady.Result) float64 {
+	w := -1.0
+	for j, s := range r.Series {
+		if s.Class == steady.Steady {
+			w = max(w, in.warmupTime(j, s.Start))
+		}
+	}
+	return w
 }
 
 func (o *SteadyOptions) validate() error {
@@ -154,6 +187,8 @@ func (o *SteadyOptions) validate() error {
 		return usageErr("--tolerance: must be in (0, 1), got %v", o.Tolerance)
 	case o.Resamples < 100:
 		return usageErr("--resamples: must be at least 100, got %d", o.Resamples)
+	case o.RunSliceTime <= 0:
+		return usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
 	case o.IterationTime <= 0:
 		return usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
 	case o.Processes < 1:
@@ -289,18 +324,26 @@ func recordInputs(run *record.Run) []steadyInput {
 		if len(procs) == 0 {
 			continue
 		}
+		// The wall time of each slice, in the order of Processes: the
+		// benchmark's slices with their wall time as the only unit.
 		var ops, wall float64
-		m := 0
+		wr := &record.Run{}
 		for i := range run.Slices {
-			if s := &run.Slices[i]; s.Key() == k {
+			if s := run.Slices[i]; s.Key() == k {
+				if _, ok := s.Values["ns/op"]; !ok {
+					continue
+				}
 				ops += float64(s.N)
 				wall += float64(s.WallNs) / 1e9
-				m++
+				s.Values = map[string]float64{"wall": float64(s.WallNs) / 1e9}
+				wr.Slices = append(wr.Slices, s)
 			}
 		}
+		m := float64(len(wr.Slices))
+		walls := steady.Processes(wr, k, "wall")
 		ins = append(ins, steadyInput{
 			Name: k.Bench.String(), Package: k.Package, Benchmark: k.Benchmark,
-			Processes: procs, Ops: ops / float64(m), Seconds: wall / float64(m),
+			Processes: procs, Ops: ops / m, Seconds: wall / m, Walls: walls,
 		})
 	}
 	return ins
@@ -377,7 +420,7 @@ func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values
 		wu, wt := "–", "–"
 		if r.Warmup >= 0 {
 			wu = fmt.Sprintf("%d slices", r.Warmup)
-			wt = fmt.Sprintf("%.3gs", float64(r.Warmup)*in.Seconds)
+			wt = fmt.Sprintf("%.3gs", learnedWarmup(in, r))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", in.Name, r.Class, n, len(r.Series), wu, wt)
 	}
@@ -390,7 +433,7 @@ func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values
 			start, st := "–", "–"
 			if s.Class == steady.Steady {
 				start = fmt.Sprint(s.Start)
-				st = fmt.Sprintf("%.3gs", float64(s.Start)*in.Seconds)
+				st = fmt.Sprintf("%.3gs", in.warmupTime(j, s.Start))
 			}
 			last := math.NaN()
 			if len(s.Means) > 0 {
@@ -439,7 +482,8 @@ func writeSteadyJSON(w io.Writer, ins []steadyInput, rs []steady.Result) error {
 }
 
 // learnedConfig returns cf (or a new configuration file) with the warmup
-// of every benchmark read from records set to its learned warmup. A
+// of every benchmark read from records set to its learned warmup, in
+// slices of --run-slice-time. A
 // benchmark cf does not hold gets run's default configuration; one that
 // never settled keeps its warmup.
 func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result, opts *SteadyOptions) *optime.ConfigFile {
@@ -457,10 +501,14 @@ func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result,
 		if in.Package == "" || rs[i].Warmup < 0 {
 			continue
 		}
+		// The warmup lasts as long in a run as in the probe: in slices of
+		// the run's slice time, rounded up. A benchmark steady from its
+		// first slice keeps one slice, Go's default.
+		warmup := max(1, int(math.Ceil(learnedWarmup(in, rs[i])/opts.RunSliceTime.Seconds())))
 		if e, ok := cf.Lookup(in.Package, in.Benchmark); ok {
 			for k := range cf.Entries {
 				if cf.Entries[k].Package == e.Package && cf.Entries[k].Benchmark == e.Benchmark {
-					cf.Entries[k].Warmup = rs[i].Warmup
+					cf.Entries[k].Warmup = warmup
 					cf.Entries[k].Sources = append(cf.Entries[k].Sources, id)
 				}
 			}
@@ -469,7 +517,7 @@ func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result,
 		cf.Entries = append(cf.Entries, optime.Entry{
 			Package: in.Package, Benchmark: in.Benchmark,
 			SuiteRuns: defaultSuiteRuns, Iterations: defaultIterations, Slices: def.Measure,
-			Warmup: rs[i].Warmup, Metric: optime.RMAD, Threshold: optime.DefaultThreshold,
+			Warmup: warmup, Metric: optime.RMAD, Threshold: optime.DefaultThreshold,
 			Value: math.NaN(), Sources: []int{id},
 		})
 	}

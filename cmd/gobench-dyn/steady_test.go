@@ -38,7 +38,7 @@ func steadyOpts(args ...string) *SteadyOptions {
 	return &SteadyOptions{
 		IO: &IOStreams{Out: &out, ErrOut: &out}, Args: args,
 		Penalty: 0, MinSegment: 2, MinTail: defaultMinTail, Tolerance: 0.05, Resamples: 1000, Seed: 1,
-		IterationTime: 100 * time.Millisecond, Bench: ".", Processes: 3, Slices: 200, SliceTime: 10 * time.Millisecond,
+		IterationTime: 100 * time.Millisecond, RunSliceTime: 100 * time.Millisecond, Bench: ".", Processes: 3, Slices: 200, SliceTime: 10 * time.Millisecond,
 	}
 }
 
@@ -100,7 +100,8 @@ func TestSteadyRecordsWarmupConfig(t *testing.T) {
 	require.NoError(t, err)
 	e, ok := cf.Lookup("example.com/p", "BenchmarkX-8")
 	require.True(t, ok)
-	assert.InDelta(t, 38, e.Warmup, 15)
+	// About 38 slices of 10 ms: 4 slices of run's 100 ms.
+	assert.InDelta(t, 4, e.Warmup, 2)
 	assert.Equal(t, defaultSuiteRuns, e.SuiteRuns)
 
 	// With --config, the entries of an existing file keep their (s, i, d)
@@ -142,6 +143,7 @@ func TestSteadyBadInput(t *testing.T) {
 		{"tolerance", func(o *SteadyOptions) { o.Tolerance = 5 }, "--tolerance"},
 		{"resamples", func(o *SteadyOptions) { o.Resamples = 1 }, "--resamples"},
 		{"slices", func(o *SteadyOptions) { o.Slices = 2 }, "--slices"},
+		{"run-slice-time", func(o *SteadyOptions) { o.RunSliceTime = 0 }, "--run-slice-time"},
 		{"config", func(o *SteadyOptions) { o.Config = "x.conf" }, "--config: only meaningful with -o"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
