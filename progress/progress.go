@@ -377,10 +377,13 @@ func oneLine(s string) string {
 	}, s)
 }
 
-// fmtDuration rounds d for people: milliseconds below a second, tenths
-// of a second below ten, seconds below an hour, minutes above.
+// fmtDuration rounds d for people: whole micro- or milliseconds below a
+// second, tenths of a second below ten, seconds below an hour, minutes
+// above.
 func fmtDuration(d time.Duration) string {
 	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
 	case d < time.Second:
 		return d.Round(time.Millisecond).String()
 	case d < 10*time.Second:

@@ -36,3 +36,22 @@ func TestParseRunOptionsLenient(t *testing.T) {
 	assert.Equal(t, "utest", o.Rule)
 	assert.Zero(t, o.Window, "missing options stay zero")
 }
+
+// FuzzParseRunOptions reads header options of any text: it never panics,
+// and what it reads without error encodes back to what it read.
+func FuzzParseRunOptions(f *testing.F) {
+	f.Add("slices", "5", "slice-time", "100ms")
+	f.Add("threshold", "0.03", "early-verdict", "true")
+	f.Add("budget", "-1h", "confidence", "NaN")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		o, err := record.ParseRunOptions(map[string]string{k1: v1, k2: v2})
+		if err != nil {
+			return
+		}
+		back, err := record.ParseRunOptions(o.Encode())
+		require.NoError(t, err)
+		if o.Threshold == o.Threshold && o.MinChange == o.MinChange && o.Confidence == o.Confidence { // NaN ≠ NaN
+			assert.Equal(t, o, back)
+		}
+	})
+}

@@ -141,10 +141,23 @@ type Event struct {
 	Value     float64 `json:"value,omitempty"`
 	// CriterionNs is the time spent computing stoppage criteria for the
 	// benchmark so far, on stop events.
-	CriterionNs int64     `json:"criterion_ns,omitempty"`
-	Reason      string    `json:"reason,omitempty"`
-	Detail      string    `json:"detail,omitempty"`
-	Time        time.Time `json:"time"`
+	CriterionNs int64 `json:"criterion_ns,omitempty"`
+	// Precision is, on stop events, how well the benchmark's mean is
+	// known when it left the schedule; nil when no interval was estimated.
+	Precision *Precision `json:"precision,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
+	Detail    string     `json:"detail,omitempty"`
+	Time      time.Time  `json:"time"`
+}
+
+// A Precision is the interval of a benchmark's mean over its processes
+// at a stop: its relative half-width (the ±x of "±2%") at Confidence,
+// the target half-width, and the processes predicted to reach the target.
+type Precision struct {
+	RelHalfWidth float64 `json:"rel_half_width"`
+	Confidence   float64 `json:"confidence"`
+	Target       float64 `json:"target,omitempty"`
+	Processes    int     `json:"processes_for_target,omitempty"`
 }
 
 // Reasons of stop events a policy decided.

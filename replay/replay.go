@@ -31,6 +31,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -52,6 +53,9 @@ type Options struct {
 	Resamples int
 	// Seed seeds the A/A test's bootstrap.
 	Seed uint64
+	// Now reads the clock that times the policy's criteria; nil leaves
+	// them untimed, and the replay a function of its inputs.
+	Now func() time.Time
 }
 
 // An Iteration is where the policy ended one replayed iteration.
@@ -81,6 +85,9 @@ type Benchmark struct {
 	Ratio             bootstrap.Interval // 99% CI of DynMean/FullMean
 	Same              bool               // Ratio contains 1: the A/A test finds no difference
 	Criterion         time.Duration      // time the policy spent in criteria
+	// Precision is the interval of the mean at the last decision, over
+	// the replayed iterations.
+	Precision policy.Precision
 
 	fullTree, dynTree *bootstrap.Tree
 	warmups           []float64 // warmup slices per iteration
@@ -132,16 +139,17 @@ func Run(run *record.Run, opts Options) (*Result, error) {
 	if opts.Resamples == 0 {
 		opts.Resamples = 10000
 	}
-	policy, err := stopper.NewPolicy(opts.Config)
+	p, err := stopper.NewPolicy(opts.Config)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Config: policy.Config()}
+	loop := &policy.Loop{Policy: p, Now: opts.Now}
+	res := &Result{Config: p.Config()}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	for _, k := range run.Keys() {
 		series := run.Series(k, "ns/op")
 		for _, inst := range instances(series) {
-			b := replayOne(policy, k, inst, series, opts)
+			b := replayOne(loop, k, inst, series, opts)
 			if b == nil {
 				continue
 			}
@@ -167,7 +175,7 @@ func instances(series []record.IterationSample) []string {
 }
 
 // replayOne replays the iterations of one benchmark on one instance.
-func replayOne(p *stopper.Policy, k record.Key, inst string, series []record.IterationSample, opts Options) *Benchmark {
+func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.IterationSample, opts Options) *Benchmark {
 	id := k.ID() + "\x00" + inst
 	b := &Benchmark{Key: k, Instance: inst}
 	full := &bootstrap.Tree{}
@@ -197,37 +205,32 @@ func replayOne(p *stopper.Policy, k record.Key, inst string, series []record.Ite
 			continue
 		}
 		rec := Iteration{SuiteRun: it.SuiteRun, Iteration: it.Iteration}
-		var warmup, measured []float64
+		feed := loop.Begin(id)
+		rec.WarmupMet = !feed.Step.Warmup && feed.Step.Met
 		pos := 0
-		for {
-			nextWarmup, done := p.NextSlice(id, warmup, measured)
-			if done {
-				break
-			}
+		for ; !feed.Step.Done; pos++ {
 			if pos == len(vals) {
 				rec.Short = true
 				break
 			}
-			if nextWarmup {
-				warmup = append(warmup, vals[pos])
-			} else {
-				if len(measured) == 0 {
-					_, rec.WarmupMet = p.WarmupSlices(id)
-				}
-				measured = append(measured, vals[pos])
+			if feed.Add(vals[pos]) {
+				rec.WarmupMet = feed.Step.Met
 			}
-			pos++
 		}
-		rec.Warmup, rec.Measured = len(warmup), len(measured)
+		measured := feed.Measured
+		rec.Warmup, rec.Measured = len(feed.Warmup), len(measured)
 		b.DynSlices += pos
-		b.warmups = append(b.warmups, float64(len(warmup)))
+		b.warmups = append(b.warmups, float64(len(feed.Warmup)))
 		if it.SuiteRun != lastRun || dynRun == nil {
 			dynRun = &bootstrap.Tree{}
 			dyn.Children = append(dyn.Children, dynRun)
 		}
 		dynRun.Children = append(dynRun.Children, bootstrap.Leaf(measured))
-		stopped = p.EndIteration(id, it.SuiteRun, measured)
-		b.Met, b.Criterion = p.Explain(id)
+		// A recording holds no process costs: the policy keeps its pilot
+		// slices per iteration.
+		d := feed.End(policy.Iteration{SuiteRun: it.SuiteRun})
+		stopped = d.Stop
+		b.Met, b.Criterion, b.Precision = d.Met, loop.Spent(id), d.Precision
 		b.Iterations = append(b.Iterations, rec)
 		lastRun = it.SuiteRun
 	}

@@ -308,3 +308,12 @@ func TestMedian(t *testing.T) {
 	}
 	assert.True(t, math.IsNaN(median(nil)))
 }
+
+func TestStopPrecisionNote(t *testing.T) {
+	assert.Equal(t, "", stopPrecision(nil))
+	assert.Equal(t, "", stopPrecision(&Result{Stop: &record.Event{}}))
+	h := &Result{Stop: &record.Event{Precision: &record.Precision{RelHalfWidth: 0.041, Confidence: 0.95, Target: 0.03, Processes: 14}}}
+	assert.Equal(t, "±4.1% (95%); about 14 processes for ±3%", stopPrecision(h))
+	h.Stop.Precision.RelHalfWidth = 0.012
+	assert.Equal(t, "±1.2% (95%)", stopPrecision(h))
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // A row is one benchmark's line in the results table, formatted.
@@ -67,6 +68,9 @@ func (rep *Report) rows() []row {
 			r.StatusNote = "cut short by the time budget"
 		case StatusFailed:
 			r.StatusNote = strings.Join(b.Failures, "; ")
+		}
+		if pr := stopPrecision(b.Head); pr != "" {
+			r.StatusNote += "; mean known to " + pr
 		}
 		if c := b.Comparison; c != nil {
 			r.Verdict = c.Verdict
@@ -135,4 +139,24 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// stopPrecision formats the precision the stop record of h holds: "±1.3%
+// (95%)" or "±4.1% (95%); about 14 processes for ±3%", or "" without one.
+func stopPrecision(h *Result) string {
+	if h == nil || h.Stop == nil || h.Stop.Precision == nil {
+		return ""
+	}
+	rp := h.Stop.Precision
+	p := policy.Precision{Width: rp.RelHalfWidth, Confidence: rp.Confidence, Target: rp.Target, Processes: rp.Processes}
+	s := p.String()
+	if s == "" {
+		return ""
+	}
+	head, tail, _ := strings.Cut(s, ";")
+	head += fmt.Sprintf(" (%.0f%%)", 100*rp.Confidence)
+	if tail != "" {
+		head += ";" + tail
+	}
+	return head
 }

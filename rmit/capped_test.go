@@ -12,11 +12,11 @@ func TestCappedWarmup(t *testing.T) {
 	p := &Capped{Policy: Static{Warmup: 1, Slices: 2}, Warmup: map[string]int{"b": 3}}
 	var warmup, measured []float64
 	for {
-		w, done := p.NextSlice("b", warmup, measured)
-		if done {
+		s := p.NextSlice("b", warmup, measured)
+		if s.Done {
 			break
 		}
-		if w {
+		if s.Warmup {
 			warmup = append(warmup, 1)
 		} else {
 			measured = append(measured, 1)
@@ -26,6 +26,5 @@ func TestCappedWarmup(t *testing.T) {
 	assert.Len(t, measured, 2)
 
 	// Other benchmarks keep the policy's warmup.
-	w, _ := p.NextSlice("other", []float64{1}, nil)
-	assert.False(t, w)
+	assert.False(t, p.NextSlice("other", []float64{1}, nil).Warmup)
 }

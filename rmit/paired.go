@@ -1,10 +1,9 @@
 package rmit
 
 import (
-	"time"
-
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -42,18 +41,21 @@ func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
 	return p
 }
 
-// EndIteration implements Policy.
-func (p *Paired) EndIteration(bench string, suiteRun int, measured []float64) bool {
+// EndIteration implements Policy: it passes on the wrapped policy's
+// decision, stopping a pair only when both sides are stable or their
+// comparison is settled, and then stopping the partner with it.
+func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision {
 	if p.stable == nil {
 		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string][]float64{}
 	}
-	p.stable[bench] = p.Policy.EndIteration(bench, suiteRun, measured)
+	d := p.Policy.EndIteration(bench, it)
+	p.stable[bench] = d.Stop
 	other, ok := p.Partner[bench]
 	if !ok {
-		return p.stable[bench]
+		return d
 	}
-	if p.Settled != nil && len(measured) > 0 {
-		p.means[bench] = append(p.means[bench], stat.Mean(measured, nil))
+	if p.Settled != nil && len(it.Measured) > 0 {
+		p.means[bench] = append(p.means[bench], stat.Mean(it.Measured, nil))
 		base, head := p.means[bench], p.means[other]
 		if !p.Base[bench] {
 			base, head = head, base
@@ -62,41 +64,16 @@ func (p *Paired) EndIteration(bench string, suiteRun int, measured []float64) bo
 			p.settled[bench], p.settled[other] = true, true
 		}
 	}
-	return p.settled[bench] || p.stable[bench] && p.stable[other]
-}
-
-// StopsWith implements CoStopper: a pair stops together, so the version
-// that did not end the deciding iteration does not run another one.
-func (p *Paired) StopsWith(bench string) []string {
-	if other, ok := p.Partner[bench]; ok {
-		return []string{other}
+	d.Stop = p.settled[bench] || p.stable[bench] && p.stable[other]
+	if d.Stop {
+		// A pair stops together, so the version that did not end the
+		// deciding iteration does not run another one.
+		d.With = append(d.With, other)
+		if p.settled[bench] {
+			d.Reason = record.ReasonSettled
+		}
 	}
-	return nil
-}
-
-// StopReason implements StopReasoner: a pair that stopped because its
-// comparison was settled says so.
-func (p *Paired) StopReason(bench string) string {
-	if p.settled[bench] {
-		return record.ReasonSettled
-	}
-	return record.ReasonCriterionMet
-}
-
-// Explain implements Explainer when the wrapped policy does.
-func (p *Paired) Explain(bench string) (bool, time.Duration) {
-	if ex, ok := p.Policy.(Explainer); ok {
-		return ex.Explain(bench)
-	}
-	return false, 0
-}
-
-// RelWidth implements Widther when the wrapped policy does.
-func (p *Paired) RelWidth(bench string) float64 {
-	if w, ok := p.Policy.(Widther); ok {
-		return w.RelWidth(bench)
-	}
-	return 0
+	return d
 }
 
 // Pair returns the partner map of two versions' benchmarks: the benchmarks

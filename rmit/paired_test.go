@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -13,12 +14,18 @@ import (
 type stableAfter map[string]int
 
 func (stableAfter) MaxSlices(string) int { return 1 }
-func (stableAfter) NextSlice(_ string, _, m []float64) (bool, bool) {
-	return false, len(m) >= 1
+func (stableAfter) NextSlice(_ string, _, m []float64) policy.Step {
+	return policy.Step{Done: len(m) >= 1}
 }
-func (s stableAfter) EndIteration(b string, _ int, _ []float64) bool {
+func (s stableAfter) EndIteration(b string, _ policy.Iteration) policy.Decision {
 	s[b+"#"]++
-	return s[b+"#"] >= s[b]
+	return policy.Decision{Stop: s[b+"#"] >= s[b], Criterion: "test"}
+}
+
+// end ends an iteration of bench with measured values and returns the
+// decision.
+func end(p Policy, bench string, k int, measured []float64) policy.Decision {
+	return p.EndIteration(bench, policy.Iteration{SuiteRun: k, Measured: measured})
 }
 
 func TestPairedStopsWhenBothAreStable(t *testing.T) {
@@ -31,14 +38,14 @@ func TestPairedStopsWhenBothAreStable(t *testing.T) {
 	assert.Equal(t, map[string]string{h.ID: b.ID, b.ID: h.ID}, partner)
 
 	p := &Paired{Policy: stableAfter{h.ID: 1, b.ID: 3, alone.ID: 2}, Partner: partner}
-	assert.False(t, p.EndIteration(h.ID, 1, nil), "head is stable, its baseline is not")
-	assert.False(t, p.EndIteration(b.ID, 1, nil))
-	assert.False(t, p.EndIteration(alone.ID, 1, nil))
-	assert.False(t, p.EndIteration(h.ID, 2, nil))
-	assert.False(t, p.EndIteration(b.ID, 2, nil))
-	assert.True(t, p.EndIteration(alone.ID, 2, nil), "a benchmark without partner stops on its own")
-	assert.True(t, p.EndIteration(b.ID, 3, nil), "both stable")
-	assert.True(t, p.EndIteration(h.ID, 3, nil))
+	assert.False(t, end(p, h.ID, 1, nil).Stop, "head is stable, its baseline is not")
+	assert.False(t, end(p, b.ID, 1, nil).Stop)
+	assert.False(t, end(p, alone.ID, 1, nil).Stop)
+	assert.False(t, end(p, h.ID, 2, nil).Stop)
+	assert.False(t, end(p, b.ID, 2, nil).Stop)
+	assert.True(t, end(p, alone.ID, 2, nil).Stop, "a benchmark without partner stops on its own")
+	assert.True(t, end(p, b.ID, 3, nil).Stop, "both stable")
+	assert.True(t, end(p, h.ID, 3, nil).Stop)
 }
 
 func TestShareN(t *testing.T) {
@@ -68,14 +75,16 @@ func TestPairedStopsWhenSettled(t *testing.T) {
 		seen = append(seen, [2][]float64{baseMeans, headMeans})
 		return len(baseMeans) >= 2 && len(headMeans) >= 2
 	}
-	assert.False(t, p.EndIteration(b.ID, 1, []float64{10, 12}))
-	assert.False(t, p.EndIteration(h.ID, 1, []float64{20, 20, 23}))
-	assert.False(t, p.EndIteration(b.ID, 2, []float64{11}))
-	assert.Equal(t, record.ReasonCriterionMet, p.StopReason(h.ID))
-	assert.True(t, p.EndIteration(h.ID, 2, []float64{21}), "two means a side settle it")
-	assert.Equal(t, record.ReasonSettled, p.StopReason(h.ID))
-	assert.True(t, p.EndIteration(b.ID, 3, []float64{11}), "its partner stops too")
-	assert.Equal(t, record.ReasonSettled, p.StopReason(b.ID))
+	assert.False(t, end(p, b.ID, 1, []float64{10, 12}).Stop)
+	assert.False(t, end(p, h.ID, 1, []float64{20, 20, 23}).Stop)
+	assert.False(t, end(p, b.ID, 2, []float64{11}).Stop)
+	d := end(p, h.ID, 2, []float64{21})
+	assert.True(t, d.Stop, "two means a side settle it")
+	assert.Equal(t, record.ReasonSettled, d.Reason)
+	assert.Equal(t, []string{b.ID}, d.With, "the pair stops together")
+	d = end(p, b.ID, 3, []float64{11})
+	assert.True(t, d.Stop, "its partner stops too")
+	assert.Equal(t, record.ReasonSettled, d.Reason)
 	assert.Equal(t, [][2][]float64{
 		{{11}, nil},
 		{{11}, {21}},

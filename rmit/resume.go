@@ -129,23 +129,21 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	st := r.state[b]
 	// Consult the policy slice by slice exactly as the iteration did, so
 	// that a policy with a random source draws the same numbers.
-	var warmup, measured []float64
-	_, done := r.Policy.NextSlice(b.ID, nil, nil)
+	feed := r.loop.Begin(b.ID)
 	for _, s := range past.slices {
-		if s.Warmup {
-			warmup = append(warmup, s.Values["ns/op"])
-		} else {
-			measured = append(measured, s.Values["ns/op"])
-		}
-		_, done = r.Policy.NextSlice(b.ID, warmup, measured)
+		// The recorded flags, not the policy's steps, say which slices
+		// were warmup: the policy may have changed its mind since.
+		feed.Step.Warmup = s.Warmup
+		feed.Add(s.Values["ns/op"])
 	}
-	if past.failure == nil && !done {
+	measured := feed.Measured
+	if past.failure == nil && !feed.Step.Done {
 		r.event(&record.Event{Event: record.EventDiscarded, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
 			SuiteRun: k, Iteration: e.Iteration, Reason: "the iteration was cut short; it runs again"})
 		return false
 	}
 
-	var wall time.Duration
+	var wall, inSlices time.Duration
 	for i := range past.slices {
 		s := &past.slices[i]
 		if s.Warmup {
@@ -153,6 +151,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		} else {
 			sum.Slices++
 			sum.InSlices += time.Duration(s.WallNs)
+			inSlices += time.Duration(s.WallNs)
 		}
 		wall += time.Duration(s.WallNs)
 		b.N = s.N
@@ -183,10 +182,10 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	if e.Padding {
 		return true
 	}
-	if r.Policy.EndIteration(b.ID, k, measured) {
+	if d := feed.End(costs(k, measured, inSlices, wall)); d.Stop {
 		// An interruption between the iteration and its stop record
 		// leaves the record to write now.
-		r.stop(b, k, e.Iteration, sum, r.Resume.stopped)
+		r.stop(b, k, e.Iteration, sum, r.Resume.stopped, d)
 	}
 	return true
 }

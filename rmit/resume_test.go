@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -36,9 +37,9 @@ type stopAfter struct {
 	seen   map[string]int
 }
 
-func (p *stopAfter) EndIteration(bench string, _ int, _ []float64) bool {
+func (p *stopAfter) EndIteration(bench string, _ policy.Iteration) policy.Decision {
 	p.seen[bench]++
-	return p.seen[bench] >= p.stopAt
+	return policy.Decision{Stop: p.seen[bench] >= p.stopAt, Met: true, Criterion: "test"}
 }
 
 // resumeRun runs bs on raw, appending to it, with an optional resume and a

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -83,10 +84,13 @@ type Runner struct {
 	Clock func() time.Time
 
 	now      func() time.Time
+	loop     *policy.Loop // feeds Policy and times it
 	state    map[*Benchmark]*benchState
 	byID     map[string]*Benchmark // for the benchmarks a policy stops together
 	deadline time.Time             // Start + Budget, when there is a budget
 	spent    bool                  // the budget ran out during an iteration
+	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
+	allWall  time.Duration         // wall time of all its slices, the first from the process start
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -124,6 +128,16 @@ type Summary struct {
 	HarnessCPU time.Duration
 	// Criterion is the time spent computing stoppage criteria.
 	Criterion time.Duration
+	// Precision holds, for every benchmark that completed an iteration,
+	// how well its mean is known at the end, in the order of Benchmarks.
+	Precision []BenchPrecision
+}
+
+// A BenchPrecision is the precision one benchmark's mean reached.
+type BenchPrecision struct {
+	Bench      *Benchmark
+	Iterations int
+	Precision  policy.Precision
 }
 
 // Wall returns the run's wall time.
@@ -145,6 +159,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if r.now == nil {
 		r.now = time.Now
 	}
+	r.loop = &policy.Loop{Policy: r.Policy, Now: r.now}
 	r.state = map[*Benchmark]*benchState{}
 	r.byID = map[string]*Benchmark{}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
@@ -177,10 +192,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 			sum.CapEstimate += time.Duration(left) * st.wall / time.Duration(st.iterations)
 		}
 	}
-	if ex, ok := r.Policy.(Explainer); ok {
-		for _, b := range r.Benchmarks {
-			_, c := ex.Explain(b.ID)
-			sum.Criterion += c
+	for _, b := range r.Benchmarks {
+		sum.Criterion += r.loop.Spent(b.ID)
+		if st := r.state[b]; st.iterations > 0 {
+			d, _ := r.loop.Last(b.ID)
+			sum.Precision = append(sum.Precision, BenchPrecision{Bench: b, Iterations: st.iterations, Precision: d.Precision})
 		}
 	}
 	if errors.Is(err, ErrInterrupted) {
@@ -269,7 +285,7 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 	b := e.Bench
 	st := r.state[b]
 	start := r.now()
-	measured, fail := r.runIteration(ctx, e, k, order, sum)
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
 	wall := r.now().Sub(start)
 	if fail != nil && fail.Reason == "interrupted" {
 		return ErrInterrupted
@@ -297,10 +313,25 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 		// is incomplete: neither is the policy's to judge.
 		return nil
 	}
-	if r.Policy.EndIteration(b.ID, k, measured) {
-		r.stop(b, k, e.Iteration, sum, nil)
+	if d := r.loop.End(b.ID, costs(k, measured, inSlices, slicesWall)); d.Stop {
+		r.stop(b, k, e.Iteration, sum, nil, d)
 	}
 	return nil
+}
+
+// costs describes a completed iteration to its policy: its measurement
+// values, the mean wall time of one measurement slice (c₁) and the rest of
+// its slices' wall time, the process start and the warmup (c₂). Both come
+// from the slices' recorded wall times, the first of which runs from the
+// process start, so that a resumed run, which knows only the records,
+// gives the policy the same costs as the run that recorded them.
+func costs(k int, measured []float64, inSlices, wall time.Duration) policy.Iteration {
+	it := policy.Iteration{SuiteRun: k, Measured: measured}
+	if len(measured) > 0 && inSlices > 0 {
+		it.SliceCost = inSlices / time.Duration(len(measured))
+		it.ProcessCost = max(0, wall-inSlices)
+	}
+	return it
 }
 
 // stop marks b stopped by its policy after iteration it of suite run k
@@ -308,11 +339,15 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 // version of a pair), which would otherwise run one more iteration only to
 // learn that they are done. A stop already in recorded (a resumed run's
 // records) is not written again.
-func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string]bool) {
+func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string]bool, d policy.Decision) {
 	st := r.state[b]
 	st.stopped = true
 	sum.Stopped++
-	ev := r.stopEvent(b, k, it, r.stopReason(b))
+	reason := d.Reason
+	if reason == "" {
+		reason = record.ReasonCriterionMet
+	}
+	ev := r.stopEvent(b, k, it, reason)
 	if ev.Reason == record.ReasonSettled {
 		sum.Settled++
 	}
@@ -322,49 +357,44 @@ func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string
 	if r.Observer != nil {
 		r.Observer.BenchmarkDone(b, ev)
 	}
-	cs, ok := r.Policy.(CoStopper)
-	if !ok {
-		return
-	}
-	for _, id := range cs.StopsWith(b.ID) {
+	for _, id := range d.With {
 		o, ok := r.byID[id]
 		if !ok {
 			continue // not in this run, for example in another shard
 		}
 		if ost := r.state[o]; !ost.stopped && !ost.failed && !ost.budgetCut && ost.iterations > 0 {
-			r.stop(o, ost.last[0], ost.last[1], sum, recorded)
+			r.stop(o, ost.last[0], ost.last[1], sum, recorded, policy.Decision{Reason: d.Reason})
 		}
 	}
-}
-
-// stopReason says why the policy stopped b.
-func (r *Runner) stopReason(b *Benchmark) string {
-	if sr, ok := r.Policy.(StopReasoner); ok {
-		return sr.StopReason(b.ID)
-	}
-	return record.ReasonCriterionMet
 }
 
 func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event {
 	ev := &record.Event{Event: record.EventStop, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
 		SuiteRun: k, Iteration: it, Reason: reason}
-	if ex, ok := r.Policy.(Explainer); ok {
-		met, crit := ex.Explain(b.ID)
-		ev.Met, ev.CriterionNs = met, int64(crit)
-	}
+	d, _ := r.loop.Last(b.ID)
+	ev.Met, ev.CriterionNs = d.Met, int64(r.loop.Spent(b.ID))
+	ev.Precision = precisionRecord(d.Precision)
 	return ev
+}
+
+// precisionRecord returns p as the stop record holds it, or nil when the
+// policy estimated no interval.
+func precisionRecord(p policy.Precision) *record.Precision {
+	if !p.Known() {
+		return nil
+	}
+	return &record.Precision{RelHalfWidth: p.Width, Confidence: p.Confidence, Target: p.Target, Processes: p.Processes}
 }
 
 // finish records a stop event for every benchmark that ran to its cap.
 func (r *Runner) finish(sum *Summary) {
-	_, dynamic := r.Policy.(Explainer)
 	for _, b := range r.Benchmarks {
 		st := r.state[b]
 		if st.stopped || st.failed || st.iterations == 0 {
 			continue
 		}
 		reason := "configuration done"
-		if dynamic {
+		if d, _ := r.loop.Last(b.ID); d.Criterion != "" {
 			reason = "cap reached before the criterion held"
 			if st.budgetCut {
 				reason = "budget spent before the criterion held"
@@ -378,9 +408,18 @@ func (r *Runner) finish(sum *Summary) {
 }
 
 // runIteration runs one process of the test binary for entry e, records
-// its slices and returns the measurement values (ns/op). A nil failure
-// means the iteration completed.
-func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
+// its slices and returns the measurement values (ns/op), the wall time of
+// the measurement slices and of all slices. A nil failure means the
+// iteration completed.
+func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, time.Duration, time.Duration, *Failure) {
+	measured, fail := r.runProcess(ctx, e, k, order, sum)
+	return measured, r.inSlices, r.allWall, fail
+}
+
+// runProcess is runIteration without the slice times, which it leaves in
+// r.inSlices and r.allWall.
+func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
+	r.inSlices, r.allWall = 0, 0
 	b := e.Bench
 	maxSlices := r.Policy.MaxSlices(b.ID)
 	fail := func(reason, detail string) *Failure {
@@ -396,8 +435,8 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 	stop := p.watch(ctx, r.Timeout)
 	defer stop()
 
-	var warmup, measured []float64
-	nextWarmup, done := r.Policy.NextSlice(b.ID, nil, nil)
+	feed := r.loop.Begin(b.ID)
+	done := feed.Step.Done
 	last := r.now()
 	var failure *Failure
 	var failText strings.Builder
@@ -412,25 +451,23 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 			slice++
 			rec := &record.Slice{
 				Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
-				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: nextWarmup,
+				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: feed.Step.Warmup,
 				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
 			}
 			last = now
+			r.allWall += time.Duration(rec.WallNs)
 			r.slice(b, rec)
-			ns := it.values["ns/op"]
-			if nextWarmup {
+			if feed.Step.Warmup {
 				sum.Warmup++
-				warmup = append(warmup, ns)
 			} else {
 				sum.Slices++
 				sum.InSlices += now.Sub(rec.Start)
-				measured = append(measured, ns)
+				r.inSlices += now.Sub(rec.Start)
 			}
-			wasWarmup := nextWarmup
-			nextWarmup, done = r.Policy.NextSlice(b.ID, warmup, measured)
-			if wasWarmup && !nextWarmup {
-				r.warmupEnd(b, k, e.Iteration, slice)
+			if feed.Add(it.values["ns/op"]) {
+				r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
 			}
+			done = feed.Step.Done
 			if !done && r.Budget > 0 && !now.Before(r.deadline) {
 				// The budget ends now: keep what this slice measured
 				// and start no other.
@@ -454,23 +491,23 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 	waitErr := p.wait()
 	stop()
 	if why := p.killedFor(); why == "interrupted" || why == "timeout" {
-		return measured, fail(why, killDetail(why, r.Timeout, p.stderr.String()))
+		return feed.Measured, fail(why, killDetail(why, r.Timeout, p.stderr.String()))
 	}
 	if failure != nil || (waitErr != nil && !done) {
 		if failure == nil {
 			failure = fail(exitReason(waitErr), "")
 		}
 		failure.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
-		return measured, failure
+		return feed.Measured, failure
 	}
 	if scanErr != nil && !done {
-		return measured, fail("reading output: "+scanErr.Error(), p.stderr.String())
+		return feed.Measured, fail("reading output: "+scanErr.Error(), p.stderr.String())
 	}
 	if !done {
-		return measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
+		return feed.Measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
 	}
-	r.recalibrate(b, measured)
-	return measured, nil
+	r.recalibrate(b, feed.Measured)
+	return feed.Measured, nil
 }
 
 func killDetail(why string, timeout time.Duration, stderr string) string {
@@ -512,13 +549,9 @@ func (r *Runner) recalibrate(b *Benchmark, measured []float64) {
 	b.N = NForSlice(ns, r.SliceTime)
 }
 
-func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int) {
-	ev := &record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
-		SuiteRun: k, Iteration: it, Slice: slice, Met: true}
-	if ex, ok := r.Policy.(Explainer); ok {
-		ev.Met, _ = ex.Explain(b.ID)
-	}
-	r.event(ev)
+func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {
+	r.event(&record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+		SuiteRun: k, Iteration: it, Slice: slice, Met: met})
 }
 
 func (r *Runner) slice(b *Benchmark, s *record.Slice) {
@@ -561,30 +594,26 @@ func (r *Runner) estimate(b *Benchmark) time.Duration {
 	return time.Duration(r.Policy.MaxSlices(b.ID)) * r.SliceTime
 }
 
-// A Widther is a Policy that can say how unstable a benchmark still is, as
-// the relative width of a confidence interval of its mean. A budget is
-// spent on the benchmarks with the widest intervals first.
-type Widther interface {
-	RelWidth(bench string) float64
-}
-
 // fitBudget keeps, of the benchmarks due in the next suite run, those that
-// fit in the remaining budget, least stable first, and returns the others
-// as cut.
+// fit in the remaining budget, and returns the others as cut. It fills the
+// budget greedily by the expected narrowing of each benchmark's interval
+// per second (policy.Gain), so that the time goes where the intervals are
+// furthest from their target and cheapest to narrow.
 func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut []*Benchmark) {
 	active = slices.Clone(active)
-	if w, ok := r.Policy.(Widther); ok {
-		slices.SortStableFunc(active, func(a, b *Benchmark) int {
-			wa, wb := w.RelWidth(a.ID), w.RelWidth(b.ID)
-			switch {
-			case wa > wb:
-				return -1
-			case wa < wb:
-				return 1
-			}
-			return 0
-		})
+	gains := map[*Benchmark]float64{}
+	for _, b := range active {
+		gains[b] = r.gain(b)
 	}
+	slices.SortStableFunc(active, func(a, b *Benchmark) int {
+		switch ga, gb := gains[a], gains[b]; {
+		case ga > gb:
+			return -1
+		case ga < gb:
+			return 1
+		}
+		return 0
+	})
 	for _, b := range active {
 		cost := time.Duration(b.Config.Iterations) * r.estimate(b)
 		if cost <= remaining {
@@ -595,6 +624,13 @@ func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, c
 		}
 	}
 	return fit, cut
+}
+
+// gain is policy.Gain of b's last decision at its expected iteration
+// time.
+func (r *Runner) gain(b *Benchmark) float64 {
+	d, _ := r.loop.Last(b.ID)
+	return policy.Gain(d.Precision, r.estimate(b))
 }
 
 // cutByBudget marks the benchmarks of bs that are neither stopped nor

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -50,6 +51,8 @@ type fakeBinaries struct {
 	// an iteration (not a probe), with the number of such slices so far;
 	// returning true blocks the process until it is killed.
 	onSlice func(n int) (hang bool)
+	// fails names the benchmarks whose iterations fail after one slice.
+	fails map[string]bool
 
 	mu     sync.Mutex
 	counts map[string]int // slices printed, by dir and name
@@ -92,6 +95,11 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 		probe = false
 	}
 	p.lines = make(chan string)
+	for _, name := range f.names {
+		if !probe && f.fails[name] && pattern.MatchString(name) {
+			p.err = errors.New("exit status 1")
+		}
+	}
 	go f.print(p, dir, pattern, count, n, probe)
 	return p, nil
 }
@@ -125,6 +133,10 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 			if !send(fmt.Sprintf("%s%s \t %d\t %.1f ns/op\t 0 B/op\t 0 allocs/op\n", name, suffix(), n, ns)) {
 				return
 			}
+			if !probe && f.fails[name] {
+				send("--- FAIL: " + name + suffix() + "\n    x_test.go:9: boom\nFAIL\n")
+				return
+			}
 			if probe || f.onSlice == nil {
 				continue
 			}
@@ -143,6 +155,7 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 
 // fakeProcess is a process of fakeBinaries.
 type fakeProcess struct {
+	err    error // what Wait returns
 	lines  chan string
 	buf    string
 	once   sync.Once
@@ -165,7 +178,7 @@ func (p *fakeProcess) Read(b []byte) (int, error) {
 func (p *fakeProcess) Stdout() io.Reader  { return p }
 func (p *fakeProcess) StderrTail() string { return "" }
 func (p *fakeProcess) Kill()              { p.once.Do(func() { close(p.killed) }) }
-func (p *fakeProcess) Wait() error        { return nil }
+func (p *fakeProcess) Wait() error        { return p.err }
 
 // env returns the seams of a run on the fake binaries: packages are
 // "built" without the toolchain, and the baseline is checked out in a

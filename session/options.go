@@ -19,20 +19,27 @@ type Options struct {
 	// Patterns are the packages, as go test resolves them.
 	Patterns []string
 	// Dir is where the packages are resolved; "" is the current directory.
-	Dir   string
+	Dir string
+	// Bench selects benchmarks as go test -bench does, and CPU lists
+	// the GOMAXPROCS values to run each at (none: the default).
 	Bench string
 	CPU   []int
-	Tags  string
-	Race  bool
-	// Overlay is a build overlay file, passed to go test -c.
+	// Tags, Race and Overlay are passed to go test -c.
+	Tags    string
+	Race    bool
 	Overlay string
 
+	// Stop is the stopping policy's configuration; SuiteRuns and
+	// Iterations cap every benchmark without a configuration file entry.
 	Stop       stopper.Config
 	SuiteRuns  int
 	Iterations int
-	SliceTime  time.Duration
-	Timeout    time.Duration
-	Budget     time.Duration
+	// SliceTime is the target length of one slice, Timeout the longest
+	// an iteration may take, and Budget the longest the whole run may
+	// take (0: no limit).
+	SliceTime time.Duration
+	Timeout   time.Duration
+	Budget    time.Duration
 	// Seed is the schedule seed; without SeedSet a random one is drawn
 	// (or a resumed run's is taken).
 	Seed    uint64
@@ -51,16 +58,20 @@ type Options struct {
 
 	// Baseline is a git revision built and interleaved with the code
 	// under test; EarlyVerdict stops a pair once its comparison is
-	// settled.
+	// settled. Compare and FailOn say how the two are compared and which
+	// regressions count.
 	Baseline     string
 	EarlyVerdict bool
 	Compare      compare.Options
 	FailOn       compare.FailOn
 
+	// Shard is the part of the suite this job runs (zero: all of it),
+	// and Instance names the machine in the records.
 	Shard      shard.Spec
 	Instance   string
 	ShardTimes string // an earlier raw run whose times balance the shards
 
+	// Progress says when to draw a live progress bar on Outputs.Log.
 	Progress progress.Mode
 	// Tool names the program and its version, for the raw header.
 	Tool string

@@ -26,6 +26,8 @@ func basePolicy(o *Options) (rmit.Policy, error) {
 	}
 	cfg := o.Stop
 	cfg.Seed = o.Seed
+	// The interval criterion plans its slices per process for the cap.
+	cfg.MaxIterations = o.SuiteRuns * o.Iterations
 	p, err := stopper.NewPolicy(cfg)
 	if err != nil {
 		return nil, usageErr("%v", err)

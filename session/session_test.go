@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -104,7 +107,7 @@ func TestSummaryHasOneFinalLineWithOneDurationFormat(t *testing.T) {
 	// 3 iterations of 6 slices of 1000 × 1µs, plus the calibration probe.
 	assert.Regexp(t, `(?m)^gobench-dyn: done: 1 benchmarks, 3 iterations, 12 measurement slices \(6 warmup\) in \d+ms$`, text)
 	assert.Equal(t, 1, strings.Count(text+got.log, "done:"), "one final line:\n%s%s", got.log, text)
-	assert.NotRegexp(t, `\d+\.\d{3}s`, text, "no millisecond-precision seconds beside rounded ones")
+	assert.NotRegexp(t, `\d+\.\d{3}s|\d\.\d+ms`, text, "no fractional milliseconds beside rounded durations")
 	assert.NotContains(t, text, ", wall ")
 }
 
@@ -254,4 +257,174 @@ func TestNoBenchmarksNamesThePatterns(t *testing.T) {
 	var se *Error
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, `no benchmarks match "Nothing" in ./...`, se.Msg)
+}
+
+func TestFailingBenchmarkFailsAlone(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkBad")
+	f.fails = map[string]bool{"BenchmarkBad": true}
+	o := testOptions(t.TempDir())
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.res.Failed())
+	require.Len(t, got.res.Summary.Failed, 1)
+	assert.Contains(t, got.res.Summary.Failed[0].Reason, "--- FAIL")
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, 12, measured(run)[":BenchmarkA"+suffix()], "the healthy benchmark runs its whole configuration")
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "FAILED example.com/p.BenchmarkBad")
+	assert.Contains(t, text.String(), "boom")
+}
+
+func TestShardKeepsBothVersionsOfABenchmarkTogether(t *testing.T) {
+	names := []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD", "BenchmarkE"}
+	seen := map[string]int{}
+	for k := 1; k <= 2; k++ {
+		f := newFake(names...)
+		o := testOptions(t.TempDir())
+		o.Baseline = "main"
+		o.Shard = shard.Spec{K: k, N: 2}
+		_, err := runFake(t, context.Background(), f, o)
+		require.NoError(t, err)
+		run, _, err := record.ReadFile(o.Raw)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("%d/2", k), run.Header.Shard)
+		counts := measured(run)
+		for _, n := range names {
+			head, base := counts[":"+n+suffix()], counts["baseline:"+n+suffix()]
+			assert.Equal(t, head, base, "shard %d: %s runs in both versions or neither", k, n)
+			if head > 0 {
+				seen[n]++
+			}
+		}
+	}
+	for _, n := range names {
+		assert.Equal(t, 1, seen[n], "%s runs in exactly one shard", n)
+	}
+}
+
+func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bench.conf")
+	require.NoError(t, os.WriteFile(cfg, []byte("gobench-dyn-config schema=1\n"+
+		"source id=1 file=full.jsonl seed=1 start=2026-02-28T10:00:00Z\n"+
+		"bench pkg=example.com/p name=BenchmarkA"+suffix()+" s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"+
+		"bench pkg=example.com/p name=BenchmarkGone s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"), 0o600))
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(dir)
+	o.ConfigFile = cfg
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{
+		":BenchmarkA" + suffix(): 2 * 1 * 3, // from the file
+		":BenchmarkB" + suffix(): 3 * 1 * 4, // from the options
+	}, measured(run))
+	assert.Contains(t, got.log, "NEW example.com/p.BenchmarkB"+suffix()+" is not in --config")
+	assert.Contains(t, got.log, "example.com/p.BenchmarkGone matches no benchmark")
+}
+
+// TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs runs the default
+// criterion on fake binaries: a benchmark steady to ±1% stops after 4
+// processes (3, then the criterion holding at two consecutive ones), one
+// whose slices scatter by ±30% runs to the cap, and the summary and its
+// stop record say how precisely each mean is known.
+func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
+	f := newFake("BenchmarkSteady", "BenchmarkNoisy")
+	f.nsPerOp = func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkNoisy") {
+			return 1000 * (1 + 0.3*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 5
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
+		}
+	}
+	steady, noisy := stops["BenchmarkSteady"], stops["BenchmarkNoisy"]
+	assert.Equal(t, record.ReasonCriterionMet, steady.Reason)
+	assert.True(t, steady.Met)
+	assert.Equal(t, 4, steady.SuiteRun, "3 processes, then held at two consecutive ones")
+	require.NotNil(t, steady.Precision)
+	assert.LessOrEqual(t, steady.Precision.RelHalfWidth, 0.03)
+	assert.Equal(t, 0.95, steady.Precision.Confidence)
+	assert.False(t, noisy.Met)
+	require.NotNil(t, noisy.Precision)
+	assert.Greater(t, noisy.Precision.RelHalfWidth, 0.03)
+	assert.Greater(t, noisy.Precision.Processes, 5)
+
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(5 processes\)`, text.String())
+	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
+}
+
+// TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
+// each process's slices from the costs of the ones before, and a resumed
+// run, which knows them only from the records, chooses the same, so it
+// discards no recorded iteration but the one cut short. (The fake values
+// depend on how many slices were printed before, so the rerun of that
+// iteration measures other values than the uninterrupted run did.)
+func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
+	ns := func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkB") {
+			return 1000 * (1 + 0.1*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	opts := func() Options {
+		o := testOptions(t.TempDir())
+		o.Stop = stopper.Default(stopper.Interval)
+		o.SuiteRuns = 6
+		return o
+	}
+	f := newFake("BenchmarkA", "BenchmarkB")
+	f.nsPerOp = ns
+	o := opts()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 33 { // past the pilot, in the fourth suite run
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+
+	f.onSlice = nil
+	o.Resume, o.SeedSet = o.Raw, false
+	_, err = runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	discarded := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventDiscarded {
+			discarded++
+		}
+	}
+	assert.Equal(t, 1, discarded, "only the iteration the interrupt cut short")
+	assert.True(t, run.Complete)
+	ended := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			ended++
+		}
+	}
+	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
 }

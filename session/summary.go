@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
@@ -50,10 +49,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "\ngobench-dyn: %s: %d benchmarks, %d iterations, %d measurement slices (%d warmup) in %s\n",
 		state, sum.Benchmarks, sum.Iterations, sum.Slices, sum.Warmup, progress.FormatDuration(wall))
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
-		100*sum.Efficiency(), sum.HarnessCPU.Round(time.Millisecond), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+		100*sum.Efficiency(), progress.FormatDuration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, sum.Stopped, sum.CapHit, sum.Criterion.Round(time.Microsecond), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+			o.Stop.Criterion, sum.Stopped, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.Settled > 0 {
 			fmt.Fprintf(w, "  --early-verdict: %d benchmarks stopped with their baseline once the change was certain\n", sum.Settled)
 		}
@@ -64,6 +63,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 				progress.FormatDuration(wall), progress.FormatDuration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
 		}
 	}
+	writePrecision(w, sum.Precision)
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
@@ -89,6 +89,32 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  INTERRUPTED: the results are partial; --resume %s completes them\n", o.Raw)
 	case sum.Interrupted:
 		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
+	}
+}
+
+// writePrecision writes how well each benchmark's mean is known: the 95%
+// interval over its processes, and for a benchmark that missed its
+// target, how many processes would reach it.
+func writePrecision(w io.Writer, ps []rmit.BenchPrecision) {
+	var known []rmit.BenchPrecision
+	reached, width := 0, 0
+	for _, p := range ps {
+		if p.Precision.Known() {
+			known = append(known, p)
+			width = max(width, len(p.Bench.String()))
+			if p.Precision.Width <= p.Precision.Target {
+				reached++
+			}
+		}
+	}
+	if len(known) == 0 {
+		return
+	}
+	p0 := known[0].Precision
+	fmt.Fprintf(w, "  precision (%.0f%% interval of each mean over its processes): %d of %d benchmarks reached ±%.3g%%\n",
+		100*p0.Confidence, reached, len(known), 100*p0.Target)
+	for _, p := range known {
+		fmt.Fprintf(w, "    %-*s  %s (%d processes)\n", width, p.Bench.String(), p.Precision, p.Iterations)
 	}
 }
 

@@ -48,8 +48,7 @@ func ReplayWarmup(xs []float64, cfg stopper.Config) (warmup int, met bool) {
 	}
 	const id = "replay"
 	for n := range len(xs) + 1 {
-		next, _ := p.NextSlice(id, xs[:n], nil)
-		if !next {
+		if !p.NextSlice(id, xs[:n], nil).Warmup {
 			w, met := p.WarmupSlices(id)
 			return w, met
 		}

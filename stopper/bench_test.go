@@ -31,7 +31,7 @@ func BenchmarkCheck(b *testing.B) {
 					}
 				}
 				for i := range iters[:len(iters)-1] {
-					p.EndIteration("b", 1+i/5, iters[i])
+					end(p, "b", 1+i/5, iters[i])
 				}
 				st := p.state("b")
 				last := iters[len(iters)-1]
@@ -39,7 +39,7 @@ func BenchmarkCheck(b *testing.B) {
 				b.ResetTimer()
 				nf := len(st.f)
 				for b.Loop() {
-					p.EndIteration("b", 1+len(iters)/5, last)
+					end(p, "b", 1+len(iters)/5, last)
 					// Undo the iteration so that every check sees n slices.
 					b.StopTimer()
 					st.all = st.all[:len(st.all)-per]

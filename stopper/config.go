@@ -21,7 +21,15 @@
 //     estimates (He et al.). Stable when the mean probability in the window
 //     exceeds t (t = 0.99).
 //
-// A fourth criterion states a guarantee instead of a steadiness:
+// Two criteria state a guarantee instead of a steadiness. The default:
+//
+//   - Interval: the relative half-width of the 95% Student-t interval of
+//     the mean over process means (package varcomp). The benchmark stops
+//     once it is at most t (t = IntervalTarget: ±3%), after at least
+//     MinProcesses processes; slices per process adapt to the measured
+//     variance components and costs.
+//
+// And the older one:
 //
 //   - Precision: the relative width of a 99% confidence interval of the
 //     mean that holds its level with few iterations (PrecisionCI). The
@@ -33,6 +41,8 @@ package stopper
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // A Criterion names a stoppage criterion.
@@ -45,9 +55,10 @@ const (
 	RCIW                       // relative width of the bootstrap CI of the mean
 	KLD                        // Kullback-Leibler divergence similarity probability
 	Precision                  // relative width of a small-sample-safe CI of the mean
+	Interval                   // relative half-width of the process-level t interval of the mean
 )
 
-var criterionNames = [...]string{None: "none", CV: "cv", RCIW: "rciw", KLD: "kld", Precision: "precision"}
+var criterionNames = [...]string{None: "none", CV: "cv", RCIW: "rciw", KLD: "kld", Precision: "precision", Interval: "interval"}
 
 // String returns the criterion's name as the --stop flag spells it.
 func (c Criterion) String() string {
@@ -57,7 +68,8 @@ func (c Criterion) String() string {
 	return criterionNames[c]
 }
 
-// ParseCriterion returns the criterion named s: none, cv, rciw, kld or precision.
+// ParseCriterion returns the criterion named s: none, cv, rciw, kld,
+// precision or interval.
 func ParseCriterion(s string) (Criterion, error) {
 	for c, name := range criterionNames {
 		if strings.EqualFold(s, name) {
@@ -78,10 +90,11 @@ func (c *Criterion) Set(s string) error {
 }
 
 // Type names the flag value type in help text.
-func (c *Criterion) Type() string { return "none|cv|rciw|kld|precision" }
+func (c *Criterion) Type() string { return "none|cv|rciw|kld|precision|interval" }
 
 // DefaultThreshold returns the paper's threshold for c: 0.01 for CV, 0.03
-// for RCIW, 0.99 for KLD, 0.03 for Precision, and 0 for None.
+// for RCIW, 0.99 for KLD; 0.03 for Precision, IntervalTarget for
+// Interval, and 0 for None.
 func (c Criterion) DefaultThreshold() float64 {
 	switch c {
 	case CV:
@@ -92,6 +105,8 @@ func (c Criterion) DefaultThreshold() float64 {
 		return 0.99
 	case Precision:
 		return PrecisionThreshold
+	case Interval:
+		return IntervalTarget
 	}
 	return 0
 }
@@ -117,9 +132,16 @@ type Config struct {
 	WarmupMax int
 	// Measure (mi) is the number of measurement slices per iteration.
 	Measure int
+	// MeasureMax caps the measurement slices per iteration that the
+	// Interval criterion allocates; zero means 4·Measure.
+	MeasureMax int
 	// MinIterations (fmin) is the least number of completed iterations
 	// before the benchmark may stop.
 	MinIterations int
+	// MaxIterations is the most iterations a benchmark may run (the
+	// runner's cap), which the Interval criterion plans its slices per
+	// iteration for; zero means unknown.
+	MaxIterations int
 	// Resamples is the number of bootstrap resamples per RCIW value.
 	Resamples int
 	// Seed seeds the bootstrap; together with the benchmark ID it makes
@@ -144,10 +166,13 @@ func Paper(c Criterion) Config {
 }
 
 // Default returns the Go defaults for c, chosen by replaying the published
-// µOpTime Go measurements (docs/REPLAY.md): a window of 3, 5 measurement
-// slices per iteration and at least 2 iterations, which with one iteration
-// per suite run means at least 2 suite runs and 10 samples (benchstat needs
-// 6). Go has no JIT: its first slice pays for page faults, cache and heap
+// µOpTime Go measurements (docs/REPLAY.md): a window of 3 and 5
+// measurement slices per iteration (under Interval, the pilot's). At least
+// MinProcesses iterations: no criterion judges a benchmark on fewer
+// processes, since with two the spread between processes is one
+// difference, and a criterion that sees mostly within-process slices
+// stops long before the mean is known (docs/EVALUATION.md). That leaves at
+// least 6 samples (benchstat needs 6) even at the least slices per process. Go has no JIT: its first slice pays for page faults, cache and heap
 // growth, and the slices after it are steady, so warmup is one slice. Live
 // on the examples, a dynamic warmup of 1 to 4 slices made --stop rciw 78%
 // slower (34.8 s against 19.6 s) for no measurable gain in bias on 14 of 15
@@ -160,10 +185,34 @@ func Default(c Criterion) Config {
 		WarmupMin:     1,
 		WarmupMax:     1,
 		Measure:       5,
-		MinIterations: 2,
+		MinIterations: MinProcesses,
 		Resamples:     1000,
 	}
 }
+
+// MinProcesses is the least number of processes (iterations) on which a
+// default criterion judges a benchmark.
+const MinProcesses = 3
+
+// MinSlices is the least number of measurement slices per iteration the
+// Interval criterion allocates: one slice says nothing of the noise inside
+// a process, and the within-process variance S₁² needs two.
+const MinSlices = 2
+
+// IntervalConfidence is the confidence level of the Interval criterion's
+// interval, and of the precision every decision reports.
+const IntervalConfidence = 0.95
+
+// IntervalTarget is the default threshold of the Interval criterion: a
+// 95% interval of the mean of ±3%. It matches the smallest change compare
+// reports by default (3%), and is the target that most benchmarks of a
+// shared machine reach in the processes of the old default's time
+// (docs/EVALUATION.md).
+const IntervalTarget = 0.03
+
+// maxPredicted bounds the predicted processes of a precision: beyond it
+// the answer is "more than that".
+const maxPredicted = policy.ManyProcesses
 
 // A ConfigError is an invalid Config field; Field is the Config field name.
 type ConfigError struct {
@@ -179,7 +228,7 @@ func (c Config) Validate() error {
 		return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case c.Criterion < None || c.Criterion > Precision:
+	case c.Criterion < None || c.Criterion > Interval:
 		return bad("Criterion", "unknown criterion %d", int(c.Criterion))
 	case c.Threshold < 0 || c.Threshold != c.Threshold:
 		return bad("Threshold", "must be ≥ 0, got %v", c.Threshold)
@@ -191,6 +240,8 @@ func (c Config) Validate() error {
 		return bad("Measure", "must be ≥ 1, got %d", c.Measure)
 	case c.MinIterations < 1:
 		return bad("MinIterations", "must be ≥ 1, got %d", c.MinIterations)
+	case c.MeasureMax != 0 && c.MeasureMax < max(c.Measure, MinSlices):
+		return bad("MeasureMax", "must be at least the measurement slices %d, got %d", max(c.Measure, MinSlices), c.MeasureMax)
 	}
 	if c.Criterion == None {
 		return nil
@@ -213,7 +264,7 @@ func (c Criterion) minWindow() int {
 	switch c {
 	case KLD:
 		return 3
-	case Precision:
+	case Precision, Interval:
 		return 0
 	}
 	return 2
@@ -226,6 +277,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Resamples == 0 {
 		c.Resamples = 1000
+	}
+	if c.MeasureMax == 0 {
+		c.MeasureMax = max(4*c.Measure, MinSlices)
 	}
 	return c
 }

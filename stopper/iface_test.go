@@ -1,14 +1,10 @@
 package stopper_test
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
-// The runner consults a Policy through its interfaces; the stopper package
-// itself does not import rmit.
-var (
-	_ rmit.Policy    = (*stopper.Policy)(nil)
-	_ rmit.Explainer = (*stopper.Policy)(nil)
-	_ rmit.Widther   = (*stopper.Policy)(nil)
-)
+// The runner and the replay consult a Policy through the policy protocol;
+// the stopper package does not import them.
+var _ policy.Policy = (*stopper.Policy)(nil)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gobench-dyn/gobench-dyn/policy"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,17 +15,29 @@ import (
 func runIteration(p *Policy, bench string, vals []float64) (warmup, measured []float64) {
 	i := 0
 	for {
-		nextWarmup, done := p.NextSlice(bench, warmup, measured)
-		if done || i == len(vals) {
+		step := p.NextSlice(bench, warmup, measured)
+		if step.Done || i == len(vals) {
 			return warmup, measured
 		}
-		if nextWarmup {
+		if step.Warmup {
 			warmup = append(warmup, vals[i])
 		} else {
 			measured = append(measured, vals[i])
 		}
 		i++
 	}
+}
+
+// end ends an iteration of bench with measured values and no costs, and
+// returns whether the policy stopped bench.
+func end(p *Policy, bench string, suiteRun int, measured []float64) bool {
+	return p.EndIteration(bench, policy.Iteration{SuiteRun: suiteRun, Measured: measured}).Stop
+}
+
+// met says whether the criterion held at the last decision about bench.
+func metOf(p *Policy, bench string) bool {
+	_, m := p.WarmupSlices(bench)
+	return m
 }
 
 func newPolicy(t *testing.T, cfg Config) *Policy {
@@ -47,7 +61,7 @@ func TestWarmupEndsWhereWindowStable(t *testing.T) {
 	n, met := p.WarmupSlices("b")
 	assert.Equal(t, 4, n)
 	assert.True(t, met)
-	m, _ := p.Explain("b")
+	m := metOf(p, "b")
 	assert.True(t, m)
 }
 
@@ -82,7 +96,7 @@ func TestWarmupMaxCap(t *testing.T) {
 	n, met := p.WarmupSlices("b")
 	assert.Equal(t, 6, n)
 	assert.False(t, met, "the cap forced the end of warmup")
-	m, _ := p.Explain("b")
+	m := metOf(p, "b")
 	assert.False(t, m)
 	assert.Equal(t, 10, p.MaxSlices("b"))
 }
@@ -102,24 +116,24 @@ func TestFixedWarmup(t *testing.T) {
 	p := newPolicy(t, Config{Criterion: None, WarmupMin: 2, Measure: 3, MinIterations: 1})
 	assert.Equal(t, 5, p.MaxSlices("b"))
 	for range 10 {
-		assert.False(t, p.EndIteration("b", 1, []float64{1, 1, 1}), "a static configuration never stops early")
+		assert.False(t, end(p, "b", 1, []float64{1, 1, 1}), "a static configuration never stops early")
 	}
 }
 
 func TestIterationStop(t *testing.T) {
 	p := newPolicy(t, cvConfig())
 	same := []float64{100, 100.5, 99.5, 100}
-	assert.False(t, p.EndIteration("b", 1, same), "fewer than MinIterations")
-	assert.True(t, p.EndIteration("b", 1, same), "F = [cv, cv]: stable at MinIterations")
-	met, _ := p.Explain("b")
+	assert.False(t, end(p, "b", 1, same), "fewer than MinIterations")
+	assert.True(t, end(p, "b", 1, same), "F = [cv, cv]: stable at MinIterations")
+	met := metOf(p, "b")
 	assert.True(t, met)
 
 	cfg := cvConfig()
 	cfg.MinIterations = 3
 	p = newPolicy(t, cfg)
-	assert.False(t, p.EndIteration("b", 1, same))
-	assert.False(t, p.EndIteration("b", 1, same))
-	assert.True(t, p.EndIteration("b", 2, same))
+	assert.False(t, end(p, "b", 1, same))
+	assert.False(t, end(p, "b", 1, same))
+	assert.True(t, end(p, "b", 2, same))
 	assert.Len(t, p.Vector("b"), 3)
 }
 
@@ -128,10 +142,10 @@ func TestIterationStopWindow(t *testing.T) {
 	// The second iteration moves the CV far, the next ones little: F holds
 	// [cv1, far, …]. With a window of 3, the early value leaves the window
 	// after three more iterations.
-	p.EndIteration("b", 1, []float64{100, 100, 100, 100})
+	end(p, "b", 1, []float64{100, 100, 100, 100})
 	stops := []bool{}
 	for range 40 {
-		stops = append(stops, p.EndIteration("b", 1, []float64{200, 200, 200, 200}))
+		stops = append(stops, end(p, "b", 1, []float64{200, 200, 200, 200}))
 	}
 	f := p.Vector("b")
 	require.Len(t, f, 41)
@@ -160,7 +174,7 @@ func TestIterationNeverStableNoStop(t *testing.T) {
 			if i%2 == 1 {
 				v = 300
 			}
-			assert.False(t, p.EndIteration("b", 1, []float64{v, v + 1, v - 1, v + 2, v - 2}), "%s iteration %d", c, i+1)
+			assert.False(t, end(p, "b", 1, []float64{v, v + 1, v - 1, v + 2, v - 2}), "%s iteration %d", c, i+1)
 		}
 	}
 }
@@ -173,7 +187,7 @@ func TestKLDAndRCIWStopOnSteadyData(t *testing.T) {
 		it := []float64{100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100}
 		stopped := 0
 		for i := range 8 {
-			if p.EndIteration("b", 1, it) {
+			if end(p, "b", 1, it) {
 				stopped = i + 1
 				break
 			}
@@ -189,21 +203,17 @@ func TestKLDAndRCIWStopOnSteadyData(t *testing.T) {
 	}
 }
 
-func TestRelWidth(t *testing.T) {
+func TestDecisionCarriesPrecision(t *testing.T) {
 	p := newPolicy(t, Paper(CV))
-	assert.True(t, math.IsInf(p.RelWidth("b"), 1), "unmeasured")
-	p.EndIteration("b", 1, []float64{100, 102, 98, 101, 99})
-	w := p.RelWidth("b")
-	assert.Greater(t, w, 0.0)
-	assert.Less(t, w, 0.1)
-	assert.Equal(t, w, p.RelWidth("b"), "cached until the next iteration")
-	p.EndIteration("b", 2, []float64{100, 102, 98, 101, 99})
-	assert.NotEqual(t, w, p.RelWidth("b"))
-
-	// RCIW shares the value with the criterion.
-	p = newPolicy(t, Paper(RCIW))
-	p.EndIteration("b", 1, []float64{100, 102, 98, 101, 99})
-	assert.Equal(t, p.Vector("b")[0], p.RelWidth("b"))
+	d := p.EndIteration("b", policy.Iteration{SuiteRun: 1, Measured: []float64{100, 102, 98, 101, 99}})
+	assert.False(t, d.Precision.Known(), "one process has no interval")
+	d = p.EndIteration("b", policy.Iteration{SuiteRun: 2, Measured: []float64{104, 106, 102, 105, 103}})
+	// Process means 100 and 104: ±t(0.975, 1)·sd/√2 = 12.706·2 = 25.41 around 102.
+	assert.InDelta(t, 12.706205*2/102, d.Precision.Width, 1e-6)
+	assert.Equal(t, IntervalTarget, d.Precision.Target, "the default target under another criterion")
+	assert.Greater(t, d.Precision.Processes, 2)
+	assert.Less(t, d.Precision.Next, d.Precision.Width)
+	assert.Equal(t, "cv", d.Criterion)
 }
 
 func TestSeedReproducible(t *testing.T) {
@@ -212,7 +222,7 @@ func TestSeedReproducible(t *testing.T) {
 		cfg.Seed = seed
 		p := newPolicy(t, cfg)
 		for i := range 4 {
-			p.EndIteration(bench, 1+i/2, []float64{100, 103, 97, 101, 99, 102})
+			end(p, bench, 1+i/2, []float64{100, 103, 97, 101, 99, 102})
 		}
 		return p.Vector(bench)
 	}
@@ -221,17 +231,8 @@ func TestSeedReproducible(t *testing.T) {
 	assert.NotEqual(t, vec(1, "a"), vec(1, "b"), "each benchmark has its own stream")
 }
 
-func TestCriterionTime(t *testing.T) {
-	p := newPolicy(t, Paper(RCIW))
-	_, d := p.Explain("b")
-	assert.Zero(t, d)
-	p.EndIteration("b", 1, []float64{100, 103, 97, 101, 99, 102})
-	_, d = p.Explain("b")
-	assert.Positive(t, d)
-}
-
 func TestParseCriterion(t *testing.T) {
-	for _, c := range []Criterion{None, CV, RCIW, KLD} {
+	for _, c := range []Criterion{None, CV, RCIW, KLD, Precision, Interval} {
 		got, err := ParseCriterion(c.String())
 		require.NoError(t, err)
 		assert.Equal(t, c, got)
@@ -248,7 +249,7 @@ func TestParseCriterion(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	for _, c := range []Criterion{None, CV, RCIW, KLD} {
+	for _, c := range []Criterion{None, CV, RCIW, KLD, Precision, Interval} {
 		assert.NoError(t, Paper(c).Validate())
 		assert.NoError(t, Default(c).Validate())
 	}

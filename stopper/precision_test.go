@@ -129,7 +129,7 @@ func TestPrecisionStopsWhereWidthCrossesThreshold(t *testing.T) {
 			m = 99
 		}
 		means = append(means, m)
-		if p.EndIteration("b", i, []float64{m, m, m}) {
+		if end(p, "b", i, []float64{m, m, m}) {
 			stopAt = i
 			break
 		}
@@ -144,9 +144,8 @@ func TestPrecisionStopsWhereWidthCrossesThreshold(t *testing.T) {
 		assert.InEpsilon(t, want, f[n-1], 3e-4, "n = %d", n)
 		assert.Equal(t, n == 9, f[n-1] <= 0.025, "n = %d", n)
 	}
-	met, _ := p.Explain("b")
+	met := metOf(p, "b")
 	assert.True(t, met)
-	assert.Equal(t, f[8], p.RelWidth("b"), "RelWidth is the criterion's width")
 }
 
 func TestPrecisionNeverBeforeMinIterations(t *testing.T) {
@@ -154,19 +153,19 @@ func TestPrecisionNeverBeforeMinIterations(t *testing.T) {
 	cfg.MinIterations = 4
 	p := newPolicy(t, cfg)
 	for i := 1; i <= 3; i++ {
-		assert.False(t, p.EndIteration("b", i, []float64{7, 7, 7}), "iteration %d: width 0 from the 2nd, but fmin is 4", i)
-		met, _ := p.Explain("b")
+		assert.False(t, end(p, "b", i, []float64{7, 7, 7}), "iteration %d: width 0 from the 2nd, but fmin is 4", i)
+		met := metOf(p, "b")
 		assert.False(t, met)
 	}
-	assert.True(t, p.EndIteration("b", 4, []float64{7, 7, 7}))
+	assert.True(t, end(p, "b", 4, []float64{7, 7, 7}))
 	assert.Equal(t, []float64{0, 0, 0}, p.Vector("b")[1:])
 
 	// One iteration gives no interval: MinIterations 1 cannot stop there.
 	cfg.MinIterations = 1
 	p = newPolicy(t, cfg)
-	assert.False(t, p.EndIteration("b", 1, []float64{7, 7, 7}))
+	assert.False(t, end(p, "b", 1, []float64{7, 7, 7}))
 	assert.True(t, math.IsNaN(p.Vector("b")[0]))
-	assert.True(t, p.EndIteration("b", 2, []float64{7, 7, 7}))
+	assert.True(t, end(p, "b", 2, []float64{7, 7, 7}))
 }
 
 func TestPrecisionIgnoresSteadyButWideIntervals(t *testing.T) {
@@ -181,16 +180,16 @@ func TestPrecisionIgnoresSteadyButWideIntervals(t *testing.T) {
 			m = 80
 		}
 		vals := []float64{m, m * 1.01, m * 0.99}
-		if rciwStop == 0 && rciw.EndIteration("b", i, vals) {
+		if rciwStop == 0 && end(rciw, "b", i, vals) {
 			rciwStop = i
 		}
-		if precStop == 0 && prec.EndIteration("b", i, vals) {
+		if precStop == 0 && end(prec, "b", i, vals) {
 			precStop = i
 		}
 	}
 	assert.NotZero(t, rciwStop, "RCIW calls a steady wide interval stable")
 	assert.Zero(t, precStop, "Precision does not")
-	met, _ := prec.Explain("b")
+	met := metOf(prec, "b")
 	assert.False(t, met)
 }
 

@@ -65,7 +65,11 @@ func TestRelativeThresholdTypo(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "--threshold", "3", "./no/such/package"}, "--threshold 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--stop", "precision", "--threshold", "3", "./no/such/package"}, "--threshold 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--target", "3", "./no/such/package"}, "--target 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
+		{[]string{"run", "--threshold", "0.03", "./no/such/package"}, "--threshold: --stop interval takes --target"},
+		{[]string{"run", "--stop", "cv", "--target", "0.02", "./no/such/package"}, "--target: only --stop interval has a target"},
+		{[]string{"run", "--stop", "cv", "--min-iterations", "2", "./no/such/package"}, "--min-iterations: no criterion judges a benchmark on fewer than 3 processes"},
 		{[]string{"run", "--stop", "cv", "--threshold", "1", "./no/such/package"}, "--threshold 1: "},
 		{[]string{"run", "--stop", "rciw", "--threshold", "5", "./no/such/package"}, "for 5% use 0.05"},
 		{[]string{"run", "--min-change", "3", "./no/such/package"}, "--min-change 3: a relative change is a fraction"},

@@ -6,7 +6,7 @@ import "github.com/spf13/cobra"
 func commands(ios *IOStreams) []*cobra.Command {
 	return []*cobra.Command{
 		NewCmdRun(ios, nil),
-		newVersionCmd(),
+		NewCmdVersion(ios, nil),
 		NewCmdCompare(ios, nil),
 		NewCmdMerge(ios, nil),
 		NewCmdReport(ios, nil),

@@ -242,6 +242,9 @@ func TestInterruptAndResume(t *testing.T) {
 	stderr := p.stderr.String()
 	require.Equal(t, 130, code, stderr)
 	assert.Contains(t, stderr, "interrupted: the results written are partial")
+	assert.Contains(t, stderr, "gobench-dyn: interrupted: 3 benchmarks", "the summary's final line says the run is partial")
+	assert.Contains(t, stderr, "--resume "+raw+" completes them")
+	assert.NotContains(t, stderr, "saved")
 	assertNoLeftovers(t, tmp)
 
 	run, warns, err := record.ReadFile(raw)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,7 +44,7 @@ type ReplayOptions struct {
 // runF, or replayRun when runF is nil, so that tests can check what the flags
 // bind without running anything.
 func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
-	opts := &ReplayOptions{Stop: stopper.Default(stopper.Precision)}
+	opts := &ReplayOptions{Stop: stopper.Default(stopper.Interval)}
 	cmd := &cobra.Command{
 		Use:   "replay [flags] RAW...",
 		Short: "Replay dynamic reconfiguration on a recorded full run",
@@ -136,6 +137,7 @@ func replayRun(opts *ReplayOptions) error {
 		fullWarmup = -1 // as recorded
 	}
 	res, err := replay.Run(run, replay.Options{
+		Now:           time.Now,
 		Config:        opts.Stop,
 		FullWarmup:    fullWarmup,
 		MaxIterations: opts.MaxIterations,
@@ -198,8 +200,12 @@ func pct(x float64) string {
 func writeReplayTable(w io.Writer, res *replay.Result, fullWarmup int) error {
 	bw := bufio.NewWriter(w)
 	c := res.Config
-	fmt.Fprintf(bw, "replay: --stop %s --threshold %g --window %d --warmup %d --warmup-max %d --slices %d --min-iterations %d",
-		c.Criterion, c.Threshold, c.Window, c.WarmupMin, c.WarmupMax, c.Measure, c.MinIterations)
+	threshold := "--threshold"
+	if c.Criterion == stopper.Interval {
+		threshold = "--target"
+	}
+	fmt.Fprintf(bw, "replay: --stop %s %s %g --window %d --warmup %d --warmup-max %d --slices %d --min-iterations %d",
+		c.Criterion, threshold, c.Threshold, c.Window, c.WarmupMin, c.WarmupMax, c.Measure, c.MinIterations)
 	if fullWarmup >= 0 {
 		fmt.Fprintf(bw, "; full result without the first %d slices of each iteration", fullWarmup)
 	}
@@ -214,7 +220,7 @@ func writeReplayTable(w io.Writer, res *replay.Result, fullWarmup int) error {
 	if multi {
 		head += "instance\t"
 	}
-	fmt.Fprintln(tw, head+"iterations\twarmup\tmet\tsaved\tchange\tA/A\t")
+	fmt.Fprintln(tw, head+"iterations\twarmup\tmet\tsaved\tchange\tA/A\tprecision (95%)\t")
 	for _, b := range res.Benchmarks {
 		name := b.Key.Benchmark
 		if b.Key.Version != "" {
@@ -239,8 +245,12 @@ func writeReplayTable(w io.Writer, res *replay.Result, fullWarmup int) error {
 		if math.IsNaN(b.Change) {
 			aa = "–"
 		}
-		fmt.Fprintf(tw, "%s%d/%d\t%.1f\t%s\t%s\t%s\t%s\t\n", row, len(b.Iterations), b.Recorded,
-			warm/float64(max(1, len(b.Iterations))), met, pct(b.TimeSaved), pct(b.Change), aa)
+		prec := b.Precision.String()
+		if prec == "" {
+			prec = "–"
+		}
+		fmt.Fprintf(tw, "%s%d/%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", row, len(b.Iterations), b.Recorded,
+			warm/float64(max(1, len(b.Iterations))), met, pct(b.TimeSaved), pct(b.Change), aa, prec)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -295,6 +305,11 @@ func writeReplayJSON(w io.Writer, res *replay.Result) error {
 		RatioHi     jsonFloat   `json:"ratio_hi"`
 		Same        bool        `json:"aa_same"`
 		CriterionNs int64       `json:"criterion_ns"`
+		// RelHalfWidth is the relative half-width of the 95% interval of
+		// the mean over the replayed processes; Processes those predicted
+		// to reach the target.
+		RelHalfWidth jsonFloat `json:"rel_half_width"`
+		Processes    int       `json:"processes_for_target,omitempty"`
 	}
 	s := res.Summary
 	out := struct {
@@ -337,6 +352,11 @@ func writeReplayJSON(w io.Writer, res *replay.Result) error {
 			FullMean: jsonFloat(b.FullMean), Mean: jsonFloat(b.DynMean), Change: jsonFloat(b.Change),
 			RatioLo: jsonFloat(b.Ratio.Lo), RatioHi: jsonFloat(b.Ratio.Hi), Same: b.Same,
 			CriterionNs: int64(b.Criterion),
+			Processes:   b.Precision.Processes,
+		}
+		jb.RelHalfWidth = jsonFloat(math.NaN())
+		if b.Precision.Known() {
+			jb.RelHalfWidth = jsonFloat(b.Precision.Width)
 		}
 		for _, it := range b.Iterations {
 			jb.Iterations = append(jb.Iterations, iteration(it))

@@ -71,6 +71,7 @@ func TestReplayCommandRaw(t *testing.T) {
 	assert.Contains(t, out, "--stop cv --threshold 0.01 --window 3")
 	assert.Regexp(t, `suite: 1 benchmarks, \d+ of 48 slices, time saved`, out)
 	assert.Contains(t, out, "A/A not different")
+	assert.Regexp(t, `precision \(95%\)[\s\S]*BenchmarkA-8\s.*±\d`, out, "the interval of the mean over the replayed processes")
 
 	code, msg, out = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: true})
 	require.Zero(t, code, msg)

@@ -74,7 +74,7 @@ const (
 // NewCmdRun returns the run command. It binds flags to RunOptions,
 // validates them and calls runF, or runRun when runF is nil.
 func NewCmdRun(ios *IOStreams, runF func(*RunOptions) error) *cobra.Command {
-	opts := &RunOptions{IO: ios, Stop: stopper.Default(stopper.Precision)}
+	opts := &RunOptions{IO: ios, Stop: stopper.Default(stopper.Interval)}
 	cmd := &cobra.Command{
 		Use:   "run [flags] [packages]",
 		Short: "Run benchmarks in randomized multiple interleaved trials",

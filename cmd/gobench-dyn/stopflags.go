@@ -11,8 +11,9 @@ import (
 // bindStopFlags binds the flags of the stopping policy, shared by run and
 // replay, to c. The values in c are the defaults shown in help.
 func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
-	fs.Var(&c.Criterion, "stop", "stoppage criterion: none (a static configuration), cv, rciw, kld or precision")
-	fs.Float64Var(&c.Threshold, "threshold", 0, "criterion threshold (default 0.01 for cv, 0.03 for rciw, 0.99 for kld, 0.03 for precision)")
+	fs.Var(&c.Criterion, "stop", "stoppage criterion: interval, none (a static configuration), cv, rciw, kld or precision")
+	fs.Float64("target", stopper.IntervalTarget, "with --stop interval, the relative half-width of the 95% interval of each mean to reach")
+	fs.Float64Var(&c.Threshold, "threshold", 0, "threshold of --stop cv, rciw, kld or precision (default 0.01 for cv, 0.03 for rciw, 0.99 for kld, 0.03 for precision)")
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
 	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum")
 	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with a --stop criterion")
@@ -24,14 +25,32 @@ func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
 // --threshold was not given, and checks c, naming the flag of the first
 // bad value.
 func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
-	if !fs.Changed("threshold") {
+	interval := c.Criterion == stopper.Interval
+	switch {
+	case interval && fs.Changed("threshold"):
+		return usageErr("--threshold: --stop interval takes --target")
+	case !interval && fs.Changed("target"):
+		return usageErr("--target: only --stop interval has a target; got --stop %s", c.Criterion)
+	case interval:
+		target, _ := fs.GetFloat64("target")
+		if target <= 0 {
+			return usageErr("--target: must be positive (0.03 is ±3%%), got %v", target)
+		}
+		if err := fractionFlag("--target", target); err != nil {
+			return err
+		}
+		c.Threshold = target
+	case !fs.Changed("threshold"):
 		c.Threshold = c.Criterion.DefaultThreshold()
-	} else if c.Threshold <= 0 && c.Criterion != stopper.None {
+	case c.Threshold <= 0 && c.Criterion != stopper.None:
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
-	} else if c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision {
+	case c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision:
 		if err := fractionFlag("--threshold", c.Threshold); err != nil {
 			return err
 		}
+	}
+	if c.Criterion != stopper.None && c.MinIterations < stopper.MinProcesses && fs.Changed("min-iterations") {
+		return usageErr("--min-iterations: no criterion judges a benchmark on fewer than %d processes, got %d", stopper.MinProcesses, c.MinIterations)
 	}
 	err := c.Validate()
 	var ce *stopper.ConfigError

@@ -22,7 +22,15 @@ func versionLine() string {
 	return fmt.Sprintf("gobench-dyn %s (%s %s/%s)", toolVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-func newVersionCmd() *cobra.Command {
+// VersionOptions holds what gobench-dyn version needs: only its streams.
+type VersionOptions struct {
+	IO *IOStreams
+}
+
+// NewCmdVersion returns the version command; it calls runF, or
+// versionRun when runF is nil.
+func NewCmdVersion(ios *IOStreams, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{IO: ios}
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the gobench-dyn version",
@@ -30,8 +38,15 @@ func newVersionCmd() *cobra.Command {
 		Example: "  gobench-dyn version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
-			return err
+			if runF != nil {
+				return runF(opts)
+			}
+			return versionRun(opts)
 		},
 	}
+}
+
+func versionRun(opts *VersionOptions) error {
+	_, err := fmt.Fprintln(opts.IO.Out, versionLine())
+	return err
 }
