@@ -82,7 +82,7 @@ const (
 	StatusEmpty  Status = "no data"     // no measurement in the unit
 	StatusFull   Status = "full config" // a criterion was on, but the benchmark ran its full configuration
 	// StatusSettled: it stopped with its baseline because their
-	// comparison was already decided (run --early-verdict).
+	// comparison was already decided (run --sequential).
 	StatusSettled Status = "settled"
 )
 
@@ -620,6 +620,9 @@ func fromHeader(h *record.Header, opts compare.Options) compare.Options {
 	if c, err := compare.ParseCorrection(ro.Correction); err == nil && ro.Correction != "" {
 		opts.Correction = c
 	}
+	if p, err := compare.ParsePlan(ro.Looks); err == nil {
+		opts.Plan = p
+	}
 	return opts
 }
 
@@ -629,8 +632,9 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 	if len(base.Slices) == 0 || len(head.Slices) == 0 {
 		return nil
 	}
+	// Both versions ran in the same suite runs: compare them paired.
 	copts := fromHeader(run.Header, compare.DefaultOptions())
-	copts.Seed = opts.Seed
+	copts.Paired = true
 	if opts.Compare != nil {
 		copts = *opts.Compare
 	}

@@ -69,7 +69,10 @@ type Runner struct {
 	// FixedN keeps every benchmark's b.N as calibrated: two versions
 	// compared must run the same N, since how a slice lines up with the
 	// scheduler's time slices depends on its length.
-	FixedN   bool
+	FixedN bool
+	// Pairs, when set, schedules the two versions of each benchmark as
+	// adjacent pairs (PairedSchedule).
+	Pairs    *Pairing
 	Instance string
 	Raw      *record.Writer // may be nil
 	Observer Observer       // may be nil
@@ -233,7 +236,13 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 		if len(active) == 0 {
 			break
 		}
-		entries := Schedule(r.Seed, k, active, func(b *Benchmark) int { return b.Config.Iterations })
+		its := func(b *Benchmark) int { return b.Config.Iterations }
+		var entries []Entry
+		if r.Pairs != nil {
+			entries = PairedSchedule(r.Seed, k, active, its, *r.Pairs)
+		} else {
+			entries = Schedule(r.Seed, k, active, its)
+		}
 		if r.MinDistinct > 0 {
 			var added []*Benchmark
 			entries, added = Pad(entries, r.MinDistinct, spare, r.Seed, k)
