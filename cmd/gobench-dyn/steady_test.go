@@ -172,3 +172,33 @@ func TestSteadyFlags(t *testing.T) {
 	assert.Equal(t, 5*time.Millisecond, got.SliceTime)
 	assert.Equal(t, fmt.Sprint(defaultProbeProcesses), cmd.Flags().Lookup("processes").DefValue)
 }
+
+// TestSteadyProbeEndToEnd probes a real benchmark with the built binary:
+// 2 processes of 40 slices of 2 ms, every slice recorded and analysed,
+// the verdicts written as JSON and the warmup as a configuration that
+// run reads back.
+func TestSteadyProbeEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	js, conf, raw := filepath.Join(dir, "v.json"), filepath.Join(dir, "c.conf"), filepath.Join(dir, "p.jsonl")
+	stdout, stderr, code := gobenchDyn(t, moduleRoot(t), "steady", "--progress", "off", "--processes", "2", "--slices", "40",
+		"--slice-time", "2ms", "--json", js, "-o", conf, "--raw", raw, "-b", "BenchmarkLookup", "./examples/warmup")
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	assert.Contains(t, stdout, "examples/warmup.BenchmarkLookup")
+	var got []steadyVerdict
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &got))
+	require.Len(t, got, 2)
+	for i, v := range got {
+		assert.Equal(t, i, v.Fork)
+		assert.Contains(t, []string{"steady", "not steady"}, v.Class)
+		assert.True(t, v.Class == "steady" && v.Start >= 0 || v.Class == "not steady" && v.Start == -1, "%+v", v)
+	}
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	assert.Len(t, run.Slices, 80)
+	if _, err := os.Stat(conf); err == nil {
+		_, err := optime.ReadConfigFile(conf)
+		require.NoError(t, err)
+	}
+}
