@@ -71,6 +71,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, policy rmit.Policy, log io.Writer) rmit.Policy {
 	perBench := map[string]rmit.SliceConfig{}
 	caps := map[string]int{}
+	warmups := map[string]int{}
 	matched := map[record.Bench]bool{}
 	var fresh []string
 	for _, b := range bs {
@@ -83,6 +84,7 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
 		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
 		caps[b.ID] = e.Slices
+		warmups[b.ID] = e.Warmup
 	}
 	for _, n := range fresh {
 		fmt.Fprintf(log, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, path)
@@ -96,7 +98,7 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		static.PerBenchmark = perBench
 		return static
 	}
-	return &rmit.Capped{Policy: policy, Slices: caps}
+	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
 }
 
 // maxSuiteRuns returns the most suite runs any benchmark of the run can

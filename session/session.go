@@ -15,6 +15,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 )
 
 // run is one run in progress.
@@ -63,7 +64,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head)}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -26,6 +27,9 @@ type Result struct {
 	// inconclusive comparison.
 	Regressed    bool
 	Inconclusive bool
+	// Drifting lists the benchmarks whose slices trend inside their
+	// processes: not steady, whatever their stoppage criterion said.
+	Drifting []steady.Drift
 
 	opts *Options
 }
@@ -72,6 +76,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 			names[i] = b.String()
 		}
 		fmt.Fprintf(w, "  --budget %s cut %d benchmarks short before they were stable: %s\n", o.Budget, len(names), strings.Join(names, ", "))
+	}
+	for _, d := range r.Drifting {
+		fmt.Fprintf(w, "  NOT STEADY %s: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f); gobench-dyn steady shows where it settles, if it does\n",
+			d.Key.Bench.String(), 100*d.Trend.Change, d.Trend.Z)
 	}
 	for _, f := range r.PrepareFailures {
 		fmt.Fprintf(w, "  FAILED %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))

@@ -12,5 +12,6 @@ func commands(ios *IOStreams) []*cobra.Command {
 		NewCmdReport(ios, nil),
 		NewCmdReplay(ios, nil),
 		NewCmdOptimize(ios, nil),
+		NewCmdSteady(ios, nil),
 	}
 }
