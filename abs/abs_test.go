@@ -122,7 +122,7 @@ func knownOptions(t *testing.T, dir string, patterns ...string) Options {
 	stop := stopper.Default(stopper.Precision)
 	return Options{
 		Dir: abs, Patterns: patterns, SliceTime: 5 * time.Millisecond, Timeout: time.Minute,
-		SpreadRuns: 3, SuiteRuns: 4, Stop: stop, Compare: CompareOptions(1), Seed: 1, MinSlowdown: 0.01,
+		SpreadRuns: 3, SuiteRuns: 5, Stop: stop, Compare: CompareOptions(), Seed: 1, MinSlowdown: 0.01,
 	}
 }
 
@@ -155,7 +155,7 @@ func TestEvaluateKnownAnswer(t *testing.T) {
 	assert.InDelta(t, 1.0/4, rep.Score, 1e-12)
 	assert.Equal(t, 4.5, rep.Threshold)
 	require.Len(t, rep.Spreads, 1, "the unchanged runs give BenchmarkHot's maxSpread")
-	assert.Equal(t, 4, rep.Spreads[0].Runs)
+	assert.Equal(t, 5, rep.Spreads[0].Runs)
 }
 
 func TestEvaluateRejectsBadInput(t *testing.T) {

@@ -23,7 +23,7 @@ type pairOptions struct {
 
 // pairRun runs the unchanged benchmarks base and their slowed partners
 // head interleaved in one schedule, each pair stopping once its policy
-// holds both stable or the comparison is settled, and compares them. It is
+// holds both stable, and compares them. It is
 // the one place that drives the runner, the stopping policy and the
 // comparison. It returns the comparison, the unchanged code's
 // measurements, and the number of failed iterations; with an interrupted
@@ -41,19 +41,15 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 		}
 		policy = p
 	}
+	// A pair stops together, once both sides are stable or at the cap;
+	// each pair's two versions run back to back in every suite run.
 	paired := rmit.NewPaired(policy, base, head)
-	looks := 0
-	for _, b := range head {
-		looks = max(looks, b.Config.SuiteRuns*b.Config.Iterations)
-	}
-	paired.Settled = func(b, h []float64) bool {
-		return compare.Settled(b, h, o.Compare.Threshold, o.Compare.Confidence, looks)
-	}
 	obs := newCollector()
 	r := &rmit.Runner{
 		Benchmarks: append(append([]*rmit.Benchmark(nil), base...), head...),
 		Policy:     paired, Seed: o.Seed, SliceTime: o.SliceTime, Timeout: o.Timeout,
 		Budget: o.Budget, MinIterations: stop.MinIterations, FixedN: true, Observer: obs,
+		Pairs: &paired.Pairing,
 	}
 	sum, runErr := r.Run(ctx)
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {

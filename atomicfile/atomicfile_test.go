@@ -56,3 +56,24 @@ func TestCreateErrorNamesThePath(t *testing.T) {
 	assert.Equal(t, "create "+path+": no such file or directory", err.Error())
 	assert.NotContains(t, err.Error(), ".tmp")
 }
+
+// TestAbandonDuringCommit abandons from another goroutine while the file
+// commits, as an abort on a second interrupt does: whichever comes first,
+// no temporary file is left.
+func TestAbandonDuringCommit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	for range 200 {
+		f, err := Create(path)
+		require.NoError(t, err)
+		_, err = f.WriteString("results\n")
+		require.NoError(t, err)
+		done := make(chan struct{})
+		go func() { f.Abandon(); close(done) }()
+		_ = f.Commit()
+		<-done
+		left, err := filepath.Glob(filepath.Join(dir, ".out.txt.tmp*"))
+		require.NoError(t, err)
+		require.Empty(t, left)
+	}
+}

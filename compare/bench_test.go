@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkRuns compares 100 benchmarks of 3 suite runs × 5 iterations × 5
-// slices in ns/op and in a constant allocs/op, at the default 10,000
-// resamples: the shape of the scale evaluation's synthetic suites.
+// slices in ns/op and in a constant allocs/op: the shape of the scale
+// evaluation's synthetic suites.
 func BenchmarkRuns(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	build := func() *record.Run {

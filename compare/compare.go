@@ -1,24 +1,27 @@
 // Package compare decides whether benchmark results changed between two
-// versions of the code: regression, improvement, no change, or
-// inconclusive.
+// versions of the code, with one of four verdicts: regression,
+// improvement, no change, or inconclusive.
 //
-// Every benchmark and unit present in both versions gets a center (mean and
-// median), the hierarchical percentile bootstrap confidence interval of the
-// ratio NEW/OLD of the means, the relative change, and a verdict under one
-// of three rules:
+// The unit of evidence is the process (iteration), never the slice: slices
+// of one process share its memory layout, GC pacing and the machine's state
+// and are not independent. Each process is reduced to its mean, and the
+// ratio NEW/OLD gets a t interval on the log scale, which never leaves
+// (−100%, +∞) as a change:
 //
-//   - RuleCI (the default): the CI of the ratio excludes 1 and the change
-//     is at least the threshold.
-//   - RuleCIOverlap (µOpTime, RQ4): the change is above the threshold and
-//     the bootstrap CIs of the two means do not overlap.
-//   - RuleUTest (benchstat): the Mann–Whitney U test of
-//     golang.org/x/perf/benchmath rejects at alpha = 1 − confidence, and the
-//     change of the medians is at least the threshold.
+//   - paired (Options.Paired, the halves of one run that interleaved both
+//     versions): the per-suite-run difference of the mean log process
+//     means, so that drift shared by both versions cancels;
+//   - unpaired (two separately measured files): Welch's interval of the
+//     difference of the mean log process means.
 //
-// The bootstrap resamples the hierarchy of a raw record (instance, suite
-// run, iteration, slice), so the interval reflects the variation between
-// processes, not only between slices of one process. The package is pure:
-// records in, verdicts out, with the random source seeded from Options.
+// A change counts only when the whole interval lies beyond ±threshold, and
+// "no change" only when it lies inside (an equivalence test); an interval
+// that straddles the threshold is inconclusive, with the smallest change
+// the data could have shown and about how many more processes would settle
+// it. Allocation counts that are constant in every process of both versions
+// are compared exactly. Rules RuleCIOverlap and RuleUTest change when a
+// difference counts, on process means too. The package is pure: records in,
+// verdicts out.
 package compare
 
 import (
@@ -26,11 +29,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/record"
@@ -42,11 +45,23 @@ import (
 // A Rule decides when a difference counts as a change.
 type Rule string
 
-// The rules.
+// The rules. Under each, "no change" needs the ratio interval inside
+// ±threshold.
 const (
-	RuleCI        Rule = "ci"
+	// RuleCI (the default): a change counts when the whole interval of
+	// the ratio lies beyond ±threshold.
+	RuleCI Rule = "ci"
+	// RuleCIOverlap (µOpTime, RQ4): the change is above the threshold and
+	// the t intervals of the two versions' means of process means do not
+	// overlap.
 	RuleCIOverlap Rule = "ci-overlap"
-	RuleUTest     Rule = "utest"
+	// RuleUTest (benchstat): the Mann–Whitney U test of
+	// golang.org/x/perf/benchmath on the process means rejects at
+	// 1 − confidence, and the change of their medians is at least the
+	// threshold. Process means, not slices: slices of one process are not
+	// independent, and the U test on them raised 4–13% A/A false alarms
+	// with five processes per version.
+	RuleUTest Rule = "utest"
 )
 
 // ParseRule returns the rule named s.
@@ -93,7 +108,11 @@ const (
 	DefaultThreshold  = 0.03
 	DefaultConfidence = 0.99
 	DefaultCorrection = CorrectionNone
-	DefaultResamples  = 10000
+	// DefaultMinProcesses is the least number of processes per version
+	// (of paired suite runs, for a paired comparison) before a change or
+	// its absence can be declared: a t interval needs two to have any
+	// width at all.
+	DefaultMinProcesses = 2
 )
 
 // Options configures a comparison. The zero value of a field selects its
@@ -104,12 +123,22 @@ type Options struct {
 	Threshold  float64 // minimum relative change that counts, for example 0.03
 	Confidence float64 // confidence level of every interval and test, for example 0.99
 	Correction Correction
-	Resamples  int // bootstrap resamples per interval
-	// MinSamples is the number of samples each version needs before a
+	// MinSamples is the number of processes (iterations) each version
+	// needs, or of paired suite runs a paired comparison needs, before a
 	// comparison is decided; with fewer it is inconclusive. Zero means
-	// MinSamples(Confidence).
+	// DefaultMinProcesses, or MinSamples(Confidence) under RuleUTest.
 	MinSamples int
-	Seed       uint64 // seed of the bootstrap's random source
+	// Paired compares the two versions suite run by suite run: the unit
+	// of evidence is the difference of the mean log process means of
+	// the two versions within one suite run (and instance), so that drift
+	// shared by both cancels. Use it for the halves of one run that
+	// interleaved both versions (run --baseline); two separately
+	// measured files are compared unpaired.
+	Paired bool
+	// Plan, when it plans more than one look, judges paired comparisons
+	// sequentially, as run --baseline stopped them: the verdict is that
+	// of the first decided look, at the plan's split level.
+	Plan Plan
 	// Units holds unit metadata, as read from benchmark text files, that
 	// says which direction of a custom unit is better.
 	Units benchfmt.UnitMetadataMap
@@ -122,7 +151,6 @@ func DefaultOptions() Options {
 		Threshold:  DefaultThreshold,
 		Confidence: DefaultConfidence,
 		Correction: DefaultCorrection,
-		Resamples:  DefaultResamples,
 	}
 }
 
@@ -136,25 +164,25 @@ func (o *Options) fill() error {
 	if o.Correction == "" {
 		o.Correction = DefaultCorrection
 	}
-	if o.Resamples == 0 {
-		o.Resamples = DefaultResamples
-	}
-	if o.MinSamples == 0 {
-		o.MinSamples = MinSamples(o.Confidence)
-	}
 	if _, err := ParseRule(string(o.Rule)); err != nil {
 		return err
 	}
 	if _, err := ParseCorrection(string(o.Correction)); err != nil {
 		return err
 	}
+	if o.MinSamples == 0 {
+		o.MinSamples = DefaultMinProcesses
+		if o.Rule == RuleUTest {
+			o.MinSamples = MinSamples(o.Confidence)
+		}
+	}
 	switch {
 	case !(o.Confidence > 0 && o.Confidence < 1):
 		return fmt.Errorf("confidence %v out of range (0, 1)", o.Confidence)
 	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
 		return fmt.Errorf("threshold %v must be ≥ 0", o.Threshold)
-	case o.Resamples < 100:
-		return fmt.Errorf("%d resamples, want ≥ 100", o.Resamples)
+	case o.MinSamples < 2:
+		return fmt.Errorf("%d processes per version is too few for an interval, want ≥ 2", o.MinSamples)
 	}
 	return nil
 }
@@ -164,11 +192,27 @@ type Verdict string
 
 // The verdicts.
 const (
-	NoChange     Verdict = "no change"
-	Regression   Verdict = "regression"
-	Improvement  Verdict = "improvement"
-	Changed      Verdict = "changed" // a change in a unit with no known better direction
+	// NoChange: the whole interval of the change lies inside ±threshold
+	// (an equivalence test), or a deterministic unit did not change.
+	NoChange Verdict = "no change"
+	// Regression and Improvement: the whole interval lies beyond the
+	// threshold on the worse or the better side, or a deterministic unit
+	// changed exactly.
+	Regression  Verdict = "regression"
+	Improvement Verdict = "improvement"
+	Changed     Verdict = "changed" // a change in a unit with no known better direction
+	// Inconclusive: the interval straddles the threshold, or there are
+	// too few processes to have one. The data can neither show a change
+	// nor rule one out.
 	Inconclusive Verdict = "inconclusive"
+)
+
+// The methods behind a comparison.
+const (
+	MethodPaired = "paired" // t interval of per-suite-run log ratios
+	MethodWelch  = "welch"  // Welch's t interval of log process means
+	MethodExact  = "exact"  // a deterministic unit, constant in both versions
+	MethodNone   = ""       // not enough data for any
 )
 
 // A Summary describes the samples of one benchmark and unit in one
@@ -178,8 +222,9 @@ type Summary struct {
 	Iterations int     `json:"iterations"` // iterations (processes) they came from
 	Mean       float64 `json:"mean"`
 	Median     float64 `json:"median"`
-	// CI is the hierarchical bootstrap interval of the mean at the
-	// comparison's confidence level.
+	// CI is the t interval of the mean of the process means at the
+	// comparison's confidence level: the processes, not the slices, are
+	// the independent units.
 	CI bootstrap.Interval `json:"ci"`
 }
 
@@ -193,38 +238,57 @@ type Comparison struct {
 	Better int     `json:"better"`
 	Old    Summary `json:"old"`
 	New    Summary `json:"new"`
-	// Ratio is the bootstrap interval of mean(NEW)/mean(OLD) at the
-	// confidence level the comparison was decided at.
+	// Ratio is the interval of NEW/OLD at the level the comparison was
+	// decided at, from a t interval on the log scale: its center is the
+	// ratio of the geometric means of the process means.
 	Ratio bootstrap.Interval `json:"ratio"`
-	// Change is the relative change the rule judged: of the means, or of
-	// the medians under RuleUTest. +0.2 is 20% higher.
+	// Change is the relative change the rule judged: Ratio.Center − 1, or
+	// the change of the medians of the process means under RuleUTest.
+	// +0.2 is 20% higher.
 	Change float64 `json:"change"`
-	// P is the p-value of the rule's test: the achieved significance
-	// level of the ratio interval (the smallest α at which the 1 − α
-	// interval excludes 1) for the CI rules, the U test's p for utest.
+	// P is the two-sided p-value of no change: of the t test on the log
+	// scale, or of the U test under RuleUTest.
 	P float64 `json:"p"`
 	// Confidence is the level the comparison was decided at, after any
-	// correction for multiple comparisons.
+	// correction for multiple comparisons and sequential looks.
 	Confidence float64 `json:"confidence"`
 	Verdict    Verdict `json:"verdict"`
+	// Method is what the verdict rests on: MethodPaired, MethodWelch,
+	// MethodExact, or MethodNone.
+	Method string `json:"method,omitempty"`
+	// Units is the number of independent units behind the interval:
+	// paired suite runs (MethodPaired) or processes of the smaller
+	// version (MethodWelch).
+	Units int `json:"units,omitempty"`
+	// Look is the number of paired suite runs at which a sequential
+	// comparison was decided, or its last look.
+	Look int `json:"look,omitempty"`
+	// Detectable is, for an inconclusive comparison, the smallest change
+	// this interval could have shown: threshold plus half-width.
+	Detectable float64 `json:"detectable,omitempty"`
+	// More is, for an inconclusive comparison, about how many more units
+	// would settle it if the observed change and spread held; −1 if no
+	// practical number would.
+	More int `json:"more,omitempty"`
 	// Note explains an inconclusive verdict or a warning.
 	Note string `json:"note,omitempty"`
 
-	ratios *bootstrap.Tails // the ratio's bootstrap replicates, as far as verdict reads them
-	welch  welch            // Welch's test of the iteration means
-	rng    *rand.Rand
-	oldT   *bootstrap.Tree
-	newT   *bootstrap.Tree
+	lr     logRatio
+	d      []float64 // per-suite-run log ratios of a paired comparison
+	oldPMs []float64 // process means
+	newPMs []float64
+	done   bool // decided before decide: exact, or too few data
 }
 
 // A Result is the comparison of two runs.
 type Result struct {
-	Rule        Rule           `json:"rule"`
-	Threshold   float64        `json:"threshold"`
-	Confidence  float64        `json:"confidence"`
-	Correction  Correction     `json:"correction"`
-	Resamples   int            `json:"resamples"`
-	Seed        uint64         `json:"seed"`
+	Rule       Rule       `json:"rule"`
+	Threshold  float64    `json:"threshold"`
+	Confidence float64    `json:"confidence"`
+	Correction Correction `json:"correction"`
+	Paired     bool       `json:"paired"`
+	// Looks are the planned looks of a sequential comparison.
+	Looks       []int          `json:"looks,omitempty"`
 	OldName     string         `json:"old_name,omitempty"`
 	NewName     string         `json:"new_name,omitempty"`
 	Comparisons []Comparison   `json:"comparisons"`
@@ -296,15 +360,11 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		Threshold:  opts.Threshold,
 		Confidence: opts.Confidence,
 		Correction: opts.Correction,
-		Resamples:  opts.Resamples,
-		Seed:       opts.Seed,
+		Paired:     opts.Paired,
 	}
-	type job struct {
-		b          record.Bench
-		unit       string
-		olds, news []record.IterationSample
+	if opts.Paired && opts.Plan.Sequential() {
+		res.Looks = opts.Plan.Looks
 	}
-	var jobs []job
 	oldOrder, oldKeys := benches(old)
 	newOrder, newKeys := benches(new)
 	for _, b := range oldOrder {
@@ -317,42 +377,16 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		newUnits := units(new, nk)
 		for _, u := range units(old, ok2) {
 			if slices.Contains(newUnits, u) {
-				jobs = append(jobs, job{b, u, series(old, ok2, u), series(new, nk, u)})
+				res.Comparisons = append(res.Comparisons, summarize(b, u, series(old, ok2, u), series(new, nk, u), opts))
 			}
 		}
 	}
-	// The resampling dominates and every comparison is independent, so
-	// they run on all CPUs. Each draws from its own stream, derived from
-	// the seed and its position, so the result does not depend on the
-	// number of workers, and adding a benchmark does not change the
-	// verdicts of the others.
-	res.Comparisons = make([]Comparison, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Go(func() {
-			for i := range next {
-				j := jobs[i]
-				rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-				res.Comparisons[i] = summarize(j.b, j.unit, j.olds, j.news, opts, rng)
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	for _, b := range newOrder {
 		if _, ok := oldKeys[b]; !ok {
 			res.OnlyNew = append(res.OnlyNew, b)
 		}
 	}
 	decide(res.Comparisons, opts)
-	for i := range res.Comparisons {
-		c := &res.Comparisons[i]
-		c.ratios, c.rng, c.oldT, c.newT = nil, nil, nil, nil
-	}
 	return res, nil
 }
 
@@ -404,151 +438,178 @@ func binom(n, k int) float64 {
 	return r
 }
 
-func summary(t *bootstrap.Tree, s []record.IterationSample, values []float64, opts Options, rng *rand.Rand) Summary {
-	sum := Summary{N: len(values), Mean: math.NaN(), Median: math.NaN()}
-	for _, it := range s {
-		if len(it.Values) > 0 {
-			sum.Iterations++
-		}
-	}
+func summary(s []record.IterationSample, pms []float64, conf float64) Summary {
+	values := record.Measurements(s)
+	sum := Summary{N: len(values), Iterations: len(pms), Mean: math.NaN(), Median: math.NaN(), CI: nanInterval(conf)}
 	if len(values) == 0 {
 		return sum
 	}
-	sum.Mean = mean(values)
+	sum.Mean = stat.Mean(values, nil)
 	sum.Median = median(values)
-	sum.CI = bootstrap.MeanCI(t, opts.Confidence, opts.Resamples, rng)
+	sum.CI = meanCI(pms, conf)
 	return sum
 }
 
-func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options, rng *rand.Rand) Comparison {
-	oldV, newV := record.Measurements(olds), record.Measurements(news)
+// meanCI is the t interval of the mean of the process means pms.
+func meanCI(pms []float64, conf float64) bootstrap.Interval {
+	if len(pms) < 2 {
+		return nanInterval(conf)
+	}
+	m, v := stat.MeanVariance(pms, nil)
+	h := tq(1-conf, float64(len(pms)-1)) * math.Sqrt(v/float64(len(pms)))
+	return bootstrap.Interval{Center: m, Lo: m - h, Hi: m + h, Confidence: conf}
+}
+
+// deterministic reports whether unit counts something a benchmark does the
+// same number of times in every run of the same code: allocations.
+func deterministic(unit string) bool {
+	_, tu := benchunit.Tidy(1, unit)
+	return tu == "allocs/op" || tu == "B/op"
+}
+
+// constant returns the value of every measurement of s, if they are all
+// equal.
+func constant(s []record.IterationSample) (float64, bool) {
+	vs := record.Measurements(s)
+	if len(vs) == 0 {
+		return 0, false
+	}
+	for _, v := range vs[1:] {
+		if v != vs[0] {
+			return 0, false
+		}
+	}
+	return vs[0], true
+}
+
+func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options) Comparison {
 	c := Comparison{
 		Package:    b.Package,
 		Benchmark:  b.Benchmark,
 		Unit:       unit,
 		Better:     Better(unit, opts.Units),
 		Confidence: opts.Confidence,
-		oldT:       record.Tree(olds),
-		newT:       record.Tree(news),
-		rng:        rng,
+		P:          math.NaN(),
+		Ratio:      nanInterval(opts.Confidence),
+		oldPMs:     iterationMeans(olds),
+		newPMs:     iterationMeans(news),
 	}
-	c.Old = summary(c.oldT, olds, oldV, opts, rng)
-	c.New = summary(c.newT, news, newV, opts, rng)
-	need := max(opts.MinSamples, 1)
-	if c.Old.N < need || c.New.N < need {
-		c.Verdict = Inconclusive
-		c.Note = fmt.Sprintf("too few samples: %d old, %d new; need ≥ %d each at %s confidence", c.Old.N, c.New.N, need, pct(opts.Confidence))
-		c.Change = c.New.Mean/c.Old.Mean - 1
-		c.P = math.NaN()
-		c.Ratio = nanInterval(opts.Confidence)
-		return c
-	}
-	th := benchmath.Thresholds{CompareAlpha: 1 - opts.Confidence}
-	utest := func() float64 {
-		return benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(oldV), &th), benchmath.NewSample(slices.Clone(newV), &th)).P
-	}
-	if c.Old.Mean == 0 {
-		// The ratio is undefined; only the U test can tell.
-		c.Change, c.P = 0, 1
-		if c.New.Mean != 0 {
-			c.Change, c.P = math.Inf(1), utest()
-		}
-		return c
-	}
+	c.Old = summary(olds, c.oldPMs, opts.Confidence)
+	c.New = summary(news, c.newPMs, opts.Confidence)
 	c.Change = c.New.Mean/c.Old.Mean - 1
-	ratios := bootstrap.RatioReplicates(c.oldT, c.newT, opts.Resamples, rng)
-	for i, r := range ratios {
-		if math.IsNaN(r) { // a resample of zeros in both versions
-			ratios[i] = 1
+	if deterministic(unit) {
+		a, ok1 := constant(olds)
+		z, ok2 := constant(news)
+		if ok1 && ok2 {
+			exact(&c, a, z, opts)
+			return c
+		}
+		if math.Abs(c.New.Mean-c.Old.Mean) < 1 {
+			// go test prints these as whole numbers per op: a mean
+			// difference below one is below their resolution, such as
+			// a stray runtime allocation amortized over b.N.
+			c.Method, c.done, c.P, c.Verdict = MethodExact, true, 1, NoChange
+			c.Note = fmt.Sprintf("below the resolution of one per op: %.3g → %.3g", c.Old.Mean, c.New.Mean)
+			return c
 		}
 	}
-	slices.Sort(ratios)
-	c.P = asl(ratios)
-	// A correction only ever raises the confidence level, so the tails
-	// at opts.Confidence serve every level verdict may ask for.
-	if len(ratios) > 0 {
-		tails := bootstrap.TrimTails(ratios, opts.Confidence)
-		c.ratios = &tails
+	if opts.Paired {
+		// With fewer than two suite runs holding both versions (one
+		// suite run of many iterations, say) there is nothing to pair,
+		// and Welch's interval over the processes still holds.
+		if lr, d, ok := pairedLog(olds, news); ok {
+			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
+		}
 	}
-	if opts.Rule != RuleCIOverlap {
-		c.oldT, c.newT = nil, nil // only ci-overlap resamples again
+	if c.Method == MethodNone {
+		lr, ok := welchLog(c.oldPMs, c.newPMs)
+		if !ok && min(len(c.oldPMs), len(c.newPMs)) >= 2 {
+			c.Verdict, c.done = Inconclusive, true
+			c.Note = "values ≤ 0 have no ratio on the log scale"
+			return c
+		}
+		c.lr, c.Method, c.Units = lr, MethodWelch, lr.n
 	}
-	c.welch = welchRatio(olds, news)
-	if opts.Rule == RuleCI {
-		// A difference counts only if the Welch test on iteration means
-		// agrees with the bootstrap: with a handful of processes the
-		// percentile bootstrap's interval is too narrow (it covered 69–93%
-		// instead of 99% with 2–6 iterations in stopper's simulation).
-		c.P = max(c.P, c.welch.p)
+	need := opts.MinSamples
+	if c.Units < need || len(c.oldPMs) < 2 || len(c.newPMs) < 2 {
+		c.Verdict, c.done = Inconclusive, true
+		if c.Method == MethodPaired {
+			c.Note = fmt.Sprintf("too few paired suite runs: %d; need ≥ %d", c.Units, need)
+		} else {
+			c.Note = fmt.Sprintf("too few processes: %d old, %d new; need ≥ %d each", len(c.oldPMs), len(c.newPMs), need)
+		}
+		return c
 	}
+	c.Change = math.Exp(c.lr.mean) - 1
+	c.P = c.lr.p
 	if opts.Rule == RuleUTest {
-		// benchstat compares medians with the U test.
-		c.Change = c.New.Median/c.Old.Median - 1
-		c.P = utest()
+		// benchstat's test and center, on process means rather than on
+		// slices, which are not independent.
+		th := benchmath.Thresholds{CompareAlpha: 1 - opts.Confidence}
+		c.P = benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(c.oldPMs), &th), benchmath.NewSample(slices.Clone(c.newPMs), &th)).P
+		c.Change = median(c.newPMs)/median(c.oldPMs) - 1
 	}
 	return c
 }
 
-// asl returns the achieved significance level of the hypothesis ratio = 1
-// from sorted bootstrap replicates of the ratio: the smallest α at which
-// the 1 − α percentile interval excludes 1, that is twice the share of
-// replicates on the far side of 1. When fewer than 10 replicates lie
-// there, the share is too coarse to resolve small α (as a corrected level
-// needs), and the tail is taken from a normal fit to the log ratios.
-func asl(sorted []float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
+// exact decides a deterministic unit that was constant in both versions:
+// any change of allocs/op counts, whatever the threshold (one more
+// allocation per operation is real, not noise); a change of B/op counts
+// when it reaches the threshold.
+func exact(c *Comparison, a, z float64, opts Options) {
+	c.Method, c.done, c.P = MethodExact, true, 1
+	c.Ratio = bootstrap.Interval{Center: z / a, Lo: z / a, Hi: z / a, Confidence: 1}
+	switch {
+	case a == z:
+		c.Change, c.Ratio = 0, bootstrap.Interval{Center: 1, Lo: 1, Hi: 1, Confidence: 1}
+	case a == 0:
+		c.Change = math.Inf(1)
+	default:
+		c.Change = z/a - 1
 	}
-	below, _ := slices.BinarySearch(sorted, 1)
-	above := n - below
-	for _, r := range sorted[below:] {
-		if r != 1 {
-			break
-		}
-		above-- // replicates equal to 1 count half on each side
+	c.Confidence = 1
+	_, tu := benchunit.Tidy(1, c.Unit)
+	if a == z || tu != "allocs/op" && math.Abs(c.Change) < opts.Threshold {
+		c.Verdict = NoChange
+		return
 	}
-	equal := n - below - above
-	tail := math.Min(float64(below), float64(above)) + float64(equal)/2
-	if tail >= 10 {
-		return math.Min(1, 2*tail/float64(n))
-	}
-	var s, ss float64
-	k := 0
-	for _, r := range sorted {
-		if r > 0 && !math.IsInf(r, 0) {
-			l := math.Log(r)
-			s += l
-			ss += l * l
-			k++
-		}
-	}
-	if k < 2 {
-		return math.Min(1, 2*tail/float64(n))
-	}
-	m := s / float64(k)
-	sd := math.Sqrt(math.Max(0, ss/float64(k)-m*m))
-	if sd == 0 {
-		if m == 0 {
-			return 1
-		}
-		return 0
-	}
-	return math.Erfc(math.Abs(m) / sd / math.Sqrt2)
+	c.P = 0
+	c.Verdict = directed(c.Better, c.Change > 0)
+	c.Note = fmt.Sprintf("exact: %s → %s in every process", fmtNum(a), fmtNum(z))
 }
 
-// decide sets the confidence level and verdict of every comparison that
-// has enough samples, correcting for their number as opts asks.
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// directed returns the verdict of a change upwards (or downwards) in a
+// unit where better says which way is better.
+func directed(better int, upwards bool) Verdict {
+	switch {
+	case better == 0:
+		return Changed
+	case upwards == (better > 0):
+		return Improvement
+	}
+	return Regression
+}
+
+// decide sets the confidence level and verdict of every comparison that is
+// not decided yet, correcting for their number as opts asks.
 func decide(cs []Comparison, opts Options) {
 	var idx []int
 	for i := range cs {
-		if cs[i].Verdict != Inconclusive {
+		if !cs[i].done {
 			idx = append(idx, i)
 		}
 	}
 	alpha := 1 - opts.Confidence
 	m := float64(len(idx))
-	switch opts.Correction {
+	corr := opts.Correction
+	if corr == CorrectionHolm && opts.Paired && opts.Plan.Sequential() {
+		// A step-down needs one p-value per comparison, and a
+		// sequential one has one per look.
+		corr = CorrectionBonferroni
+	}
+	switch corr {
 	case CorrectionHolm:
 		// Step down through the p-values in ascending order: the k-th
 		// smallest is tested at α/(m−k+1), and after the first one that
@@ -573,59 +634,97 @@ func decide(cs []Comparison, opts Options) {
 
 // verdict decides one comparison at significance level alpha and reports
 // whether the difference is statistically significant at that level. If
-// allowed is false (a Holm step-down has stopped), it is not.
+// allowed is false (a Holm step-down has stopped), no change is declared
+// on it.
 func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
-	c.Confidence = 1 - alpha
-	if c.ratios != nil {
-		c.Ratio = c.ratios.Interval(c.New.Mean/c.Old.Mean, c.Confidence)
-		if opts.Rule == RuleCI {
-			lo, hi := c.welch.interval(alpha)
-			c.Ratio.Lo, c.Ratio.Hi = min(c.Ratio.Lo, lo), max(c.Ratio.Hi, hi)
-		}
+	level := alpha
+	lr := c.lr
+	var dir int
+	if c.Method == MethodPaired && opts.Plan.Sequential() {
+		level = opts.Plan.level(alpha)
+		lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+		c.Units = lr.n
+		c.Change, c.P = math.Exp(lr.mean)-1, lr.p
 	} else {
-		c.Ratio = nanInterval(c.Confidence)
+		dir = direction(lr, level, opts.Threshold)
 	}
-	var significant bool
+	c.Confidence = 1 - level
+	center, lo, hi := lr.interval(level)
+	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
+	significant := c.P < level
 	switch opts.Rule {
 	case RuleCIOverlap:
-		if c.Confidence != opts.Confidence {
-			c.Old.CI = bootstrap.MeanCI(c.oldT, c.Confidence, opts.Resamples, c.rng)
-			c.New.CI = bootstrap.MeanCI(c.newT, c.Confidence, opts.Resamples, c.rng)
+		// µOpTime RQ4: a change above the threshold whose versions'
+		// mean intervals do not overlap; otherwise the equivalence test.
+		o, n := meanCI(c.oldPMs, c.Confidence), meanCI(c.newPMs, c.Confidence)
+		significant = o.Hi < n.Lo || n.Hi < o.Lo
+		if significant && math.Abs(c.Change) > opts.Threshold {
+			dir = up
+			if c.Change < 0 {
+				dir = down
+			}
+		} else if dir != same {
+			dir = undecided
 		}
-		significant = c.Old.CI.Hi < c.New.CI.Lo || c.New.CI.Hi < c.Old.CI.Lo
-	default:
-		significant = c.P < alpha
+	case RuleUTest:
+		if significant && math.Abs(c.Change) >= opts.Threshold && c.Change != 0 {
+			dir = up
+			if c.Change < 0 {
+				dir = down
+			}
+		} else if dir != same {
+			dir = undecided
+		}
 	}
-	significant = significant && allowed
-	// The paper's rule asks for a change strictly above the threshold;
-	// the others for at least the threshold.
-	big := math.Abs(c.Change) >= opts.Threshold
-	if opts.Rule == RuleCIOverlap {
-		big = math.Abs(c.Change) > opts.Threshold
+	if !allowed && (dir == up || dir == down) {
+		dir = undecided
 	}
-	switch {
-	case !significant || !big || c.Change == 0 || math.IsNaN(c.Change):
+	switch dir {
+	case up, down:
+		c.Verdict = directed(c.Better, dir == up)
+	case same:
 		c.Verdict = NoChange
-	case c.Better == 0:
-		c.Verdict = Changed
-	case (c.Change > 0) == (c.Better > 0):
-		c.Verdict = Improvement
 	default:
-		c.Verdict = Regression
+		c.Verdict = Inconclusive
+		inconclusive(c, lr, level, opts)
 	}
-	return significant
+	return significant && allowed
+}
+
+// inconclusive explains an interval that straddles the threshold: the
+// smallest change it could have shown, and about how many more units would
+// settle it if the observed change and spread held.
+func inconclusive(c *Comparison, lr logRatio, level float64, opts Options) {
+	h := lr.halfWidth(level)
+	c.Detectable = math.Exp(math.Log1p(opts.Threshold)+h) - 1
+	unit := "processes per version"
+	if lr.paired {
+		unit = "paired suite runs"
+	}
+	c.More = -1
+	more := "no practical number of " + unit + " would settle it"
+	if n := lr.need(level, opts.Threshold); n <= maxUnits {
+		c.More = max(n-lr.n, 1)
+		more = fmt.Sprintf("about %d more %s would settle it", c.More, unit)
+	}
+	c.Note = fmt.Sprintf("the interval straddles ±%s: with %d %s only changes beyond ±%s are detectable; %s",
+		strings.TrimPrefix(pctChange(opts.Threshold, false), "+"), lr.n, unit,
+		strings.TrimPrefix(pctChange(c.Detectable, false), "+"), more)
+}
+
+// iterationMeans returns the mean of each iteration's measurements.
+func iterationMeans(its []record.IterationSample) []float64 {
+	var out []float64
+	for _, it := range its {
+		if len(it.Values) > 0 {
+			out = append(out, stat.Mean(it.Values, nil))
+		}
+	}
+	return out
 }
 
 func nanInterval(conf float64) bootstrap.Interval {
 	return bootstrap.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 func median(xs []float64) float64 {

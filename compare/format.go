@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,34 +15,59 @@ import (
 	"golang.org/x/perf/benchunit"
 )
 
-// FailOn selects the units whose regressions fail a comparison.
+// FailOn selects what fails a comparison: regressions in the unit classes
+// it lists and, when it lists FailInconclusive, inconclusive comparisons in
+// them too (a strict gate, which passes only what it has shown unchanged or
+// better).
 type FailOn []string
 
-// The unit classes of FailOn.
+// The classes of FailOn.
 const (
 	FailTime   = "time"   // ns/op (sec/op)
 	FailAllocs = "allocs" // allocs/op
 	FailBytes  = "bytes"  // B/op
 	FailAny    = "any"    // every unit
+	// FailInconclusive also fails on inconclusive comparisons in the
+	// listed units, or in DefaultFailOn's units when it is listed alone.
+	FailInconclusive = "inconclusive"
+	// FailRegression names the default verdict; it is accepted for
+	// symmetry with FailInconclusive and changes nothing.
+	FailRegression = "regression"
 )
 
-// ParseFailOn parses a comma-separated list of unit classes: time, allocs,
-// bytes, any.
+// DefaultFailOn is the default of --fail-on: regressions in time and in
+// allocations, since an allocation regression is a regression.
+const DefaultFailOn = FailTime + "," + FailAllocs
+
+// ParseFailOn parses a comma-separated list of unit classes (time, allocs,
+// bytes, any) and verdicts (regression, inconclusive). A list of verdicts
+// alone applies to DefaultFailOn's units.
 func ParseFailOn(s string) (FailOn, error) {
 	var f FailOn
+	units := false
 	for c := range strings.SplitSeq(s, ",") {
 		c = strings.TrimSpace(c)
 		switch c {
 		case FailTime, FailAllocs, FailBytes, FailAny:
-			if !slices.Contains(f, c) {
-				f = append(f, c)
-			}
+			units = true
+		case FailInconclusive:
+		case FailRegression:
+			continue
 		default:
-			return nil, fmt.Errorf("unknown unit class %q (want time, allocs, bytes or any)", c)
+			return nil, fmt.Errorf("unknown class %q (want time, allocs, bytes, any, regression or inconclusive)", c)
 		}
+		if !slices.Contains(f, c) {
+			f = append(f, c)
+		}
+	}
+	if !units {
+		f = append(f, FailTime, FailAllocs)
 	}
 	return f, nil
 }
+
+// Strict reports whether inconclusive comparisons fail under f.
+func (f FailOn) Strict() bool { return slices.Contains(f, FailInconclusive) }
 
 // Covers reports whether a regression in unit fails under f.
 func (f FailOn) Covers(unit string) bool {
@@ -60,17 +86,30 @@ func (f FailOn) Covers(unit string) bool {
 
 // Regressions returns the regressions in the units f covers.
 func (r *Result) Regressions(f FailOn) []Comparison {
+	return r.with(Regression, f)
+}
+
+// Inconclusives returns the inconclusive comparisons in the units f
+// covers.
+func (r *Result) Inconclusives(f FailOn) []Comparison {
+	return r.with(Inconclusive, f)
+}
+
+func (r *Result) with(v Verdict, f FailOn) []Comparison {
 	var out []Comparison
 	for _, c := range r.Comparisons {
-		if c.Verdict == Regression && f.Covers(c.Unit) {
+		if c.Verdict == v && f.Covers(c.Unit) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// Failed reports whether r holds a regression in a unit f covers.
-func (r *Result) Failed(f FailOn) bool { return len(r.Regressions(f)) > 0 }
+// Failed reports whether r holds a regression in a unit f covers, or,
+// when f is strict, an inconclusive comparison in one.
+func (r *Result) Failed(f FailOn) bool {
+	return len(r.Regressions(f)) > 0 || f.Strict() && len(r.Inconclusives(f)) > 0
+}
 
 // Count returns how many comparisons reached verdict v.
 func (r *Result) Count(v Verdict) int {
@@ -108,6 +147,48 @@ func (r *Result) ruleLine() string {
 	s := fmt.Sprintf("rule %s, threshold %s, %s confidence", r.Rule, pctChange(r.Threshold, false), pct(r.Confidence))
 	if r.Correction != CorrectionNone {
 		s += ", " + string(r.Correction) + " correction"
+	}
+	switch {
+	case len(r.Looks) > 1:
+		s += fmt.Sprintf(", paired by suite run, sequential (looks at %s)", joinInts(r.Looks))
+	case r.Paired:
+		s += ", paired by suite run"
+	}
+	return s
+}
+
+func joinInts(xs []int) string {
+	var ss []string
+	for _, x := range xs {
+		ss = append(ss, strconv.Itoa(x))
+	}
+	return strings.Join(ss, ", ")
+}
+
+// inconclusiveLine describes one inconclusive comparison for the list
+// under the tables.
+func inconclusiveLine(c Comparison) string {
+	s := c.Benchmark
+	if c.Package != "" {
+		s += " (" + c.Package + ")"
+	}
+	_, tu := benchunit.Tidy(1, c.Unit)
+	s += " " + tu
+	if iv := ratioCI(c.Ratio); iv != "" {
+		s += ": " + pctChange(c.Change, true) + " " + iv
+	}
+	if c.Detectable > 0 {
+		s += fmt.Sprintf("; detects ±%s", strings.TrimPrefix(pctChange(c.Detectable, false), "+"))
+	}
+	switch {
+	case c.More > 0 && c.Method == MethodPaired:
+		s += fmt.Sprintf("; ~%d more paired suite runs", c.More)
+	case c.More > 0:
+		s += fmt.Sprintf("; ~%d more processes per version", c.More)
+	case c.More < 0:
+		s += "; out of reach"
+	case c.Note != "":
+		s += "; " + c.Note
 	}
 	return s
 }
@@ -248,6 +329,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	writeOnly(w, "only in old", r.OnlyOld, "")
 	writeOnly(w, "only in new", r.OnlyNew, "")
+	r.writeInconclusive(w, "  ")
 	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
 	return err
 }
@@ -267,6 +349,31 @@ func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {
 			fmt.Fprintf(w, " (%s)", b.Package)
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// writeInconclusive lists the inconclusive comparisons: what they could
+// have detected and how much more data would settle them.
+func (r *Result) writeInconclusive(w io.Writer, bullet string) {
+	var lines []string
+	for _, c := range r.Comparisons {
+		if c.Verdict == Inconclusive {
+			lines = append(lines, inconclusiveLine(c))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	title := "inconclusive (neither a change nor its absence is shown)"
+	if bullet == "- " {
+		title = "Inconclusive (neither a change nor its absence is shown)"
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, l := range lines {
+		if bullet == "- " {
+			l = md(l)
+		}
+		fmt.Fprintf(w, "%s%s\n", bullet, l)
 	}
 }
 
@@ -302,6 +409,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	}
 	writeOnly(w, "Only in old", r.OnlyOld, "- ")
 	writeOnly(w, "Only in new", r.OnlyNew, "- ")
+	r.writeInconclusive(w, "- ")
 	return nil
 }
 
@@ -354,6 +462,11 @@ type jsonComparison struct {
 	P          num          `json:"p"`
 	Confidence float64      `json:"confidence"`
 	Verdict    Verdict      `json:"verdict"`
+	Method     string       `json:"method,omitempty"`
+	Units      int          `json:"units,omitempty"`
+	Look       int          `json:"look,omitempty"`
+	Detectable num          `json:"detectable,omitempty"`
+	More       int          `json:"more,omitempty"`
 	Note       string       `json:"note,omitempty"`
 }
 
@@ -368,7 +481,8 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	for _, c := range r.Comparisons {
 		out.Comparisons = append(out.Comparisons, jsonComparison{
 			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
-			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict, c.Note,
+			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
+			c.Method, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
 		})
 	}
 	enc := json.NewEncoder(w)

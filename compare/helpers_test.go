@@ -50,3 +50,40 @@ func scaled(values [][]float64, f float64) [][]float64 {
 	}
 	return out
 }
+
+// components draws n processes of m slices of y = mu·(1+b_j)·(1+e_jk):
+// between-process effects b_j with sd sdB, within-process noise e_jk with
+// sd sdE, the variance components model of DESIGN.md.
+func components(rng *rand.Rand, mu float64, n, m int, sdB, sdE float64) [][]float64 {
+	out := make([][]float64, n)
+	for j := range out {
+		b := rng.NormFloat64() * sdB
+		for range m {
+			out[j] = append(out[j], mu*(1+b)*(1+rng.NormFloat64()*sdE))
+		}
+	}
+	return out
+}
+
+// addRuns adds one process per suite run: values[k] are the slices of the
+// process of suite run k+1.
+func addRuns(r *record.Run, name, unit, version string, values [][]float64) {
+	for k, it := range values {
+		for j, v := range it {
+			r.Slices = append(r.Slices, record.Slice{
+				Package: "example.com/p", Benchmark: name, Version: version,
+				SuiteRun: k + 1, Iteration: 1, Slice: j + 1, N: 1000,
+				Values: map[string]float64{unit: v},
+			})
+		}
+	}
+}
+
+// pairedRuns returns the halves of a run that measured base and head in
+// the same suite runs, one process each per suite run.
+func pairedRuns(base, head [][]float64) (*record.Run, *record.Run) {
+	r := &record.Run{}
+	addRuns(r, "BenchmarkX", "ns/op", record.VersionBaseline, base)
+	addRuns(r, "BenchmarkX", "ns/op", record.VersionHead, head)
+	return Split(r)
+}

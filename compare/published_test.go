@@ -141,7 +141,6 @@ func TestPublishedAA(t *testing.T) {
 						}
 						opts := DefaultOptions()
 						opts.Rule, opts.Correction, opts.Threshold = c.rule, c.correction, 0
-						opts.Resamples = 2000
 						res, err := Runs(pair[0], pair[1], opts)
 						require.NoError(t, err)
 						if c == cases[0] {
@@ -251,9 +250,8 @@ func TestPublishedRQ4(t *testing.T) {
 				}
 				opts := DefaultOptions()
 				opts.Rule = RuleCIOverlap
-				opts.Resamples = 2000
 				if !vr.guardSample {
-					opts.MinSamples = 1
+					opts.MinSamples = 2
 				}
 				fr, err := Runs(configured(oldRun, full), configured(newRun, full), opts)
 				require.NoError(t, err)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -8,60 +9,84 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// rates simulates reps comparisons of a benchmark against itself shifted
-// by shift, under opts, and returns the share flagged as a regression and
-// the share flagged as any change.
-func rates(t *testing.T, seed uint64, reps int, shift float64, iterations, slices int, sdIter, sdSlice float64, opts Options) (regression, changed float64) {
-	rng := rand.New(rand.NewPCG(seed, 0))
-	var reg, chg int
+// verdicts simulates reps comparisons of a benchmark against itself scaled
+// by 1+shift under the variance components model (sdB between processes,
+// sdE within, n processes of m slices per version) and counts the
+// verdicts. Paired runs give each suite run one process per version.
+func verdicts(t *testing.T, seed uint64, reps int, shift float64, n, m int, sdB, sdE float64, opts Options) map[Verdict]int {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	out := map[Verdict]int{}
 	for range reps {
-		old := runOf("BenchmarkX", simulate(rng, 1000, iterations, slices, sdIter, sdSlice))
-		new := runOf("BenchmarkX", scaled(simulate(rng, 1000, iterations, slices, sdIter, sdSlice), 1+shift))
+		a := components(rng, 1000, n, m, sdB, sdE)
+		b := components(rng, 1000*(1+shift), n, m, sdB, sdE)
+		old, new := runOf("BenchmarkX", a), runOf("BenchmarkX", b)
+		if opts.Paired {
+			old, new = pairedRuns(a, b)
+		}
 		res, err := Runs(old, new, opts)
 		require.NoError(t, err)
-		switch res.Comparisons[0].Verdict {
-		case Regression:
-			reg++
-			chg++
-		case Improvement:
-			chg++
-		}
+		out[res.Comparisons[0].Verdict]++
 	}
-	return float64(reg) / float64(reps), float64(chg) / float64(reps)
+	return out
 }
 
-// TestSimulatedRates measures, with fixed seeds, the false-positive rate
-// of the default rule on A/A comparisons and its detection rate for 10%
-// and 25% slowdowns, on a benchmark with the noise of a typical Go
-// benchmark on a shared machine (2% between processes, 1% between
-// slices) and on a noisy one (5% and 3%), each measured as 5 iterations
-// of 5 slices. docs/COMPARE.md quotes the figures.
-func TestSimulatedRates(t *testing.T) {
-	reps := 200
+// TestSimulatedVerdicts holds the gate's three promises in simulation with
+// fixed seeds, paired and unpaired, from no spread between processes to
+// 15% (allocating benchmarks), 5 processes of 5 slices per version:
+//   - A/A false alarms (regression or improvement) stay ≤ 1%;
+//   - a real change of twice the threshold is never called "no change";
+//   - a change well beyond the noise is found.
+func TestSimulatedVerdicts(t *testing.T) {
+	reps := 400
 	if testing.Short() {
-		reps = 60
+		reps = 150
 	}
-	opts := DefaultOptions()
-	opts.Resamples = 1000
-	type noise struct {
-		name            string
-		sdIter, sdSlice float64
+	type noise struct{ sdB, sdE float64 }
+	for _, paired := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.Paired = paired
+		for i, nz := range []noise{{0, 0.01}, {0.02, 0.01}, {0.02, 0.05}, {0.15, 0.05}} {
+			name := fmt.Sprintf("paired=%v b=%.0f%% e=%.0f%%", paired, 100*nz.sdB, 100*nz.sdE)
+			aa := verdicts(t, uint64(10+i), reps, 0, 5, 5, nz.sdB, nz.sdE, opts)
+			off := verdicts(t, uint64(20+i), reps, 2*opts.Threshold, 5, 5, nz.sdB, nz.sdE, opts)
+			big := verdicts(t, uint64(30+i), reps, 0.25, 5, 5, nz.sdB, nz.sdE, opts)
+			t.Logf("%s: A/A %v; +6%% %v; +25%% %v", name, aa, off, big)
+			assert.LessOrEqual(t, float64(aa[Regression]+aa[Improvement])/float64(reps), 0.01, name)
+			assert.LessOrEqual(t, float64(off[NoChange])/float64(reps), 0.01, name)
+			if nz.sdB <= 0.02 {
+				assert.GreaterOrEqual(t, float64(big[Regression])/float64(reps), 0.95, name)
+			}
+			assert.Zero(t, big[Improvement], name)
+		}
 	}
-	for _, n := range []noise{{"typical", 0.02, 0.01}, {"noisy", 0.05, 0.03}} {
-		_, fp := rates(t, 1, reps, 0, 5, 5, n.sdIter, n.sdSlice, opts)
-		d10, _ := rates(t, 2, reps, 0.10, 5, 5, n.sdIter, n.sdSlice, opts)
-		d25, _ := rates(t, 3, reps, 0.25, 5, 5, n.sdIter, n.sdSlice, opts)
-		t.Logf("%s noise: A/A false positives %.1f%%, detected +10%% %.1f%%, +25%% %.1f%% (%d reps)", n.name, 100*fp, 100*d10, 100*d25, reps)
-		// The Welch test on iteration means keeps false alarms near
-		// the nominal 1% even with 5 processes, where the percentile
-		// bootstrap alone let 3.5% through under noisy conditions; the
-		// price is power at +10% under a 5% process-to-process spread.
-		assert.LessOrEqual(t, fp, 0.02)
-		assert.GreaterOrEqual(t, d25, 0.95)
-		if n.name == "typical" {
-			assert.GreaterOrEqual(t, d10, 0.95)
-		} else {
-			assert.Greater(t, d10, 0.15)
+}
+
+// TestSimulatedCoverage checks that the ratio intervals cover the true
+// ratio at about their nominal 99% under the variance components model,
+// where a bootstrap of slices covered far less.
+func TestSimulatedCoverage(t *testing.T) {
+	const reps = 600
+	for _, paired := range []bool{false, true} {
+		for i, sdB := range []float64{0.02, 0.15} {
+			rng := rand.New(rand.NewPCG(uint64(40+i), 2))
+			opts := DefaultOptions()
+			opts.Paired = paired
+			covered := 0
+			for range reps {
+				a := components(rng, 1000, 5, 5, sdB, 0.03)
+				b := components(rng, 1100, 5, 5, sdB, 0.03)
+				old, new := runOf("BenchmarkX", a), runOf("BenchmarkX", b)
+				if paired {
+					old, new = pairedRuns(a, b)
+				}
+				c := one(t, old, new, opts)
+				if c.Ratio.Contains(1.1) {
+					covered++
+				}
+			}
+			share := float64(covered) / reps
+			t.Logf("paired=%v sdB=%.0f%%: coverage %.1f%%", paired, 100*sdB, 100*share)
+			assert.GreaterOrEqual(t, share, 0.975)
 		}
 	}
 }

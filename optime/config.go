@@ -250,44 +250,16 @@ func ParseConfig(r io.Reader, file string) (*ConfigFile, error) {
 				return nil, fail("second %s header", headerKind)
 			}
 			sawHeader = true
-			if err := fields.only("schema", "created"); err != nil {
-				return nil, fail("%v", err)
-			}
-			schema, err := fields.int("schema", 1, math.MaxInt32)
-			if err != nil {
-				return nil, fail("%v", err)
-			}
-			if schema > ConfigSchema {
-				return nil, fail("schema %d is newer than this gobench-dyn reads (%d); upgrade gobench-dyn", schema, ConfigSchema)
-			}
-			cf.Schema = schema
-			if cf.Created, err = fields.time("created"); err != nil {
+			if cf.Schema, cf.Created, err = parseHeader(fields); err != nil {
 				return nil, fail("%v", err)
 			}
 		case "source":
-			if err := fields.only("id", "file", "seed", "start"); err != nil {
+			src, err := parseSource(fields, sourceLine)
+			if err != nil {
 				return nil, fail("%v", err)
 			}
-			var s Source
-			if s.ID, err = fields.int("id", 1, math.MaxInt32); err != nil {
-				return nil, fail("%v", err)
-			}
-			if first, dup := sourceLine[s.ID]; dup {
-				return nil, fail("source %d is already defined on line %d", s.ID, first)
-			}
-			if s.File, err = fields.str("file"); err != nil {
-				return nil, fail("%v", err)
-			}
-			if v, ok := fields["seed"]; ok {
-				if s.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-					return nil, fail("seed %q is not an unsigned integer", v)
-				}
-			}
-			if s.Start, err = fields.time("start"); err != nil {
-				return nil, fail("%v", err)
-			}
-			sourceLine[s.ID] = line
-			cf.Sources = append(cf.Sources, s)
+			sourceLine[src.ID] = line
+			cf.Sources = append(cf.Sources, src)
 		case "bench":
 			e, err := parseEntry(fields, sourceLine)
 			if err != nil {
@@ -313,6 +285,47 @@ func ParseConfig(r io.Reader, file string) (*ConfigFile, error) {
 		return nil, &record.SyntaxError{File: file, Line: max(line, 1), Msg: "no " + headerKind + " header: not a gobench-dyn configuration file"}
 	}
 	return cf, nil
+}
+
+// parseHeader reads the fields of the header line.
+func parseHeader(f fieldMap) (schema int, created time.Time, err error) {
+	if err := f.only("schema", "created"); err != nil {
+		return 0, created, err
+	}
+	if schema, err = f.int("schema", 1, math.MaxInt32); err != nil {
+		return 0, created, err
+	}
+	if schema > ConfigSchema {
+		return 0, created, fmt.Errorf("schema %d is newer than this gobench-dyn reads (%d); upgrade gobench-dyn", schema, ConfigSchema)
+	}
+	created, err = f.time("created")
+	return schema, created, err
+}
+
+// parseSource reads the fields of a source line; defined holds the
+// sources already defined, by the line that defines them.
+func parseSource(f fieldMap, defined map[int]int) (Source, error) {
+	var s Source
+	if err := f.only("id", "file", "seed", "start"); err != nil {
+		return s, err
+	}
+	var err error
+	if s.ID, err = f.int("id", 1, math.MaxInt32); err != nil {
+		return s, err
+	}
+	if first, dup := defined[s.ID]; dup {
+		return s, fmt.Errorf("source %d is already defined on line %d", s.ID, first)
+	}
+	if s.File, err = f.str("file"); err != nil {
+		return s, err
+	}
+	if v, ok := f["seed"]; ok {
+		if s.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return s, fmt.Errorf("seed %q is not an unsigned integer", v)
+		}
+	}
+	s.Start, err = f.time("start")
+	return s, err
 }
 
 func parseEntry(f fieldMap, sources map[int]int) (Entry, error) {

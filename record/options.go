@@ -28,10 +28,14 @@ type RunOptions struct {
 	Budget        time.Duration
 	Config        string // the configuration file
 	// Baseline is the revision interleaved with the code under test;
-	// EarlyVerdict, MinChange, Rule, Correction, FailOn and Confidence
-	// are how the two are compared.
+	// Sequential, Looks, MinChange, Rule, Correction, FailOn and
+	// Confidence are how the two are compared. Looks are the planned
+	// looks of a sequential comparison ("5,8,12,18,20"); EarlyVerdict is
+	// Sequential under its former name, kept for readers of older files.
 	Baseline     string
 	EarlyVerdict bool
+	Sequential   bool
+	Looks        string
 	MinChange    float64
 	Rule         string
 	Correction   string
@@ -70,6 +74,8 @@ func (o *RunOptions) fields() []optionField {
 		{name: "config", s: &o.Config},
 		{name: "baseline", s: &o.Baseline},
 		{name: "early-verdict", b: &o.EarlyVerdict},
+		{name: "sequential", b: &o.Sequential},
+		{name: "looks", s: &o.Looks},
 		{name: "min-change", f: &o.MinChange},
 		{name: "rule", s: &o.Rule},
 		{name: "correction", s: &o.Correction},

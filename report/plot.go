@@ -44,6 +44,8 @@ var (
 	colorStop     = color.RGBA{0xd6, 0x27, 0x28, 0xff}
 	colorStopCap  = color.RGBA{0xe1, 0x7c, 0x05, 0xff}
 	colorGrid     = color.RGBA{0xb0, 0xb0, 0xb0, 0xff}
+	colorSteady   = color.RGBA{0x2c, 0xa0, 0x2c, 0xff}
+	colorSegment  = color.RGBA{0x55, 0x55, 0x55, 0xff}
 	colorNoChange = color.RGBA{0x70, 0x70, 0x70, 0xff}
 	colorBetter   = color.RGBA{0x2e, 0x7d, 0x32, 0xff}
 )
@@ -174,6 +176,23 @@ func timelinePlot(b *Benchmark, unit string) string {
 			l.Color = colorStopCap
 			l.Width = vg.Points(1.4)
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		case markSteady:
+			l.Color = colorSteady
+			l.Width = vg.Points(1.2)
+			l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(1.5)}
+		}
+		p.Add(l)
+	}
+	for _, sg := range b.segments {
+		y := math.Max(p.Y.Min, math.Min(p.Y.Max, sg.Mean*sc.factor))
+		l, err := plotter.NewLine(plotter.XYs{{X: sg.X0 - 0.5, Y: y}, {X: sg.X1 + 0.5, Y: y}})
+		if err != nil {
+			continue
+		}
+		l.Width = vg.Points(1.6)
+		l.Color = colorSegment
+		if sg.Steady {
+			l.Color = colorSteady
 		}
 		p.Add(l)
 	}

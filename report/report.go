@@ -31,6 +31,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -81,7 +82,7 @@ const (
 	StatusEmpty  Status = "no data"     // no measurement in the unit
 	StatusFull   Status = "full config" // a criterion was on, but the benchmark ran its full configuration
 	// StatusSettled: it stopped with its baseline because their
-	// comparison was already decided (run --early-verdict).
+	// comparison was already decided (run --sequential).
 	StatusSettled Status = "settled"
 )
 
@@ -163,9 +164,13 @@ type Benchmark struct {
 
 	// SVG is the plot of the slices over time, an <svg> element.
 	SVG string
+	// Drift is the within-process trend of the code under test when its
+	// slices drift (steady.Trend.Drifts); nil otherwise.
+	Drift *steady.Trend
 
-	points []point
-	marks  []mark
+	points   []point
+	marks    []mark
+	segments []segment
 }
 
 // A Result summarises the measurements of one version of a benchmark.
@@ -204,7 +209,20 @@ const (
 	markSuiteRun markKind = iota // a new suite run starts
 	markStop                     // the benchmark left the schedule, criterion met
 	markStopCap                  // the benchmark left the schedule, criterion not met
+	markSteady                   // a process reached its steady state
 )
+
+// A segment is one PELT segment of a process on the timeline plot: its
+// mean from slice X0 to slice X1.
+type segment struct {
+	X0, X1, Mean float64
+	Steady       bool // part of the process's steady state
+}
+
+// minSteadySlices is the fewest slices of a process the timeline plot
+// segments: fewer hold no warmup and steady part worth telling apart
+// (gobench-dyn steady's probe runs 200).
+const minSteadySlices = 30
 
 // Build computes a report from the records of one or more runs. Runs from
 // several instances or shards are read together as one.
@@ -282,6 +300,9 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 				b.Baseline = r
 			} else if b.Head == nil {
 				b.Head = r
+				if d := steady.Drifting(own); len(d) > 0 {
+					b.Drift = &d[0].Trend
+				}
 			}
 		}
 		b.timeline(slicesOf, keys[order[i]], stops, opts.Unit)
@@ -303,6 +324,11 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 		}
 	}
 	rep.Suite.Benchmarks = len(order)
+	for _, b := range rep.Benchmarks {
+		if b.Drift != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s.%s is not steady: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f)", b.Package, b.Name, 100*b.Drift.Change, b.Drift.Z))
+		}
+	}
 	rep.Suite.Count = map[Status]int{}
 	fullKnown := rep.Suite.Config.slicesPerInstance() > 0
 	for _, b := range rep.Benchmarks {
@@ -460,6 +486,8 @@ func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []rec
 		sr, it  int
 	}
 	last := map[iterKey]int{}
+	procs := map[iterKey][]point{}
+	var order []iterKey
 	x := 0
 	for i, s := range all {
 		v, ok := s.Values[unit]
@@ -471,7 +499,34 @@ func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []rec
 			b.marks = append(b.marks, mark{X: float64(x) - 0.5, Kind: markSuiteRun})
 		}
 		b.points = append(b.points, point{X: x, Value: v, SuiteRun: s.SuiteRun, Iteration: s.Iteration, Warmup: s.Warmup, Baseline: s.Version == record.VersionBaseline})
-		last[iterKey{s.Instance, s.Version, s.SuiteRun, s.Iteration}] = x
+		ik := iterKey{s.Instance, s.Version, s.SuiteRun, s.Iteration}
+		last[ik] = x
+		if _, ok := procs[ik]; !ok {
+			order = append(order, ik)
+		}
+		procs[ik] = append(procs[ik], point{X: x, Value: v})
+	}
+	// Long processes (a steady probe's) get their PELT segments and the
+	// start of their steady state.
+	rng := rand.New(rand.NewPCG(1, uint64(len(all))))
+	for _, ik := range order {
+		pts := procs[ik]
+		if len(pts) < minSteadySlices {
+			continue
+		}
+		vals := make([]float64, len(pts))
+		for i, pt := range pts {
+			vals[i] = pt.Value
+		}
+		a := steady.Analyze(vals, steady.Options{MinTailFraction: 1.0 / 6, Resamples: 1000}, rng)
+		from := 0
+		for j, e := range a.Ends {
+			b.segments = append(b.segments, segment{X0: float64(pts[from].X), X1: float64(pts[e-1].X), Mean: a.Means[j], Steady: a.Class == steady.Steady && from >= a.Start})
+			from = e
+		}
+		if a.Class == steady.Steady && a.Start > 0 {
+			b.marks = append(b.marks, mark{X: float64(pts[a.Start].X) - 0.5, Kind: markSteady})
+		}
 	}
 	for _, k := range keys {
 		e := stops[k]
@@ -565,6 +620,9 @@ func fromHeader(h *record.Header, opts compare.Options) compare.Options {
 	if c, err := compare.ParseCorrection(ro.Correction); err == nil && ro.Correction != "" {
 		opts.Correction = c
 	}
+	if p, err := compare.ParsePlan(ro.Looks); err == nil {
+		opts.Plan = p
+	}
 	return opts
 }
 
@@ -574,8 +632,9 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 	if len(base.Slices) == 0 || len(head.Slices) == 0 {
 		return nil
 	}
+	// Both versions ran in the same suite runs: compare them paired.
 	copts := fromHeader(run.Header, compare.DefaultOptions())
-	copts.Seed = opts.Seed
+	copts.Paired = true
 	if opts.Compare != nil {
 		copts = *opts.Compare
 	}

@@ -143,9 +143,11 @@ func TestComparison(t *testing.T) {
 		verdicts[b.Name] = b.Comparison.Verdict
 	}
 	// The synthetic head is 21.6% slower in Parse/small and 7.5% faster
-	// in Parse/large; the others are within 2%.
+	// in Parse/large; the others are within 2%. Parse/large stopped after
+	// 2 suite runs: compared paired by suite run, its interval has one
+	// degree of freedom and cannot rule out a change below 3%.
 	assert.Equal(t, compare.Regression, verdicts["BenchmarkParse/small-2"])
-	assert.Equal(t, compare.Improvement, verdicts["BenchmarkParse/large-2"])
+	assert.Equal(t, compare.Inconclusive, verdicts["BenchmarkParse/large-2"])
 	assert.Equal(t, compare.NoChange, verdicts["BenchmarkEncode-2"])
 	assert.Equal(t, 1, rep.Comparison.Count(compare.Regression))
 }

@@ -1,6 +1,9 @@
 package rmit
 
 import (
+	"cmp"
+	"slices"
+
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/policy"
@@ -8,45 +11,44 @@ import (
 )
 
 // Paired wraps a Policy for a run that interleaves two versions of the
-// same benchmarks. A benchmark stops only when its policy holds it stable
-// and so does its partner's: stopping one side early would leave the
-// comparison with unequal, differently timed samples.
+// same benchmarks. A benchmark stops only together with its partner:
+// stopping one side early would leave the comparison with unequal,
+// differently timed samples.
 //
-// With Settled set, a pair also stops once the two versions' iteration
-// means settle the comparison, whatever the wrapped policy says.
+// Without Decided, a pair stops when its policy holds both versions
+// stable. With Decided, it stops when their comparison is decided (a
+// regression, an improvement or no change beyond doubt), and otherwise
+// runs on to its cap or the end of the budget: two versions each stable on
+// its own can still leave their difference undecided, and those pairs are
+// where more processes buy the most.
 type Paired struct {
 	Policy
-	// Partner maps a benchmark ID to the ID of the same benchmark in the
-	// other version. Benchmarks without a partner stop on their own.
-	Partner map[string]string
-	// Base holds the IDs of the baseline version's benchmarks.
-	Base map[string]bool
-	// Settled, if set, reports whether the iteration means of a pair's
-	// baseline and head already decide their comparison (for example
-	// compare.Settled). It is asked after every iteration of either side.
-	Settled func(base, head []float64) bool
+	Pairing
+	// Decided, if set, reports whether a pair's comparison is decided.
+	// base[i] and head[i] are the process means (ns/op) of the two
+	// versions in the i-th suite run both have run, in suite run order
+	// (for example compare.PairDecided). It is asked after every
+	// iteration of either side.
+	Decided func(base, head [][]float64) bool
 
 	stable  map[string]bool
 	settled map[string]bool
-	means   map[string][]float64
+	means   map[string]map[int][]float64 // by benchmark, then suite run
 }
 
 // NewPaired returns policy paired over the benchmarks of base and head:
 // the benchmarks with the same package and name.
 func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
-	p := &Paired{Policy: policy, Partner: Pair(base, head), Base: map[string]bool{}}
-	for _, b := range base {
-		p.Base[b.ID] = true
-	}
-	return p
+	return &Paired{Policy: policy, Pairing: NewPairing(base, head)}
 }
 
 // EndIteration implements Policy: it passes on the wrapped policy's
-// decision, stopping a pair only when both sides are stable or their
-// comparison is settled, and then stopping the partner with it.
+// decision, stopping a pair only when both sides are stable (without
+// Decided) or their comparison is decided (with it), and then stopping the
+// partner with it.
 func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision {
 	if p.stable == nil {
-		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string][]float64{}
+		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string]map[int][]float64{}
 	}
 	d := p.Policy.EndIteration(bench, it)
 	p.stable[bench] = d.Stop
@@ -54,17 +56,22 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 	if !ok {
 		return d
 	}
-	if p.Settled != nil && len(it.Measured) > 0 {
-		p.means[bench] = append(p.means[bench], stat.Mean(it.Measured, nil))
-		base, head := p.means[bench], p.means[other]
-		if !p.Base[bench] {
-			base, head = head, base
+	if p.Decided == nil {
+		d.Stop = p.stable[bench] && p.stable[other]
+	} else {
+		if len(it.Measured) > 0 {
+			if p.means[bench] == nil {
+				p.means[bench] = map[int][]float64{}
+			}
+			p.means[bench][it.SuiteRun] = append(p.means[bench][it.SuiteRun], stat.Mean(it.Measured, nil))
 		}
-		if p.settled[bench] || p.Settled(base, head) {
-			p.settled[bench], p.settled[other] = true, true
+		if !p.settled[bench] {
+			if base, head := p.pairs(bench, other); p.Decided(base, head) {
+				p.settled[bench], p.settled[other] = true, true
+			}
 		}
+		d.Stop = p.settled[bench]
 	}
-	d.Stop = p.settled[bench] || p.stable[bench] && p.stable[other]
 	if d.Stop {
 		// A pair stops together, so the version that did not end the
 		// deciding iteration does not run another one.
@@ -74,6 +81,26 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 		}
 	}
 	return d
+}
+
+// pairs returns the process means of the suite runs in which both versions
+// of a pair have run as many iterations, baseline first.
+func (p *Paired) pairs(bench, other string) (base, head [][]float64) {
+	if !p.Base[bench] {
+		bench, other = other, bench
+	}
+	var runs []int
+	for k, b := range p.means[bench] {
+		if h := p.means[other][k]; len(h) > 0 && len(h) == len(b) {
+			runs = append(runs, k)
+		}
+	}
+	slices.SortFunc(runs, cmp.Compare)
+	for _, k := range runs {
+		base = append(base, p.means[bench][k])
+		head = append(head, p.means[other][k])
+	}
+	return base, head
 }
 
 // Pair returns the partner map of two versions' benchmarks: the benchmarks

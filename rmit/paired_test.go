@@ -1,9 +1,11 @@
 package rmit
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
@@ -37,7 +39,7 @@ func TestPairedStopsWhenBothAreStable(t *testing.T) {
 	partner := Pair([]*Benchmark{b}, []*Benchmark{h, alone})
 	assert.Equal(t, map[string]string{h.ID: b.ID, b.ID: h.ID}, partner)
 
-	p := &Paired{Policy: stableAfter{h.ID: 1, b.ID: 3, alone.ID: 2}, Partner: partner}
+	p := &Paired{Policy: stableAfter{h.ID: 1, b.ID: 3, alone.ID: 2}, Pairing: Pairing{Partner: partner}}
 	assert.False(t, end(p, h.ID, 1, nil).Stop, "head is stable, its baseline is not")
 	assert.False(t, end(p, b.ID, 1, nil).Stop)
 	assert.False(t, end(p, alone.ID, 1, nil).Stop)
@@ -60,35 +62,75 @@ func TestShareN(t *testing.T) {
 	assert.Equal(t, int64(7), gone.N, "a benchmark without partner keeps its own")
 }
 
-// With Settled, a pair stops as soon as the comparison of its iteration
-// means is decided, though neither side is stable; Settled sees the
-// baseline's means first whichever side ended the iteration, and the stop
-// says why.
-func TestPairedStopsWhenSettled(t *testing.T) {
+// With Decided, a pair stops as soon as its comparison is decided, though
+// neither side is stable; Decided sees the process means of the suite runs
+// both versions completed, the baseline's first whichever side ended the
+// iteration, and the stop says why. Stability alone no longer stops it.
+func TestPairedStopsWhenDecided(t *testing.T) {
 	pkg := &Package{ImportPath: "p"}
 	base := &Package{ImportPath: "p", Version: "baseline"}
 	h := NewBenchmark(pkg, "BenchmarkA", 1, false)
 	b := NewBenchmark(base, "BenchmarkA", 1, false)
-	p := NewPaired(stableAfter{h.ID: 99, b.ID: 99}, []*Benchmark{b}, []*Benchmark{h})
-	var seen [][2][]float64
-	p.Settled = func(baseMeans, headMeans []float64) bool {
-		seen = append(seen, [2][]float64{baseMeans, headMeans})
-		return len(baseMeans) >= 2 && len(headMeans) >= 2
+	p := NewPaired(stableAfter{h.ID: 1, b.ID: 1}, []*Benchmark{b}, []*Benchmark{h})
+	var seen [][2][][]float64
+	p.Decided = func(baseMeans, headMeans [][]float64) bool {
+		seen = append(seen, [2][][]float64{baseMeans, headMeans})
+		return len(baseMeans) >= 2
 	}
-	assert.False(t, end(p, b.ID, 1, []float64{10, 12}).Stop)
+	assert.False(t, end(p, b.ID, 1, []float64{10, 12}).Stop, "stable but undecided runs on")
 	assert.False(t, end(p, h.ID, 1, []float64{20, 20, 23}).Stop)
-	assert.False(t, end(p, b.ID, 2, []float64{11}).Stop)
-	d := end(p, h.ID, 2, []float64{21})
-	assert.True(t, d.Stop, "two means a side settle it")
+	assert.False(t, end(p, h.ID, 2, []float64{21}).Stop)
+	d := end(p, b.ID, 2, []float64{11})
+	assert.True(t, d.Stop, "two paired suite runs decide it")
 	assert.Equal(t, record.ReasonSettled, d.Reason)
-	assert.Equal(t, []string{b.ID}, d.With, "the pair stops together")
-	d = end(p, b.ID, 3, []float64{11})
+	assert.Equal(t, []string{h.ID}, d.With, "the pair stops together")
+	d = end(p, h.ID, 3, []float64{21})
 	assert.True(t, d.Stop, "its partner stops too")
 	assert.Equal(t, record.ReasonSettled, d.Reason)
-	assert.Equal(t, [][2][]float64{
-		{{11}, nil},
-		{{11}, {21}},
-		{{11, 11}, {21}},
-		{{11, 11}, {21, 21}},
+	assert.Equal(t, [][2][][]float64{
+		{nil, nil},
+		{{{11}}, {{21}}},
+		{{{11}}, {{21}}},
+		{{{11}, {11}}, {{21}, {21}}},
 	}, seen)
+}
+
+// A paired schedule runs each baseline iteration right next to the same
+// head iteration, counterbalances the order ABBA across suite runs, keeps
+// unpaired benchmarks, and gives the same order for the same seed.
+func TestPairedSchedule(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	basePkg := &Package{ImportPath: "p", Version: "baseline"}
+	var heads, bases []*Benchmark
+	for _, n := range []string{"BenchmarkA", "BenchmarkB", "BenchmarkC"} {
+		heads = append(heads, NewBenchmark(pkg, n, 1, false))
+		bases = append(bases, NewBenchmark(basePkg, n, 1, false))
+	}
+	alone := NewBenchmark(pkg, "BenchmarkNew", 1, false)
+	all := append(append(slices.Clone(heads), bases...), alone)
+	pairing := NewPairing(bases, append(slices.Clone(heads), alone))
+	its := func(*Benchmark) int { return 2 }
+	first := map[string][]bool{} // by name: was the baseline first, per pair
+	for k := 1; k <= 4; k++ {
+		e := PairedSchedule(7, k, all, its, pairing)
+		assert.Equal(t, e, PairedSchedule(7, k, all, its, pairing), "same seed, same order")
+		require.Len(t, e, 14)
+		for i := 0; i < len(e); i++ {
+			if e[i].Bench == alone {
+				assert.False(t, e[i].PairedWithNext)
+				continue
+			}
+			require.True(t, e[i].PairedWithNext, "suite run %d entry %d", k, i)
+			a, b := e[i], e[i+1]
+			assert.Equal(t, a.Bench.Name, b.Bench.Name, "the pair runs back to back")
+			assert.Equal(t, a.Iteration, b.Iteration, "iteration j of one version pairs with iteration j of the other")
+			assert.NotEqual(t, a.Bench.Package.Version, b.Bench.Package.Version)
+			first[a.Bench.Name] = append(first[a.Bench.Name], pairing.Base[a.Bench.ID])
+			i++
+		}
+	}
+	for name, f := range first {
+		assert.Equal(t, []bool{true, false, false, true, true, false, false, true}, f, "%s: ABBA", name)
+	}
+	assert.NotEqual(t, PairedSchedule(7, 1, all, its, pairing), PairedSchedule(8, 1, all, its, pairing), "another seed, another order")
 }

@@ -50,10 +50,13 @@ func (Static) EndIteration(string, policy.Iteration) policy.Decision { return po
 
 // Capped caps the measurement slices per iteration of some benchmarks,
 // by ID, below what its Policy would take: a configuration file's d is the
-// cap of a dynamic policy.
+// cap of a dynamic policy. Warmup, by ID, is the least number of warmup
+// slices of every iteration, a configuration file's learned warmup; the
+// policy decides from there.
 type Capped struct {
 	Policy
 	Slices map[string]int
+	Warmup map[string]int
 }
 
 // NextSlice implements Policy.
@@ -61,6 +64,11 @@ func (p *Capped) NextSlice(bench string, warmup, measured []float64) policy.Step
 	s := p.Policy.NextSlice(bench, warmup, measured)
 	if c, ok := p.Slices[bench]; ok && !s.Warmup && len(measured) >= c {
 		s.Done = true
+	}
+	if w := p.Warmup[bench]; len(measured) == 0 && len(warmup) < w {
+		// The policy saw the slice, and decides again once the learned
+		// warmup is over.
+		return policy.Step{Warmup: true}
 	}
 	return s
 }

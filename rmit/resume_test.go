@@ -207,7 +207,7 @@ func TestResumePairedSettles(t *testing.T) {
 	}
 	policy := func() Policy {
 		p := NewPaired(Static{Warmup: 1, Slices: 2}, base, head)
-		p.Settled = func(b, h []float64) bool { return len(b) >= 3 && len(h) >= 3 }
+		p.Decided = func(b, h [][]float64) bool { return len(b) >= 2 }
 		return p
 	}
 	stops := func(run *record.Run) []record.Event {

@@ -57,13 +57,14 @@ type Options struct {
 	Resume string
 
 	// Baseline is a git revision built and interleaved with the code
-	// under test; EarlyVerdict stops a pair once its comparison is
-	// settled. Compare and FailOn say how the two are compared and which
-	// regressions count.
-	Baseline     string
-	EarlyVerdict bool
-	Compare      compare.Options
-	FailOn       compare.FailOn
+	// under test; Sequential stops each pair once its comparison is
+	// decided (regression, improvement or no change) and runs the
+	// undecided on to the cap. Compare and FailOn say how the two are
+	// compared and what fails; the run compares them paired by suite run.
+	Baseline   string
+	Sequential bool
+	Compare    compare.Options
+	FailOn     compare.FailOn
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.

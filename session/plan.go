@@ -37,23 +37,32 @@ func basePolicy(o *Options) (rmit.Policy, error) {
 
 // assemblePolicy wraps policy for the suite: per-benchmark configurations
 // from cf, then the pairing of the two versions of a baseline run,
-// outermost so that the runner sees why a pair stopped.
-func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) rmit.Policy {
+// outermost so that the runner sees why a pair stopped. For a baseline run
+// it also returns the pairing, by which the schedule runs each pair back
+// to back, and sets o.Compare to compare the versions paired by suite run,
+// with the looks of a sequential plan when o.Sequential.
+func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) (rmit.Policy, *rmit.Pairing) {
 	if cf != nil {
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
 	}
-	if s.base == nil || o.Stop.Criterion == stopper.None {
-		return policy
+	if s.base == nil {
+		return policy, nil
 	}
 	paired := rmit.NewPaired(policy, s.base.Benchmarks, s.head.Benchmarks)
-	if o.EarlyVerdict {
-		looks := maxIterations(o, cf)
+	o.Compare.Paired = true
+	if o.Stop.Criterion == stopper.None {
+		// A fixed configuration: nothing stops early.
+		return policy, &paired.Pairing
+	}
+	if o.Sequential {
+		plan := compare.NewPlan(compare.DefaultFirstLook, maxSuiteRuns(o, cf))
+		o.Compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
-		paired.Settled = func(base, head []float64) bool {
-			return compare.Settled(base, head, threshold, confidence, looks)
+		paired.Decided = func(base, head [][]float64) bool {
+			return compare.PairDecided(base, head, threshold, confidence, plan)
 		}
 	}
-	return paired
+	return paired, &paired.Pairing
 }
 
 // applyConfig gives each benchmark its configuration from cf and returns
@@ -62,6 +71,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, policy rmit.Policy, log io.Writer) rmit.Policy {
 	perBench := map[string]rmit.SliceConfig{}
 	caps := map[string]int{}
+	warmups := map[string]int{}
 	matched := map[record.Bench]bool{}
 	var fresh []string
 	for _, b := range bs {
@@ -74,6 +84,7 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
 		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
 		caps[b.ID] = e.Slices
+		warmups[b.ID] = e.Warmup
 	}
 	for _, n := range fresh {
 		fmt.Fprintf(log, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, path)
@@ -87,16 +98,16 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		static.PerBenchmark = perBench
 		return static
 	}
-	return &rmit.Capped{Policy: policy, Slices: caps}
+	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
 }
 
-// maxIterations returns the most iterations any benchmark of the run can
-// take per version: the number of times a pair can be looked at.
-func maxIterations(o *Options, cf *optime.ConfigFile) int {
-	n := o.SuiteRuns * o.Iterations
+// maxSuiteRuns returns the most suite runs any benchmark of the run can
+// take: the last look of a sequential comparison.
+func maxSuiteRuns(o *Options, cf *optime.ConfigFile) int {
+	n := o.SuiteRuns
 	if cf != nil {
 		for _, e := range cf.Entries {
-			n = max(n, e.SuiteRuns*e.Iterations)
+			n = max(n, e.SuiteRuns)
 		}
 	}
 	return n
@@ -151,7 +162,9 @@ func headerOptions(o *Options) map[string]string {
 		Budget:        o.Budget,
 		Config:        o.ConfigFile,
 		Baseline:      o.Baseline,
-		EarlyVerdict:  o.EarlyVerdict,
+		EarlyVerdict:  o.Sequential,
+		Sequential:    o.Sequential,
+		Looks:         looks(o.Compare.Plan),
 		MinChange:     o.Compare.Threshold,
 		Rule:          string(o.Compare.Rule),
 		Correction:    string(o.Compare.Correction),
@@ -207,4 +220,12 @@ func cpuModel() string {
 		}
 	}
 	return ""
+}
+
+// looks records the looks of a sequential plan, or nothing.
+func looks(p compare.Plan) string {
+	if !p.Sequential() {
+		return ""
+	}
+	return p.String()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 )
 
 // run is one run in progress.
@@ -63,7 +64,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head)}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}
@@ -162,7 +163,7 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	policy = assemblePolicy(o, policy, r.config, p, r.log)
+	policy, pairs := assemblePolicy(o, policy, r.config, p, r.log)
 	bs := p.suite.Benchmarks
 	if !o.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
@@ -184,6 +185,7 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget, Start: r.start,
 		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
+		Pairs: pairs,
 	}
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
@@ -260,7 +262,8 @@ func (r *run) compare(res *Result, obs *observer) error {
 	}
 	c.OldName, c.NewName = r.opts.Baseline, "HEAD"
 	res.Comparison = c
-	res.Regressed = c.Failed(r.opts.FailOn)
+	res.Regressed = len(c.Regressions(r.opts.FailOn)) > 0
+	res.Inconclusive = !res.Regressed && c.Failed(r.opts.FailOn)
 	return nil
 }
 

@@ -150,7 +150,7 @@ func TestBaselinePairsStopTogether(t *testing.T) {
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.CV)
 	o.SuiteRuns = 20
-	o.Baseline, o.EarlyVerdict = "main", true
+	o.Baseline, o.Sequential = "main", true
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
 	require.NotNil(t, got.res.Comparison)

@@ -8,6 +8,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -21,8 +22,14 @@ type Result struct {
 	// there is a baseline and the run was not interrupted.
 	Comparison *compare.Result
 	// Regressed says whether Comparison holds a regression in a unit
-	// Options.FailOn selects.
-	Regressed bool
+	// Options.FailOn selects; Inconclusive, that it holds none but fails
+	// a strict FailOn (one that lists compare.FailInconclusive) on an
+	// inconclusive comparison.
+	Regressed    bool
+	Inconclusive bool
+	// Drifting lists the benchmarks whose slices trend inside their
+	// processes: not steady, whatever their stoppage criterion said.
+	Drifting []steady.Drift
 
 	opts *Options
 }
@@ -50,7 +57,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			o.Stop.Criterion, sum.Stopped, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.Settled > 0 {
-			fmt.Fprintf(w, "  --early-verdict: %d benchmarks stopped with their baseline once the change was certain\n", sum.Settled)
+			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline once their verdict was decided\n", sum.Settled)
 		}
 		if !sum.Interrupted {
 			// A partial run never reached the cap it would be measured
@@ -69,6 +76,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 			names[i] = b.String()
 		}
 		fmt.Fprintf(w, "  --budget %s cut %d benchmarks short before they were stable: %s\n", o.Budget, len(names), strings.Join(names, ", "))
+	}
+	for _, d := range r.Drifting {
+		fmt.Fprintf(w, "  NOT STEADY %s: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f); gobench-dyn steady shows where it settles, if it does\n",
+			d.Key.Bench.String(), 100*d.Trend.Change, d.Trend.Z)
 	}
 	for _, f := range r.PrepareFailures {
 		fmt.Fprintf(w, "  FAILED %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))

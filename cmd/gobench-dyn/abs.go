@@ -16,7 +16,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/abs"
 	"github.com/gobench-dyn/gobench-dyn/atomicfile"
-	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -112,8 +111,8 @@ func absRun(opts *AbsOptions) error {
 		return usageErr("--budget: must not be negative, got %v", opts.Budget)
 	case opts.SliceTime <= 0:
 		return usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
-	case opts.SuiteRuns < compare.SettleMinIterations:
-		return usageErr("--suite-runs: must be at least %d, got %d", compare.SettleMinIterations, opts.SuiteRuns)
+	case opts.SuiteRuns < abs.MinSuiteRuns:
+		return usageErr("--suite-runs: must be at least %d, the fewest processes per version the rank-sum test can detect with, got %d", abs.MinSuiteRuns, opts.SuiteRuns)
 	case opts.SpreadRuns < 2:
 		return usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
 	case opts.Timeout < 0:
@@ -144,7 +143,7 @@ func absRun(opts *AbsOptions) error {
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
-		Stop: stop, Compare: abs.CompareOptions(opts.Seed), Seed: opts.Seed, Log: opts.Stderr, TempDir: tmp,
+		Stop: stop, Compare: abs.CompareOptions(), Seed: opts.Seed, Log: opts.Stderr, TempDir: tmp,
 	})
 	var inErr *abs.InputError
 	if errors.As(err, &inErr) {

@@ -18,7 +18,7 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 	var out, errOut bytes.Buffer
 	abs, err := filepath.Abs(filepath.Join("..", "..", "abs", "testdata", dir))
 	require.NoError(t, err)
-	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 4, SpreadRuns: 3,
+	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3,
 		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs}
 	if mod != nil {
 		mod(opts)

@@ -110,21 +110,20 @@ func splitLines(s string) []string {
 	return out
 }
 
-// TestBaselineEarlyVerdict runs the default dynamic configuration on a
+// TestBaselineSequential runs the default dynamic configuration on a
 // repository whose last commit makes one benchmark report five times the
-// ns/op: that pair stops as soon as the slowdown is certain, both versions
-// with the reason recorded, at the third iteration (the least Welch's
-// interval needs) and before the cap of 5, and the run still fails on the
-// regression. The unchanged benchmark is never settled. With
-// --early-verdict=false nothing is. The benchmarks report fixed values, so
-// the verdict and the iteration it comes at are the same on every machine;
-// --min-iterations 4 keeps the criterion, which constant values satisfy at
-// once, from stopping the pair first.
-func TestBaselineEarlyVerdict(t *testing.T) {
+// ns/op. Both pairs run back to back in every suite run; at the first look
+// (5 paired suite runs, before the cap of 20) the changed pair is decided
+// a regression and the unchanged one no change, both versions of each stop
+// with the reason recorded, and the run fails on the regression. With
+// --sequential=false, or the deprecated --early-verdict=false, nothing
+// stops early. The benchmarks report fixed values, so the verdicts and the
+// suite run they come at are the same on every machine.
+func TestBaselineSequential(t *testing.T) {
 	repo := gitRepo(t, 1000, 5000)
 	run := func(extra ...string) (*record.Run, string, int) {
 		raw := filepath.Join(t.TempDir(), "run.jsonl")
-		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--seed", "1", "--min-iterations", "4",
+		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--seed", "1",
 			"--progress", "off", "--raw", raw}, extra...)
 		_, stderr, code := gobenchDyn(t, repo, args...)
 		r, _, err := record.ReadFile(raw)
@@ -143,17 +142,35 @@ func TestBaselineEarlyVerdict(t *testing.T) {
 	r, stderr, code := run()
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "regression against --baseline HEAD~1")
-	assert.Equal(t, "true", r.Header.Options["early-verdict"])
-	s := settled(r)
-	require.Len(t, s, 2, "both versions of the changed benchmark stop: %v\n%s", s, stderr)
-	for k, sr := range s {
-		assert.True(t, strings.HasPrefix(k, "BenchmarkChanged"), "only the changed benchmark settles: %v", s)
-		assert.Equal(t, 3, sr, "settled at the third suite run, before the cap of 5")
+	assert.Regexp(t, `Changed\S*\s.*regression`, stderr)
+	assert.Regexp(t, `Same\S*\s.*no change`, stderr)
+	assert.Equal(t, "true", r.Header.Options["sequential"])
+	assert.Equal(t, "5,8,12,18,20", r.Header.Options["looks"])
+	assert.Contains(t, stderr, "paired by suite run, sequential")
+	// Each suite run holds the two versions of a benchmark back to back.
+	order := map[[3]string]int{}
+	for _, sl := range r.Slices {
+		order[[3]string{sl.Benchmark, sl.Version, fmt.Sprint(sl.SuiteRun, "/", sl.Iteration)}] = sl.Order
 	}
-	assert.Contains(t, stderr, "--early-verdict: 2 benchmarks stopped with their baseline")
+	require.NotEmpty(t, order)
+	for k, o := range order {
+		if k[1] == record.VersionHead {
+			other, ok := order[[3]string{k[0], record.VersionBaseline, k[2]}]
+			require.True(t, ok, "%v has a baseline partner", k)
+			assert.Equal(t, 1, max(o-other, other-o), "%v: head at %d, baseline at %d", k, o, other)
+		}
+	}
+	s := settled(r)
+	assert.Len(t, s, 4, "both versions of both pairs stop: %v\n%s", s, stderr)
+	for k, sr := range s {
+		assert.Equal(t, 5, sr, "%s decided at the first look, before the cap of 20", k)
+	}
+	assert.Contains(t, stderr, "--sequential: 4 benchmarks stopped with their baseline")
 
-	r, stderr, code = run("--early-verdict=false")
-	assert.Equal(t, 1, code, stderr)
-	assert.Empty(t, settled(r), stderr)
-	assert.Equal(t, "false", r.Header.Options["early-verdict"])
+	for _, off := range []string{"--sequential=false", "--early-verdict=false"} {
+		r, stderr, code = run(off, "--suite-runs", "3")
+		assert.Equal(t, 1, code, stderr)
+		assert.Empty(t, settled(r), stderr)
+		assert.Equal(t, "false", r.Header.Options["sequential"])
+	}
 }

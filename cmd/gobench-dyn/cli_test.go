@@ -186,3 +186,16 @@ func TestMissingGoSumNamesTheFix(t *testing.T) {
 	assert.Contains(t, stderr, "missing go.sum entry")
 	assert.Contains(t, stderr, "to add the missing go.sum entries, run:\n    \tgo get -t example.com/m\n")
 }
+
+// TestRunFailedWriteExits1 runs a short real run whose results go to a
+// stdout that fails every write: the run says so and exits 1, not 0.
+func TestRunFailedWriteExits1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a benchmark")
+	}
+	var errOut bytes.Buffer
+	code := executeIO([]string{"run", "--stop", "none", "--suite-runs", "1", "--slices", "1", "--warmup", "0", "--slice-time", "5ms",
+		"--progress", "off", "-b", "SortInts", "../../examples/stable"}, failingWriter{}, &errOut)
+	assert.Equal(t, 1, code, errOut.String())
+	assert.Contains(t, errOut.String(), "writing results: no space left on device")
+}

@@ -12,6 +12,7 @@ func commands(ios *IOStreams) []*cobra.Command {
 		NewCmdReport(ios, nil),
 		NewCmdReplay(ios, nil),
 		NewCmdOptimize(ios, nil),
+		NewCmdSteady(ios, nil),
 		NewCmdAbs(ios, nil),
 	}
 }

@@ -24,7 +24,7 @@ type CompareOptions struct {
 	Correction string
 	FailOn     string
 	Confidence float64
-	Seed       uint64
+	Seed       uint64 // accepted for old scripts; the intervals draw no random numbers
 	Markdown   bool
 	JSON       bool
 
@@ -45,16 +45,24 @@ func NewCmdCompare(ios *IOStreams, runF func(*CompareOptions) error) *cobra.Comm
 		Long: `Compare the benchmarks of OLD and NEW, each a raw record file (--raw of
 gobench-dyn run) or a Go benchmark text file (go test -bench or gobench-dyn run
 output, as benchstat reads). For every benchmark and unit present in both it
-prints the means, the change, its confidence interval and a verdict:
-regression, improvement, no change, or inconclusive (too few samples).
+prints the means, the change, its confidence interval and one of four verdicts:
 
-The default rule counts a change when the bootstrap confidence interval of the
-ratio NEW/OLD excludes 1 and the change is at least --threshold. Raw records
-are resampled hierarchically (suite runs, iterations, slices); each line of a
-text file counts as one iteration.
+  regression / improvement  the whole interval lies beyond ±--threshold
+  no change                 the whole interval lies inside ±--threshold
+  inconclusive              the interval straddles the threshold (or there are
+                            too few processes): the note gives the smallest
+                            change the data could show and about how many more
+                            processes would settle it
+
+The interval is a t interval of the ratio NEW/OLD on the log scale over
+process (iteration) means, Welch's for two separate files; each line of a text
+file counts as one process. allocs/op and B/op that are constant in every
+process are compared exactly: one more allocation is a regression whatever
+the threshold.
 
 Exit status: 0 no regression; 1 if a regression is found in a unit --fail-on
-selects, or writing the results fails; 2 on bad flags or input.`,
+selects (or, with --fail-on …,inconclusive, an inconclusive comparison), or
+writing the results fails; 2 on bad flags or input.`,
 		Example: `  # Compare two go test -count 10 outputs, failing CI on a time regression.
   gobench-dyn compare old.txt new.txt
 
@@ -62,7 +70,11 @@ selects, or writing the results fails; 2 on bad flags or input.`,
   # Markdown summary.
   gobench-dyn compare --fail-on time,allocs --markdown base.jsonl head.jsonl >> "$GITHUB_STEP_SUMMARY"
 
-  # Decide as benchstat does (U test, alpha 0.05), with no threshold.
+  # A strict gate: fail unless every time and allocation comparison is shown
+  # unchanged or better.
+  gobench-dyn compare --fail-on time,allocs,inconclusive old.txt new.txt
+
+  # Decide as benchstat does (U test, alpha 0.05) but on process means.
   gobench-dyn compare --rule utest --confidence 0.95 --threshold 0 old.txt new.txt`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
@@ -81,7 +93,8 @@ selects, or writing the results fails; 2 on bad flags or input.`,
 	}
 	f := cmd.Flags()
 	bindCompareFlags(f, opts, "threshold")
-	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
+	f.Uint64Var(&opts.Seed, "seed", 0, "ignored: the intervals are t intervals and draw no random numbers")
+	_ = f.MarkDeprecated("seed", "the intervals draw no random numbers")
 	f.BoolVar(&opts.Markdown, "markdown", false, "print Markdown, for pull-request comments and $GITHUB_STEP_SUMMARY")
 	f.BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
@@ -96,7 +109,7 @@ func bindCompareFlags(f *pflag.FlagSet, opts *CompareOptions, threshold string) 
 	f.Float64Var(&opts.Threshold, threshold, def.Threshold, "smallest relative change that counts as a regression or improvement (0.03 = 3%)")
 	f.StringVar(&opts.Rule, "rule", string(def.Rule), "decision rule: ci, ci-overlap or utest")
 	f.StringVar(&opts.Correction, "correction", string(def.Correction), "multiple-comparison correction: none, holm or bonferroni")
-	f.StringVar(&opts.FailOn, "fail-on", compare.FailTime, "units whose regressions fail, comma-separated: time, allocs, bytes, any")
+	f.StringVar(&opts.FailOn, "fail-on", compare.DefaultFailOn, "what exits 1, comma-separated: regressions in units time, allocs, bytes, any; add inconclusive to fail on those too (a strict gate)")
 	f.Float64Var(&opts.Confidence, "confidence", def.Confidence, "confidence level of intervals and tests")
 }
 
@@ -126,7 +139,7 @@ func (opts *CompareOptions) parse() (compare.Options, compare.FailOn, error) {
 		return copts, nil, err
 	}
 	copts.Rule, copts.Correction = rule, corr
-	copts.Threshold, copts.Confidence, copts.Seed = opts.Threshold, opts.Confidence, opts.Seed
+	copts.Threshold, copts.Confidence = opts.Threshold, opts.Confidence
 	return copts, failOn, nil
 }
 
@@ -171,6 +184,9 @@ func compareRun(opts *CompareOptions) error {
 	}
 	if regs := res.Regressions(failOn); len(regs) > 0 {
 		return failErr("%d regression(s) beyond %.4g%% in %s", len(regs), 100*opts.Threshold, opts.FailOn)
+	}
+	if open := res.Inconclusives(failOn); failOn.Strict() && len(open) > 0 {
+		return failErr("%d inconclusive comparison(s) under --fail-on %s", len(open), opts.FailOn)
 	}
 	return nil
 }

@@ -325,7 +325,7 @@ func TestSecondInterruptAborts(t *testing.T) {
 	assertNoLeftovers(t, tmp)
 	unfinished, err := filepath.Glob(filepath.Join(tmp, ".out.txt.tmp*"))
 	require.NoError(t, err)
-	assert.Empty(t, unfinished, "no unfinished -o file is left")
+	assert.Empty(t, unfinished, "no unfinished -o file is left: %s", p.stderr.String())
 	run, _, err := record.ReadFile(raw)
 	require.NoError(t, err, "the raw file stays readable")
 	assert.False(t, run.Complete)

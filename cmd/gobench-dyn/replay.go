@@ -277,64 +277,71 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(f))
 }
 
+// replayJSONIteration is one replayed iteration in the JSON output.
+type replayJSONIteration struct {
+	SuiteRun  int  `json:"suite_run"`
+	Iteration int  `json:"iteration"`
+	Warmup    int  `json:"warmup"`
+	WarmupMet bool `json:"warmup_met"`
+	Measured  int  `json:"measured"`
+	Short     bool `json:"short,omitempty"`
+}
+
+// replayJSONBench is one replayed benchmark in the JSON output.
+type replayJSONBench struct {
+	Package     string                `json:"pkg"`
+	Benchmark   string                `json:"bench"`
+	Version     string                `json:"version,omitempty"`
+	Instance    string                `json:"instance,omitempty"`
+	Iterations  []replayJSONIteration `json:"iterations"`
+	Recorded    int                   `json:"recorded_iterations"`
+	Stopped     bool                  `json:"stopped"`
+	Met         bool                  `json:"met"`
+	FullSlices  int                   `json:"full_slices"`
+	DynSlices   int                   `json:"slices"`
+	TimeSaved   jsonFloat             `json:"time_saved"`
+	FullMean    jsonFloat             `json:"full_mean"`
+	Mean        jsonFloat             `json:"mean"`
+	Change      jsonFloat             `json:"change"`
+	RatioLo     jsonFloat             `json:"ratio_lo"`
+	RatioHi     jsonFloat             `json:"ratio_hi"`
+	Same        bool                  `json:"aa_same"`
+	CriterionNs int64                 `json:"criterion_ns"`
+	// RelHalfWidth is the relative half-width of the 95% interval of
+	// the mean over the replayed processes; Processes those predicted
+	// to reach the target.
+	RelHalfWidth jsonFloat `json:"rel_half_width"`
+	Processes    int       `json:"processes_for_target,omitempty"`
+}
+
+// replayJSON is the JSON output of replay.
+type replayJSON struct {
+	Stop          string            `json:"stop"`
+	Threshold     float64           `json:"threshold"`
+	Window        int               `json:"window"`
+	Warmup        int               `json:"warmup"`
+	WarmupMax     int               `json:"warmup_max"`
+	Slices        int               `json:"slices"`
+	MinIterations int               `json:"min_iterations"`
+	Benchmarks    []replayJSONBench `json:"benchmarks"`
+	FullSlices    int               `json:"full_slices"`
+	DynSlices     int               `json:"slices_used"`
+	TimeSaved     jsonFloat         `json:"time_saved"`
+	Same          jsonFloat         `json:"aa_same"`
+	MeanChange    jsonFloat         `json:"change_mean"`
+	SDChange      jsonFloat         `json:"change_sd"`
+	Below1        jsonFloat         `json:"below_1pct"`
+	Below2        jsonFloat         `json:"below_2pct"`
+	Below3        jsonFloat         `json:"below_3pct"`
+	WarmupMean    jsonFloat         `json:"warmup_mean"`
+	WarmupUnmet   jsonFloat         `json:"warmup_unmet"`
+	IterMean      jsonFloat         `json:"iterations_mean"`
+	Unmet         jsonFloat         `json:"unmet"`
+}
+
 func writeReplayJSON(w io.Writer, res *replay.Result) error {
-	type iteration struct {
-		SuiteRun  int  `json:"suite_run"`
-		Iteration int  `json:"iteration"`
-		Warmup    int  `json:"warmup"`
-		WarmupMet bool `json:"warmup_met"`
-		Measured  int  `json:"measured"`
-		Short     bool `json:"short,omitempty"`
-	}
-	type bench struct {
-		Package     string      `json:"pkg"`
-		Benchmark   string      `json:"bench"`
-		Version     string      `json:"version,omitempty"`
-		Instance    string      `json:"instance,omitempty"`
-		Iterations  []iteration `json:"iterations"`
-		Recorded    int         `json:"recorded_iterations"`
-		Stopped     bool        `json:"stopped"`
-		Met         bool        `json:"met"`
-		FullSlices  int         `json:"full_slices"`
-		DynSlices   int         `json:"slices"`
-		TimeSaved   jsonFloat   `json:"time_saved"`
-		FullMean    jsonFloat   `json:"full_mean"`
-		Mean        jsonFloat   `json:"mean"`
-		Change      jsonFloat   `json:"change"`
-		RatioLo     jsonFloat   `json:"ratio_lo"`
-		RatioHi     jsonFloat   `json:"ratio_hi"`
-		Same        bool        `json:"aa_same"`
-		CriterionNs int64       `json:"criterion_ns"`
-		// RelHalfWidth is the relative half-width of the 95% interval of
-		// the mean over the replayed processes; Processes those predicted
-		// to reach the target.
-		RelHalfWidth jsonFloat `json:"rel_half_width"`
-		Processes    int       `json:"processes_for_target,omitempty"`
-	}
 	s := res.Summary
-	out := struct {
-		Stop          string    `json:"stop"`
-		Threshold     float64   `json:"threshold"`
-		Window        int       `json:"window"`
-		Warmup        int       `json:"warmup"`
-		WarmupMax     int       `json:"warmup_max"`
-		Slices        int       `json:"slices"`
-		MinIterations int       `json:"min_iterations"`
-		Benchmarks    []bench   `json:"benchmarks"`
-		FullSlices    int       `json:"full_slices"`
-		DynSlices     int       `json:"slices_used"`
-		TimeSaved     jsonFloat `json:"time_saved"`
-		Same          jsonFloat `json:"aa_same"`
-		MeanChange    jsonFloat `json:"change_mean"`
-		SDChange      jsonFloat `json:"change_sd"`
-		Below1        jsonFloat `json:"below_1pct"`
-		Below2        jsonFloat `json:"below_2pct"`
-		Below3        jsonFloat `json:"below_3pct"`
-		WarmupMean    jsonFloat `json:"warmup_mean"`
-		WarmupUnmet   jsonFloat `json:"warmup_unmet"`
-		IterMean      jsonFloat `json:"iterations_mean"`
-		Unmet         jsonFloat `json:"unmet"`
-	}{
+	out := replayJSON{
 		Stop: res.Config.Criterion.String(), Threshold: res.Config.Threshold, Window: res.Config.Window,
 		Warmup: res.Config.WarmupMin, WarmupMax: res.Config.WarmupMax, Slices: res.Config.Measure,
 		MinIterations: res.Config.MinIterations,
@@ -345,25 +352,30 @@ func writeReplayJSON(w io.Writer, res *replay.Result) error {
 		IterMean: jsonFloat(s.IterationsMean), Unmet: jsonFloat(s.Unmet),
 	}
 	for _, b := range res.Benchmarks {
-		jb := bench{
-			Package: b.Key.Package, Benchmark: b.Key.Benchmark, Version: b.Key.Version, Instance: b.Instance,
-			Recorded: b.Recorded, Stopped: b.Stopped, Met: b.Met,
-			FullSlices: b.FullSlices, DynSlices: b.DynSlices, TimeSaved: jsonFloat(b.TimeSaved),
-			FullMean: jsonFloat(b.FullMean), Mean: jsonFloat(b.DynMean), Change: jsonFloat(b.Change),
-			RatioLo: jsonFloat(b.Ratio.Lo), RatioHi: jsonFloat(b.Ratio.Hi), Same: b.Same,
-			CriterionNs: int64(b.Criterion),
-			Processes:   b.Precision.Processes,
-		}
-		jb.RelHalfWidth = jsonFloat(math.NaN())
-		if b.Precision.Known() {
-			jb.RelHalfWidth = jsonFloat(b.Precision.Width)
-		}
-		for _, it := range b.Iterations {
-			jb.Iterations = append(jb.Iterations, iteration(it))
-		}
-		out.Benchmarks = append(out.Benchmarks, jb)
+		out.Benchmarks = append(out.Benchmarks, replayJSONBenchOf(b))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// replayJSONBenchOf returns the JSON output of b.
+func replayJSONBenchOf(b *replay.Benchmark) replayJSONBench {
+	jb := replayJSONBench{
+		Package: b.Key.Package, Benchmark: b.Key.Benchmark, Version: b.Key.Version, Instance: b.Instance,
+		Recorded: b.Recorded, Stopped: b.Stopped, Met: b.Met,
+		FullSlices: b.FullSlices, DynSlices: b.DynSlices, TimeSaved: jsonFloat(b.TimeSaved),
+		FullMean: jsonFloat(b.FullMean), Mean: jsonFloat(b.DynMean), Change: jsonFloat(b.Change),
+		RatioLo: jsonFloat(b.Ratio.Lo), RatioHi: jsonFloat(b.Ratio.Hi), Same: b.Same,
+		CriterionNs: int64(b.Criterion),
+		Processes:   b.Precision.Processes,
+	}
+	jb.RelHalfWidth = jsonFloat(math.NaN())
+	if b.Precision.Known() {
+		jb.RelHalfWidth = jsonFloat(b.Precision.Width)
+	}
+	for _, it := range b.Iterations {
+		jb.Iterations = append(jb.Iterations, replayJSONIteration(it))
+	}
+	return jb
 }

@@ -45,8 +45,10 @@ type RunOptions struct {
 	// Baseline is a git revision built and interleaved with the code under test.
 	Baseline    string
 	BaselineOut string
-	// EarlyVerdict stops a pair of a baseline run once its comparison
-	// is settled (compare.Settled).
+	// Sequential stops each pair of a baseline run once its comparison
+	// is decided (compare.PairDecided) and runs the undecided on to the
+	// cap. EarlyVerdict is its deprecated former name.
+	Sequential   bool
 	EarlyVerdict bool
 	Compare      CompareOptions
 	Shard        ShardOptions
@@ -69,6 +71,10 @@ const (
 	defaultIterations = 1
 	defaultSliceTime  = 100 * time.Millisecond
 	defaultTimeout    = 10 * time.Minute
+	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
+	// decided pairs stop at one of the looks 5, 8, 12 or 18, and the
+	// undecided get up to 20 paired suite runs (docs/COMPARE.md).
+	defaultBaselineSuiteRuns = 20
 )
 
 // NewCmdRun returns the run command. It binds flags to RunOptions,
@@ -134,7 +140,9 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
-	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "with --baseline and a --stop criterion, stop a benchmark's two versions as soon as their change beyond --min-change is certain")
+	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 20 unless --suite-runs is set)")
+	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
+	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
@@ -174,10 +182,18 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
-	if fs.Changed("early-verdict") && o.EarlyVerdict && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
+	flag := "--sequential"
+	if fs.Changed("early-verdict") {
+		flag, o.Sequential = "--early-verdict", o.EarlyVerdict
+	}
+	if (fs.Changed("sequential") || fs.Changed("early-verdict")) && o.Sequential && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
 		// On by default; asking for it where it cannot act is a mistake
 		// worth naming, turning it off never is.
-		return usageErr("--early-verdict: only acts with --baseline and a --stop criterion")
+		return usageErr("%s: only acts with --baseline and a --stop criterion", flag)
+	}
+	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
+	if o.Sequential && !fs.Changed("suite-runs") {
+		o.SuiteRuns = defaultBaselineSuiteRuns
 	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
@@ -208,7 +224,7 @@ func (o *RunOptions) setSession() error {
 		Patterns: o.Patterns, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume,
-		Baseline: o.Baseline, EarlyVerdict: o.EarlyVerdict, Compare: copts, FailOn: failOn,
+		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}
@@ -275,6 +291,8 @@ func runExit(opts *RunOptions, res *session.Result, err error) error {
 		return &exitError{code: 130, msg: "interrupted: the results written are partial"}
 	case res.Regressed:
 		return failErr("regression against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
+	case res.Inconclusive:
+		return failErr("inconclusive against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
 	case res.Failed() > 0 && !opts.KeepGoing:
 		return failErr("%d benchmarks or packages failed (--keep-going exits 0 anyway)", res.Failed())
 	}

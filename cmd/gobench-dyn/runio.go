@@ -22,6 +22,18 @@ type resultsFile struct {
 	io.Writer
 	file     *atomicfile.File
 	cleanups *session.Cleanups
+	failed   error // the first write that failed
+}
+
+// Write writes p and remembers the first failure, so that results lost
+// on a stream that nothing rewrites (stdout, a closed pipe) fail the run
+// when it ends instead of going unnoticed.
+func (r *resultsFile) Write(p []byte) (int, error) {
+	n, err := r.Writer.Write(p)
+	if err != nil && r.failed == nil {
+		r.failed = err
+	}
+	return n, err
 }
 
 // openResults opens path, or w for "" and "-", and registers the
@@ -45,10 +57,12 @@ func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*results
 
 // Commit puts the file in place, written anew from run in the order of
 // the benchmarks in order. Should that fail, the file as it was written
-// during the run goes in place instead: it holds the same results.
+// during the run goes in place instead: it holds the same results, unless
+// a write failed on the way, which is then the error. On stdout the
+// failed write is the error.
 func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 	if r.file == nil {
-		return nil
+		return r.failed
 	}
 	sorted, err := atomicfile.Create(r.file.Path())
 	if err == nil {
@@ -61,7 +75,10 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 			}
 		}
 	}
-	return r.file.Commit()
+	if err := r.file.Commit(); err != nil {
+		return err
+	}
+	return r.failed
 }
 
 // openOutputs opens the results files of a run before any benchmark runs,

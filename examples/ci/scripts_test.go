@@ -590,11 +590,13 @@ func TestActionRealRegression(t *testing.T) {
 	j := newJob(t)
 	j.env = append(j.env, stubRealEnv+"="+bin)
 	inputs := map[string]string{
-		"packages":          ".",
-		"baseline":          "HEAD",
-		"threshold":         "0.2",
-		"stop":              "none",
-		"args":              "--suite-runs 3 --iterations 2 --slices 3 --warmup 1 --slice-time 10ms --seed 1",
+		"packages":  ".",
+		"baseline":  "HEAD",
+		"threshold": "0.2",
+		"stop":      "none",
+		// Six suite runs of one iteration: a paired comparison counts
+		// suite runs, and six give its interval 5 degrees of freedom.
+		"args":              "--suite-runs 6 --iterations 1 --slices 3 --warmup 1 --slice-time 10ms --seed 1",
 		"working-directory": repo,
 	}
 	r := j.runAction(inputs, 0, "")

@@ -142,7 +142,9 @@ func (t *tally) add(res *compare.Result) {
 			k.kind = "alloc"
 		}
 		t.total[k]++
-		if (f == 0 && c.Verdict != compare.NoChange) || (f > 0 && c.Verdict == compare.Regression) {
+		// An A/A false alarm is a change claimed, in either direction;
+		// an inconclusive verdict claims nothing.
+		if (f == 0 && (c.Verdict == compare.Regression || c.Verdict == compare.Improvement)) || (f > 0 && c.Verdict == compare.Regression) {
 			t.flagged[k]++
 		}
 	}
@@ -190,9 +192,10 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 		r, _, err := record.ReadFile(path)
 		return r, err
 	}
-	// The default dynamic configuration (--stop precision, capped at
-	// s suite runs × d slices), with and without the early verdict.
-	dynamic := []string{"--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+	// The default dynamic configuration (--stop precision, d slices),
+	// with and without sequential sampling, each at its default cap:
+	// 20 suite runs with it, 5 without.
+	dynamic := []string{"--slice-time", slice.String(), "--iterations", "1",
 		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
 	opts := compare.DefaultOptions()
 	inter, seq, aa := newTally(false), newTally(false), newTally(true)
@@ -217,7 +220,7 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 			return err
 		}
 		old, head := compare.Split(r)
-		res, err := compare.Runs(old, head, opts)
+		res, err := compare.Runs(old, head, pairedOptions(opts, r))
 		if err != nil {
 			return err
 		}
@@ -231,7 +234,7 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 			return err
 		}
 		old, head = compare.Split(r)
-		if res, err = compare.Runs(old, head, opts); err != nil {
+		if res, err = compare.Runs(old, head, pairedOptions(opts, r)); err != nil {
 			return err
 		}
 		aa.add(res)
@@ -255,12 +258,12 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 			return err
 		}
 		seq.add(res)
-		// Dynamic, with and without --early-verdict.
+		// Dynamic, with and without sequential sampling.
 		for _, ev := range []bool{true, false} {
 			raw := filepath.Join(out, fmt.Sprintf("dyn-%s-%t.jsonl", sd, ev))
 			start := time.Now()
 			if err := gb(repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw,
-				"--early-verdict=" + strconv.FormatBool(ev)}, dynamic...)...); err != nil {
+				"--sequential=" + strconv.FormatBool(ev)}, dynamic...)...); err != nil {
 				return err
 			}
 			wall := time.Since(start)
@@ -269,7 +272,7 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 				return err
 			}
 			old, head := compare.Split(r)
-			if res, err = compare.Runs(old, head, opts); err != nil {
+			if res, err = compare.Runs(old, head, pairedOptions(opts, r)); err != nil {
 				return err
 			}
 			if ev {
@@ -293,11 +296,23 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
 	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
 	fmt.Println(seq.row("two sequential runs + `compare`"))
-	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, cap %d suite runs × %d slices), `run --baseline HEAD~1`:\n\n", s, d)
+	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, %d slices, default caps), `run --baseline HEAD~1`:\n\n", d)
 	fmt.Println("| method | wall, all seeds | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
 	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|")
 	seconds := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
-	fmt.Println(early.row(fmt.Sprintf("`--early-verdict` (default; %d of %d pairs settled)", settledPairs, seeds*len(regressBenchmarks)), seconds(earlyWall)))
-	fmt.Println(late.row("`--early-verdict=false`", seconds(lateWall)))
+	fmt.Println(early.row(fmt.Sprintf("`--sequential` (default; %d of %d pairs decided early)", settledPairs, seeds*len(regressBenchmarks)), seconds(earlyWall)))
+	fmt.Println(late.row("`--sequential=false`", seconds(lateWall)))
 	return nil
+}
+
+// pairedOptions returns opts for the halves of one run --baseline file:
+// paired by suite run, with the sequential looks its header records.
+func pairedOptions(opts compare.Options, r *record.Run) compare.Options {
+	opts.Paired = true
+	if r.Header != nil {
+		if p, err := compare.ParsePlan(r.Header.Options["looks"]); err == nil {
+			opts.Plan = p
+		}
+	}
+	return opts
 }

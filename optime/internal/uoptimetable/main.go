@@ -39,6 +39,44 @@ var methods = map[optime.Metric]string{
 
 type figures struct{ saved, within1, within3 float64 }
 
+// instRow compares the first instance with all instances pooled.
+type instRow struct {
+	version string
+	metric  optime.Metric
+	first   figures
+	all     figures
+	changed int
+	n       int
+}
+
+// baseRow compares the search with the minimum and random baselines.
+type baseRow struct {
+	version                     string
+	metric                      optime.Metric
+	search, minimum, random     figures
+	pubMinimum, pubRandom       figures
+	hasPubMinimum, hasPubRandom bool
+}
+
+// cmpRow compares our figures with the published ones.
+type cmpRow struct {
+	version string
+	n       int
+	ours    figures
+	pub     figures
+	hasPub  bool
+}
+
+// tables collects the rows of every table, version by version.
+type tables struct {
+	data      string
+	resamples int
+	seed      uint64
+	rows      map[optime.Metric][]cmpRow
+	inst      []instRow
+	base      []baseRow
+}
+
 func main() {
 	data := flag.String("data", "", "µOpTime replication data directory (with go_data_path/)")
 	resamples := flag.Int("resamples", optime.DefaultResamples, "bootstrap resamples")
@@ -51,71 +89,59 @@ func main() {
 	if err != nil || len(files) == 0 {
 		log.Fatalf("no go_data_path/*.csv under %s", *data)
 	}
-
-	type instRow struct {
-		version string
-		metric  optime.Metric
-		first   figures
-		all     figures
-		changed int
-		n       int
-	}
-	var inst []instRow
-	type baseRow struct {
-		version                     string
-		metric                      optime.Metric
-		search, minimum, random     figures
-		pubMinimum, pubRandom       figures
-		hasPubMinimum, hasPubRandom bool
-	}
-	var base []baseRow
-	type cmpRow struct {
-		version string
-		n       int
-		ours    figures
-		pub     figures
-		hasPub  bool
-	}
-	rows := map[optime.Metric][]cmpRow{}
+	t := &tables{data: *data, resamples: *resamples, seed: *seed, rows: map[optime.Metric][]cmpRow{}}
 	start := time.Now()
 	for _, file := range files {
 		version := strings.TrimSuffix(filepath.Base(file), ".csv")
-		run, err := dataset.ReadUOpTime(file)
-		if err != nil {
-			log.Fatal(err)
-		}
-		benches := optime.Benchmarks([]*record.Run{run}, nil)
-		published := readPublished(filepath.Join(*data, "go_optimization_new", version, "quality_analysis.csv"))
-		for _, m := range optime.Metrics() {
-			res := choose(optime.StrategySearch, benches, m, optime.FirstInstance, *resamples, *seed)
-			ours := summarize(res)
-			pub, ok := published[methods[m]]
-			rows[m] = append(rows[m], cmpRow{version, len(benches), ours, pub, ok})
-			if m == optime.CV || m == optime.RMAD {
-				all := choose(optime.StrategySearch, benches, m, optime.AllInstances, *resamples, *seed)
-				row := instRow{version: version, metric: m, first: ours, all: summarize(all), n: len(res.Choices)}
-				for i := range res.Choices {
-					if res.Choices[i].Config != all.Choices[i].Config {
-						row.changed++
-					}
-				}
-				inst = append(inst, row)
-				b := baseRow{version: version, metric: m, search: ours}
-				b.minimum = summarize(choose(optime.StrategyMinimum, benches, m, optime.FirstInstance, *resamples, *seed))
-				b.random = summarize(choose(optime.StrategyRandom, benches, m, optime.FirstInstance, *resamples, *seed))
-				b.pubMinimum, b.hasPubMinimum = readPublished(filepath.Join(*data, "go_min_baseline", version, "quality_analysis.csv"))[methods[m]]
-				b.pubRandom, b.hasPubRandom = readPublished(filepath.Join(*data, "go_random_baseline", version, "quality_analysis.csv"))[methods[m]]
-				base = append(base, b)
-			}
-		}
+		t.addVersion(version, file)
 		fmt.Fprintf(os.Stderr, "%s done after %v\n", version, time.Since(start).Round(time.Second))
 	}
+	t.printComparisons()
+	t.printInstances()
+	t.printBaselines()
+	fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start).Round(time.Second))
+}
 
+// addVersion adds the rows of one project version, read from file.
+func (t *tables) addVersion(version, file string) {
+	run, err := dataset.ReadUOpTime(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	benches := optime.Benchmarks([]*record.Run{run}, nil)
+	published := readPublished(filepath.Join(t.data, "go_optimization_new", version, "quality_analysis.csv"))
+	for _, m := range optime.Metrics() {
+		res := choose(optime.StrategySearch, benches, m, optime.FirstInstance, t.resamples, t.seed)
+		ours := summarize(res)
+		pub, ok := published[methods[m]]
+		t.rows[m] = append(t.rows[m], cmpRow{version, len(benches), ours, pub, ok})
+		if m != optime.CV && m != optime.RMAD {
+			continue
+		}
+		all := choose(optime.StrategySearch, benches, m, optime.AllInstances, t.resamples, t.seed)
+		row := instRow{version: version, metric: m, first: ours, all: summarize(all), n: len(res.Choices)}
+		for i := range res.Choices {
+			if res.Choices[i].Config != all.Choices[i].Config {
+				row.changed++
+			}
+		}
+		t.inst = append(t.inst, row)
+		b := baseRow{version: version, metric: m, search: ours}
+		b.minimum = summarize(choose(optime.StrategyMinimum, benches, m, optime.FirstInstance, t.resamples, t.seed))
+		b.random = summarize(choose(optime.StrategyRandom, benches, m, optime.FirstInstance, t.resamples, t.seed))
+		b.pubMinimum, b.hasPubMinimum = readPublished(filepath.Join(t.data, "go_min_baseline", version, "quality_analysis.csv"))[methods[m]]
+		b.pubRandom, b.hasPubRandom = readPublished(filepath.Join(t.data, "go_random_baseline", version, "quality_analysis.csv"))[methods[m]]
+		t.base = append(t.base, b)
+	}
+}
+
+// printComparisons prints one table per metric: ours against published.
+func (t *tables) printComparisons() {
 	for _, m := range optime.Metrics() {
 		fmt.Printf("### %s\n\n", m)
 		fmt.Println("| version | n | saved | published | ≤1% | published | ≤3% | published |")
 		fmt.Println("|---|---|---|---|---|---|---|---|")
-		for _, r := range rows[m] {
+		for _, r := range t.rows[m] {
 			pub := func(x float64) string {
 				if !r.hasPub {
 					return "–"
@@ -127,22 +153,28 @@ func main() {
 		}
 		fmt.Println()
 	}
+}
 
+// printInstances prints the first instance against all of them pooled.
+func (t *tables) printInstances() {
 	fmt.Println("### Instance 1 against all three instances pooled")
 	fmt.Println()
 	fmt.Println("| version | metric | saved, first | saved, all | ≤3%, first | ≤3%, all | choices changed |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, r := range inst {
+	for _, r := range t.inst {
 		fmt.Printf("| %s | %s | %.2f%% | %.2f%% | %.1f%% | %.1f%% | %d of %d |\n", r.version, r.metric,
 			100*r.first.saved, 100*r.all.saved, 100*r.first.within3, 100*r.all.within3, r.changed, r.n)
 	}
+}
 
+// printBaselines prints the search against the published baselines.
+func (t *tables) printBaselines() {
 	fmt.Println()
 	fmt.Println("### The search against the published baselines")
 	fmt.Println()
 	fmt.Println("| version | metric | search: saved, ≤3% | minimum: saved, ≤3% | published | random: saved, ≤3% | published |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, r := range base {
+	for _, r := range t.base {
 		cell := func(f figures) string { return fmt.Sprintf("%.2f%%, %.1f%%", 100*f.saved, 100*f.within3) }
 		pub := func(f figures, ok bool) string {
 			if !ok {
@@ -153,7 +185,6 @@ func main() {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.version, r.metric, cell(r.search),
 			cell(r.minimum), pub(r.pubMinimum, r.hasPubMinimum), cell(r.random), pub(r.pubRandom, r.hasPubRandom))
 	}
-	fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start).Round(time.Second))
 }
 
 // choose gives every benchmark its configuration under strategy st.

@@ -1,0 +1,525 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gobench-dyn/gobench-dyn/changepoint"
+	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/session"
+	"github.com/gobench-dyn/gobench-dyn/steady"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// SteadyOptions holds the flags and arguments of gobench-dyn steady.
+type SteadyOptions struct {
+	IO   *IOStreams
+	Args []string
+
+	JSON       string  // --json: per-process verdicts
+	Out        string  // -o: configuration file with the learned warmup
+	Config     string  // --config: configuration file whose entries -o updates
+	Penalty    float64 // 0: CROPS elbow
+	MinSegment int
+	MinTail    float64 // share of a series its steady part must cover
+	Tolerance  float64
+	Resamples  int
+	Seed       uint64
+	// IterationTime is the time one value of a published series took,
+	// for its outlier filter and its times.
+	IterationTime time.Duration
+
+	// RunSliceTime is the slice time of the runs that will obey -o: the
+	// learned warmup is written in slices of it.
+	RunSliceTime time.Duration
+
+	// The probe.
+	Bench     string
+	Processes int
+	Slices    int
+	SliceTime time.Duration
+	Timeout   time.Duration
+	Raw       string
+	Progress  progress.Mode
+}
+
+// Defaults of the probe: 200 slices of 10 ms are 2 s per process, four
+// times the warmup of examples/warmup (about 0.5 s in a fresh process),
+// so that the steady part can cover the last sixth of the series; three
+// processes tell a benchmark that settles everywhere from one that settles
+// in some processes only. About 7 s per benchmark with process start.
+const (
+	defaultProbeProcesses = 3
+	defaultProbeSlices    = 200
+	defaultProbeSliceTime = 10 * time.Millisecond
+	// Traini et al.'s steady part: 500 of 3,000 values.
+	defaultMinTail = 1.0 / 6
+)
+
+// NewCmdSteady returns the steady command. It binds flags to SteadyOptions
+// and calls runF, or steadyRun when runF is nil.
+func NewCmdSteady(ios *IOStreams, runF func(*SteadyOptions) error) *cobra.Command {
+	opts := &SteadyOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "steady [flags] RAW|SERIES... | [packages]",
+		Short: "Find where each benchmark reaches a steady state, and learn its warmup",
+		Long: `Steady decides, for every process of every benchmark, whether and where its
+slices settle, by the rules of Traini et al. (EMSE 2022): outliers out
+(median ± 3·(p99 − p1) on 200-slice windows), PELT change points in mean and
+variance with the penalty at the elbow of the CROPS path, trailing segments
+merged while the 95% bootstrap interval of their mean ratio does not lie
+wholly outside ±--tolerance, and steady if the steady part covers at least
+--min-tail of the series. A benchmark is steady if all its processes are,
+never steady if none is, inconsistent otherwise.
+
+Its arguments are raw record files of gobench-dyn run, published time-series
+files (a JSON array of forks, each an array of values, as Traini et al.
+published theirs; gzip is read too), or packages: then it first probes each
+benchmark with --processes processes of --slices slices of --slice-time each,
+no warmup.
+
+It prints a table per benchmark and per process, and the warmup estimation
+error (WEE) of the dynamic warmup criteria (cv, rciw, kld, with the FSE'20
+parameters) replayed on the same series against the steady-state starts.
+--json writes the per-process verdicts; -o writes each benchmark's learned
+warmup (the latest start among its steady processes) into a configuration
+file that run --config obeys.
+
+Exit status: 0 done; 1 if the probe failed; 2 on bad flags or input.`,
+		Example: `  # Probe the examples and learn their warmup.
+  gobench-dyn steady -o bench.conf ./examples/warmup
+  gobench-dyn run --config bench.conf ./examples/warmup
+
+  # Traini et al.'s published series.
+  gobench-dyn steady --json verdicts.json bench1.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return steadyRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.JSON, "json", "", "write per-process verdicts to `file` as JSON")
+	f.StringVarP(&opts.Out, "out", "o", "", "write a configuration `file` with each benchmark's learned warmup")
+	f.StringVar(&opts.Config, "config", "", "with -o, start from this configuration `file` and set the warmup of its entries")
+	f.Float64Var(&opts.Penalty, "penalty", 0, "fixed PELT penalty (0: the elbow of the CROPS path over [4, 1e5]·log n)")
+	f.IntVar(&opts.MinSegment, "min-segment", changepoint.DefaultMinSegment, "shortest PELT segment, in slices")
+	f.Float64Var(&opts.MinTail, "min-tail", defaultMinTail, "share of a series its steady part must cover to be steady")
+	f.Float64Var(&opts.Tolerance, "tolerance", 0.05, "relative change in mean that still counts as the same steady state")
+	f.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the segment comparison")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap")
+	f.DurationVar(&opts.RunSliceTime, "run-slice-time", defaultSliceTime, "with -o, the --slice-time of the runs that will use the configuration: the warmup is written in slices of it")
+	f.DurationVar(&opts.IterationTime, "iteration-time", 100*time.Millisecond, "time one value of a published series took")
+	f.StringVarP(&opts.Bench, "bench", "b", ".", "probe only benchmarks matching `regexp`")
+	f.IntVar(&opts.Processes, "processes", defaultProbeProcesses, "probe: processes per benchmark")
+	f.IntVar(&opts.Slices, "slices", defaultProbeSlices, "probe: slices per process")
+	f.DurationVar(&opts.SliceTime, "slice-time", defaultProbeSliceTime, "probe: target duration of one slice")
+	f.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "probe: kill a process that runs longer")
+	f.StringVar(&opts.Raw, "raw", "", "probe: keep its per-slice records in `file`")
+	f.Var(&opts.Progress, "progress", "probe: progress on stderr: auto, on or off")
+	return cmd
+}
+
+// steadyInput is one benchmark's series, however it was read.
+type steadyInput struct {
+	Name      string // benchmark or file
+	Package   string // "" for a published series
+	Benchmark string
+	Processes [][]float64
+	Ops       float64 // operations one value averages, for the outlier filter
+	// Walls holds the seconds each value of each process took; nil for a
+	// published series, whose values each took Seconds.
+	Walls   [][]float64
+	Seconds float64
+}
+
+// warmupTime returns the time process j spent before its value start.
+func (in steadyInput) warmupTime(j, start int) float64 {
+	if in.Walls == nil || j >= len(in.Walls) {
+		return float64(start) * in.Seconds
+	}
+	t := 0.0
+	for _, w := range in.Walls[j][:min(start, len(in.Walls[j]))] {
+		t += w
+	}
+	return t
+}
+
+// learnedWarmup returns the warmup of r in seconds: the longest time a
+// steady process of in took to reach its steady state, and −1 when none
+// is steady.
+func learnedWarmup(in steadyInput, r steady.Result) float64 {
+	w := -1.0
+	for j, s := range r.Series {
+		if s.Class == steady.Steady {
+			w = max(w, in.warmupTime(j, s.Start))
+		}
+	}
+	return w
+}
+
+func (o *SteadyOptions) validate() error {
+	switch {
+	case o.Penalty < 0 || math.IsNaN(o.Penalty) || math.IsInf(o.Penalty, 0):
+		return usageErr("--penalty: must be 0 or a positive number, got %v", o.Penalty)
+	case o.MinSegment < 1:
+		return usageErr("--min-segment: must be at least 1, got %d", o.MinSegment)
+	case !(o.MinTail > 0 && o.MinTail < 1):
+		return usageErr("--min-tail: must be a share in (0, 1), got %v", o.MinTail)
+	case !(o.Tolerance > 0 && o.Tolerance < 1):
+		return usageErr("--tolerance: must be in (0, 1), got %v", o.Tolerance)
+	case o.Resamples < 100:
+		return usageErr("--resamples: must be at least 100, got %d", o.Resamples)
+	case o.RunSliceTime <= 0:
+		return usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
+	case o.IterationTime <= 0:
+		return usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
+	case o.Processes < 1:
+		return usageErr("--processes: must be at least 1, got %d", o.Processes)
+	case o.Slices < 10:
+		return usageErr("--slices: must be at least 10, got %d", o.Slices)
+	case o.SliceTime <= 0:
+		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
+	case o.Config != "" && o.Out == "":
+		return usageErr("--config: only meaningful with -o")
+	}
+	return nil
+}
+
+func steadyRun(opts *SteadyOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
+	var cf *optime.ConfigFile
+	if opts.Config != "" {
+		var err error
+		if cf, err = optime.ReadConfigFile(opts.Config); err != nil {
+			return usageErr("--config: %v", err)
+		}
+	}
+	inputs, err := opts.inputs()
+	if err != nil {
+		return err
+	}
+	sopts := steady.Options{
+		Changepoint:     changepoint.Options{Penalty: opts.Penalty, MinSegment: opts.MinSegment},
+		Tolerance:       opts.Tolerance,
+		Resamples:       opts.Resamples,
+		MinTailFraction: opts.MinTail,
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x57ead))
+	results := make([]steady.Result, len(inputs))
+	values := make([][][]float64, len(inputs))
+	for i, in := range inputs {
+		so := sopts
+		so.Skip = steady.SkipFor(0, in.Ops)
+		results[i] = steady.AnalyzeBenchmark(in.Processes, so, rng)
+		values[i] = in.Processes
+	}
+	if err := writeSteadyTable(opts.IO.Out, inputs, results, values); err != nil {
+		return err
+	}
+	if opts.JSON != "" {
+		if err := writeOutputFile("--json", opts.JSON, func(w io.Writer) error { return writeSteadyJSON(w, inputs, results) }); err != nil {
+			return err
+		}
+	}
+	if opts.Out != "" {
+		cf = learnedConfig(cf, inputs, results, opts)
+		return writeOutputFile("--out", opts.Out, cf.Write)
+	}
+	return nil
+}
+
+// inputs reads the files named by the arguments, or probes the packages
+// they name.
+func (o *SteadyOptions) inputs() ([]steadyInput, error) {
+	var files, pkgs []string
+	for _, a := range o.Args {
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
+			files = append(files, a)
+		} else {
+			pkgs = append(pkgs, a)
+		}
+	}
+	switch {
+	case len(files) > 0 && len(pkgs) > 0:
+		return nil, usageErr("%s is not a file: give files or packages, not both", pkgs[0])
+	case len(files) == 0:
+		return o.probe(pkgs)
+	}
+	var ins []steadyInput
+	for _, f := range files {
+		in, err := o.readFile(f)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(ins, in...)
+	}
+	return ins, nil
+}
+
+// readFile reads a raw record file or a published series file.
+func (o *SteadyOptions) readFile(path string) ([]steadyInput, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		run, warns, err := record.Read(bytes.NewReader(data), path)
+		for _, w := range warns {
+			fmt.Fprintf(o.IO.ErrOut, "gobench-dyn: warning: %s\n", w)
+		}
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		ins := recordInputs(run)
+		if len(ins) == 0 {
+			return nil, usageErr("%s: no ns/op measurements", path)
+		}
+		return ins, nil
+	}
+	forks, err := dataset.ParseSeries(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	// A published value is seconds per operation, averaged over an
+	// iteration of --iteration-time.
+	sum, n := 0.0, 0
+	for _, f := range forks {
+		for _, v := range f {
+			sum += v
+			n++
+		}
+	}
+	it := o.IterationTime.Seconds()
+	return []steadyInput{{Name: path, Benchmark: filepath.Base(path), Processes: forks, Ops: it / (sum / float64(n)), Seconds: it}}, nil
+}
+
+// recordInputs returns the series of each benchmark of the code under test.
+func recordInputs(run *record.Run) []steadyInput {
+	var ins []steadyInput
+	for _, k := range run.Keys() {
+		if k.Version != record.VersionHead {
+			continue
+		}
+		procs := steady.Processes(run, k, "ns/op")
+		if len(procs) == 0 {
+			continue
+		}
+		// The wall time of each slice, in the order of Processes: the
+		// benchmark's slices with their wall time as the only unit.
+		var ops, wall float64
+		wr := &record.Run{}
+		for i := range run.Slices {
+			if s := run.Slices[i]; s.Key() == k {
+				if _, ok := s.Values["ns/op"]; !ok {
+					continue
+				}
+				ops += float64(s.N)
+				wall += float64(s.WallNs) / 1e9
+				s.Values = map[string]float64{"wall": float64(s.WallNs) / 1e9}
+				wr.Slices = append(wr.Slices, s)
+			}
+		}
+		m := float64(len(wr.Slices))
+		walls := steady.Processes(wr, k, "wall")
+		ins = append(ins, steadyInput{
+			Name: k.Bench.String(), Package: k.Package, Benchmark: k.Benchmark,
+			Processes: procs, Ops: ops / m, Seconds: wall / m, Walls: walls,
+		})
+	}
+	return ins
+}
+
+// probe runs each benchmark of pkgs in --processes fresh processes of
+// --slices slices, all of them recorded, and reads the records back.
+func (o *SteadyOptions) probe(pkgs []string) ([]steadyInput, error) {
+	raw := o.Raw
+	if raw == "" {
+		dir, err := os.MkdirTemp("", "gobench-dyn-steady-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		raw = filepath.Join(dir, "probe.jsonl")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cleanups := &session.Cleanups{}
+	defer cleanups.Run()
+	defer onInterrupt(cancel, o.IO.ErrOut, cleanups)()
+	sopts := session.Options{
+		Patterns:   pkgs,
+		Bench:      o.Bench,
+		Stop:       stopper.Config{Criterion: stopper.None, Measure: o.Slices, MinIterations: 1},
+		SuiteRuns:  o.Processes,
+		Iterations: 1,
+		SliceTime:  o.SliceTime,
+		Timeout:    o.Timeout,
+		Raw:        raw,
+		Progress:   o.Progress,
+		Tool:       "gobench-dyn " + toolVersion(),
+	}
+	res, err := session.Run(ctx, sopts, session.Outputs{Results: discardOutput{}, Log: o.IO.ErrOut}, session.Env{Cleanups: cleanups})
+	if err != nil {
+		return nil, runExit(&RunOptions{}, res, err)
+	}
+	if res.Interrupted() {
+		return nil, &exitError{code: 130, msg: "interrupted before the probe ended"}
+	}
+	run, _, err := record.ReadFile(raw)
+	if err != nil {
+		return nil, err
+	}
+	ins := recordInputs(run)
+	if len(ins) == 0 {
+		return nil, failErr("the probe measured nothing")
+	}
+	return ins, nil
+}
+
+// discardOutput drops the benchstat-format results of the probe: its
+// records are what steady reads.
+type discardOutput struct{}
+
+func (discardOutput) Write(p []byte) (int, error)            { return len(p), nil }
+func (discardOutput) Commit(*record.Run, []record.Key) error { return nil }
+
+// writeSteadyTable prints one table of benchmarks, one of processes and
+// one of the dynamic criteria's warmup estimation errors.
+func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values [][][]float64) error {
+	bw := bufio.NewWriter(w)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "benchmark\tclass\tsteady\twarmup\twarmup time")
+	for i, in := range ins {
+		r := rs[i]
+		n := 0
+		for _, s := range r.Series {
+			if s.Class == steady.Steady {
+				n++
+			}
+		}
+		wu, wt := "–", "–"
+		if r.Warmup >= 0 {
+			wu = fmt.Sprintf("%d slices", r.Warmup)
+			wt = fmt.Sprintf("%.3gs", learnedWarmup(in, r))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", in.Name, r.Class, n, len(r.Series), wu, wt)
+	}
+	tw.Flush()
+	fmt.Fprintln(bw)
+	tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "benchmark\tprocess\tclass\tstart\tstart time\tslices\tsegments\tpenalty\tlast mean")
+	for i, in := range ins {
+		for j, s := range rs[i].Series {
+			start, st := "–", "–"
+			if s.Class == steady.Steady {
+				start = fmt.Sprint(s.Start)
+				st = fmt.Sprintf("%.3gs", in.warmupTime(j, s.Start))
+			}
+			last := math.NaN()
+			if len(s.Means) > 0 {
+				last = s.Means[len(s.Means)-1]
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%.4g\t%.4g\n", in.Name, j, s.Class, start, st, len(values[i][j]), len(s.Ends), s.Penalty, last)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(bw)
+	tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "criterion\tsteady processes\tWEE median\tWEE IQR\tover\tunder\tnever held")
+	for _, c := range []stopper.Criterion{stopper.CV, stopper.RCIW, stopper.KLD} {
+		cfg := stopper.Paper(c)
+		// A window of slices, as the FSE'20 warmup stoppage, without its
+		// cap of 50: the series is the cap here.
+		cfg.WarmupMax = math.MaxInt32
+		wee := steady.WEEOf(rs, values, cfg, 0)
+		if wee.N == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.0f slices\t%.0f–%.0f\t%d\t%d\t%d\n", c, wee.N, wee.Median, wee.Q1, wee.Q3, wee.Over, wee.Under, wee.Unmet)
+	}
+	tw.Flush()
+	return bw.Flush()
+}
+
+// steadyVerdict is one element of the --json output.
+type steadyVerdict struct {
+	Name  string `json:"name"`
+	Fork  int    `json:"fork"`
+	Class string `json:"class"`
+	Start int    `json:"start"`
+}
+
+func writeSteadyJSON(w io.Writer, ins []steadyInput, rs []steady.Result) error {
+	out := []steadyVerdict{}
+	for i, in := range ins {
+		for j, s := range rs[i].Series {
+			out = append(out, steadyVerdict{Name: in.Name, Fork: j, Class: s.Class.String(), Start: s.Start})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// learnedConfig returns cf (or a new configuration file) with the warmup
+// of every benchmark read from records set to its learned warmup, in
+// slices of --run-slice-time. A
+// benchmark cf does not hold gets run's default configuration; one that
+// never settled keeps its warmup.
+func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result, opts *SteadyOptions) *optime.ConfigFile {
+	if cf == nil {
+		cf = &optime.ConfigFile{Schema: optime.ConfigSchema}
+	}
+	cf.Created = time.Now().UTC()
+	id := 1
+	for _, s := range cf.Sources {
+		id = max(id, s.ID+1)
+	}
+	cf.Sources = append(cf.Sources, optime.Source{ID: id, File: "gobench-dyn steady"})
+	def := stopper.Default(stopper.Precision)
+	for i, in := range ins {
+		if in.Package == "" || rs[i].Warmup < 0 {
+			continue
+		}
+		// The warmup lasts as long in a run as in the probe: in slices of
+		// the run's slice time, rounded up. A benchmark steady from its
+		// first slice keeps one slice, Go's default.
+		warmup := max(1, int(math.Ceil(learnedWarmup(in, rs[i])/opts.RunSliceTime.Seconds())))
+		if e, ok := cf.Lookup(in.Package, in.Benchmark); ok {
+			for k := range cf.Entries {
+				if cf.Entries[k].Package == e.Package && cf.Entries[k].Benchmark == e.Benchmark {
+					cf.Entries[k].Warmup = warmup
+					cf.Entries[k].Sources = append(cf.Entries[k].Sources, id)
+				}
+			}
+			continue
+		}
+		cf.Entries = append(cf.Entries, optime.Entry{
+			Package: in.Package, Benchmark: in.Benchmark,
+			SuiteRuns: defaultSuiteRuns, Iterations: defaultIterations, Slices: def.Measure,
+			Warmup: warmup, Metric: optime.RMAD, Threshold: optime.DefaultThreshold,
+			Value: math.NaN(), Sources: []int{id},
+		})
+	}
+	return cf
+}

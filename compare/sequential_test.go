@@ -1,0 +1,169 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"gonum.org/v1/gonum/stat"
+)
+
+func TestNewPlan(t *testing.T) {
+	assert.Equal(t, []int{5, 8, 12, 18, 20}, NewPlan(5, 20).Looks)
+	assert.Equal(t, []int{5}, NewPlan(5, 5).Looks)
+	assert.Equal(t, []int{3}, NewPlan(5, 3).Looks, "a cap below the first look is one fixed look")
+	assert.Equal(t, []int{2, 3, 5, 8, 10}, NewPlan(1, 10).Looks)
+	p := NewPlan(5, 20)
+	assert.True(t, p.Sequential())
+	assert.False(t, p.IsLook(6))
+	assert.True(t, p.IsLook(8))
+	assert.True(t, p.IsLook(25), "past the last look every suite run is one")
+	assert.InDelta(t, 0.002, p.level(0.01), 1e-15)
+}
+
+// PairDecided by hand: at 5 pairs of a plan of 5 looks each look has level
+// 0.002, t(4, 0.999) = 7.17318, so d = 0.10, 0.11, 0.09, 0.10, 0.10 (sd
+// 0.0070711) has half-width 7.17318·0.0070711/√5 = 0.022684: the interval
+// [e^0.077316, e^0.122684] = [+8.04%, +13.05%] lies beyond +3% and +8%.
+func TestPairDecidedKnownAnswer(t *testing.T) {
+	p := NewPlan(5, 20)
+	base := [][]float64{{100}, {100}, {100}, {100}, {100}}
+	head := [][]float64{}
+	for _, d := range []float64{0.1, 0.11, 0.09, 0.1, 0.1} {
+		head = append(head, []float64{100 * math.Exp(d)})
+	}
+	assert.True(t, PairDecided(base, head, 0.03, 0.99, p))
+	assert.False(t, PairDecided(base[:4], head[:4], 0.03, 0.99, p), "4 is not a look")
+	assert.True(t, PairDecided(base, head, 0.08, 0.99, p))
+	assert.False(t, PairDecided(base, head, 0.081, 0.99, p), "+8.04% straddles an 8.1% threshold")
+	assert.False(t, PairDecided([][]float64{{0}, {1}, {1}, {1}, {1}}, head, 0.03, 0.99, p), "no log of zero")
+}
+
+// pairRatios draws n per-suite-run log ratios under the variance
+// components model: one process of m slices per version and suite run.
+func pairRatios(rng *rand.Rand, n, m int, shift, sdB, sdE float64) []float64 {
+	d := make([]float64, n)
+	for k := range d {
+		a := components(rng, 1000, 1, m, sdB, sdE)[0]
+		b := components(rng, 1000*(1+shift), 1, m, sdB, sdE)[0]
+		d[k] = math.Log(stat.Mean(b, nil)) - math.Log(stat.Mean(a, nil))
+	}
+	return d
+}
+
+// seqRates runs the sequential plan on reps simulated pairs and returns
+// the shares of regressions, improvements, no change and inconclusive, and
+// the mean number of pairs run.
+type seqRates struct {
+	reg, imp, same, open, pairs float64
+}
+
+func simulateSequential(seed uint64, reps int, plan Plan, shift, sdB, sdE float64) seqRates {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	var r seqRates
+	last := plan.Looks[len(plan.Looks)-1]
+	for range reps {
+		d := pairRatios(rng, last, 5, shift, sdB, sdE)
+		_, looked, dir := plan.sequential(d, DefaultThreshold, 1-DefaultConfidence)
+		r.pairs += float64(looked)
+		switch dir {
+		case up:
+			r.reg++
+		case down:
+			r.imp++
+		case same:
+			r.same++
+		default:
+			r.open++
+		}
+	}
+	n := float64(reps)
+	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}
+}
+
+// TestSequentialValidity holds the false-alarm rate under optional
+// stopping: looking at 5, 8, 12, 18 and 20 pairs and stopping at the first
+// decided look, A/A pairs are called a regression or an improvement in at
+// most 1%, and a real change of 4% (beyond the 3% threshold) is called no
+// change in at most 1%, with the spread of CPU-bound and of allocating
+// benchmarks.
+func TestSequentialValidity(t *testing.T) {
+	reps := 3000
+	if testing.Short() {
+		reps = 1000
+	}
+	plan := NewPlan(DefaultFirstLook, 20)
+	for i, sdB := range []float64{0.005, 0.02, 0.15} {
+		aa := simulateSequential(uint64(50+i), reps, plan, 0, sdB, 0.02)
+		near := simulateSequential(uint64(60+i), reps, plan, 0.04, sdB, 0.02)
+		t.Logf("sdB %.1f%%: A/A regression %.2f%% improvement %.2f%% no change %.1f%% (%.1f pairs); +4%%: no change %.2f%%",
+			100*sdB, 100*aa.reg, 100*aa.imp, 100*aa.same, aa.pairs, 100*near.same)
+		assert.LessOrEqual(t, aa.reg+aa.imp, 0.01)
+		assert.LessOrEqual(t, near.same, 0.01)
+	}
+}
+
+// TestSequentialEvaluation prints the table of docs/COMPARE.md: power,
+// false alarms, inconclusive share and mean pairs to a verdict of the
+// sequential plan (cap 20 paired suite runs) against a fixed 5 and a fixed
+// 20 paired suite runs, for a CPU-bound spread (2% between processes) and
+// an allocating one (15%), with 2% within a process and 5 slices.
+//
+//	go test -run TestSequentialEvaluation -v ./compare/
+func TestSequentialEvaluation(t *testing.T) {
+	reps := 2000
+	if testing.Short() {
+		reps = 300
+	}
+	plans := []struct {
+		name string
+		plan Plan
+	}{{"fixed 5", NewPlan(5, 5)}, {"fixed 20", NewPlan(20, 20)}, {"sequential ≤ 20", NewPlan(DefaultFirstLook, 20)}}
+	var b strings.Builder
+	b.WriteString("| spread between processes | design | A/A false alarms | A/A no change | +5% found | +10% found | +25% found | +10% inconclusive | mean pairs (A/A, +10%) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	for i, sdB := range []float64{0.02, 0.15} {
+		for j, p := range plans {
+			seed := uint64(100 + 10*i + j)
+			aa := simulateSequential(seed, reps, p.plan, 0, sdB, 0.02)
+			r5 := simulateSequential(seed+1000, reps, p.plan, 0.05, sdB, 0.02)
+			r10 := simulateSequential(seed+2000, reps, p.plan, 0.10, sdB, 0.02)
+			r25 := simulateSequential(seed+3000, reps, p.plan, 0.25, sdB, 0.02)
+			fmt.Fprintf(&b, "| %.0f%% | %s | %.2f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f, %.1f |\n",
+				100*sdB, p.name, 100*(aa.reg+aa.imp), 100*aa.same, 100*r5.reg, 100*r10.reg, 100*r25.reg, 100*r10.open, aa.pairs, r10.pairs)
+			assert.LessOrEqual(t, aa.reg+aa.imp, 0.01)
+			assert.Zero(t, r10.same, "a +10% change is never no change")
+		}
+	}
+	t.Logf("%d simulated pairs per cell\n%s", reps, b.String())
+}
+
+// FuzzParsePlan checks that ParsePlan accepts exactly ascending positive
+// lists and that String gives back what it read.
+func FuzzParsePlan(f *testing.F) {
+	for _, s := range []string{"5,8,12,18,20", "5", "", "3,3", "0,1", "2, 4", "-1", "1,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePlan(s)
+		if err != nil {
+			return
+		}
+		for i, n := range p.Looks {
+			if n < 1 || i > 0 && n <= p.Looks[i-1] {
+				t.Fatalf("%q: looks %v", s, p.Looks)
+			}
+		}
+		q, err := ParsePlan(p.String())
+		if err != nil || !slices.Equal(p.Looks, q.Looks) {
+			t.Fatalf("%q: %v does not round-trip: %v %v", s, p.Looks, q.Looks, err)
+		}
+	})
+}
+
+func TestPlanString(t *testing.T) {
+	assert.Equal(t, "5,8,12,18,20", NewPlan(5, 20).String())
+}
