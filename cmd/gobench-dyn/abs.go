@@ -86,7 +86,7 @@ covers the functions run so far).`,
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole evaluation (0: none)")
 	fs.StringVar(&opts.JSON, "json", "", "write the report as JSON to `file`")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", 5, "most suite runs of each function's paired run")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", abs.MinSuiteRuns, "most suite runs of each function's paired run (at least 5)")
 	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
