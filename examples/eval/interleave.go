@@ -90,6 +90,7 @@ func (il interleaving) evaluate() error {
 	}
 	res.refWall /= time.Duration(2 * il.rounds)
 	res.print(il)
+	res.printPerBenchmark(il)
 	return nil
 }
 

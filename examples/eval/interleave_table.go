@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"time"
 
@@ -164,4 +165,38 @@ func median(xs []float64) float64 {
 		return xs[n/2]
 	}
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+}
+
+// printPerBenchmark writes, per benchmark, what the reference says about
+// itself beside the precision every method reached: the median over rounds
+// of the achieved ±, and for the default the processes it spent.
+func (res *interleaved) printPerBenchmark(il interleaving) {
+	fmt.Printf("\n| benchmark | ref B / ref A | default: processes | default ± | --stop none ± | go test benchstat ± |\n")
+	fmt.Println("|---|--:|--:|--:|--:|--:|")
+	widths := map[string]map[record.Bench][]float64{}
+	procs := map[record.Bench][]float64{}
+	for _, t := range res.methods {
+		widths[t.name] = map[record.Bench][]float64{}
+		for _, r := range t.runs {
+			for _, k := range r.run.Keys() {
+				series := r.run.Series(k, "ns/op")
+				if len(series) == 0 {
+					continue
+				}
+				widths[t.name][k.Bench] = append(widths[t.name][k.Bench], achieved(series, t.gotest))
+				if t.name == "interval" {
+					procs[k.Bench] = append(procs[k.Bench], float64(len(series)))
+				}
+			}
+		}
+	}
+	for _, k := range res.refA.Keys() {
+		a := mean(record.Measurements(res.refA.Series(k, "ns/op")))
+		b := mean(record.Measurements(res.refB.Series(k, "ns/op")))
+		if math.IsNaN(a) {
+			continue
+		}
+		fmt.Printf("| %s | %.3f | %.1f | ±%.1f%% | ±%.1f%% | ±%.1f%% |\n", path.Base(k.Package)+"."+k.Benchmark, b/a, mean(procs[k.Bench]),
+			100*median(widths["interval"][k.Bench]), 100*median(widths["none"][k.Bench]), 100*median(widths["gotest"][k.Bench]))
+	}
 }
