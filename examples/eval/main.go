@@ -11,6 +11,12 @@
 // against the full run, the share of benchmarks whose mean lies within 1%,
 // 3% and 5% of the full run's, the A/A share (the 99% bootstrap CI of the
 // ratio of means straddles 1), and the time spent computing criteria.
+//
+// With -interleave, sequential runs give way to one schedule in rounds:
+// the reference runs twice (A and B), the methods between, each round in
+// its own seeded shuffled order, so that drift of the machine falls on
+// every method alike, and A against B is printed beside every method as
+// the noise floor.
 package main
 
 import (
