@@ -456,32 +456,8 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 			if it.name != b.Name {
 				return false
 			}
-			now := r.now()
 			slice++
-			rec := &record.Slice{
-				Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
-				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: feed.Step.Warmup,
-				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
-			}
-			last = now
-			r.allWall += time.Duration(rec.WallNs)
-			r.slice(b, rec)
-			if feed.Step.Warmup {
-				sum.Warmup++
-			} else {
-				sum.Slices++
-				sum.InSlices += now.Sub(rec.Start)
-				r.inSlices += now.Sub(rec.Start)
-			}
-			if feed.Add(it.values["ns/op"]) {
-				r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
-			}
-			done = feed.Step.Done
-			if !done && r.Budget > 0 && !now.Before(r.deadline) {
-				// The budget ends now: keep what this slice measured
-				// and start no other.
-				r.spent, done = true, true
-			}
+			last, done = r.recordSlice(e, k, order, slice, it, last, feed, sum)
 			if done {
 				if slice < maxSlices {
 					p.kill("done")
@@ -517,6 +493,39 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	}
 	r.recalibrate(b, feed.Measured)
 	return feed.Measured, nil
+}
+
+// recordSlice records slice number slice of entry e, printed as it and
+// measured since last, feeds it to the policy, and returns when it ended
+// and whether the iteration is done: the policy has what it needs or the
+// budget has run out.
+func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last time.Time, feed *policy.Feed, sum *Summary) (time.Time, bool) {
+	b := e.Bench
+	now := r.now()
+	rec := &record.Slice{
+		Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
+		SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: feed.Step.Warmup,
+		N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
+	}
+	r.allWall += time.Duration(rec.WallNs)
+	r.slice(b, rec)
+	if feed.Step.Warmup {
+		sum.Warmup++
+	} else {
+		sum.Slices++
+		sum.InSlices += now.Sub(rec.Start)
+		r.inSlices += now.Sub(rec.Start)
+	}
+	if feed.Add(it.values["ns/op"]) {
+		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
+	}
+	done := feed.Step.Done
+	if !done && r.Budget > 0 && !now.Before(r.deadline) {
+		// The budget ends now: keep what this slice measured and start
+		// no other.
+		r.spent, done = true, true
+	}
+	return now, done
 }
 
 func killDetail(why string, timeout time.Duration, stderr string) string {
