@@ -48,6 +48,23 @@ type interleaved struct {
 	methods    []*track
 }
 
+// check refuses a plan no interval could come from, naming the flag.
+func (il interleaving) check() error {
+	switch {
+	case il.rounds < 1:
+		return fmt.Errorf("-rounds %d: want at least 1", il.rounds)
+	case il.refProcs < 2:
+		return fmt.Errorf("-ref-procs %d: want at least 2 processes for an interval", il.refProcs)
+	case il.cap < 3:
+		return fmt.Errorf("-cap %d: want at least 3, the fewest processes a criterion judges on", il.cap)
+	case !(il.target > 0 && il.target < 1):
+		return fmt.Errorf("-target %v: want a fraction in (0, 1), such as 0.03", il.target)
+	case il.slices < 1:
+		return fmt.Errorf("-d %d: want at least 1 slice per process", il.slices)
+	}
+	return nil
+}
+
 // evaluate builds the tool, runs the schedule of il and prints its table.
 func (il interleaving) evaluate() error {
 	if il.out == "" {

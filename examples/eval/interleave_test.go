@@ -54,3 +54,15 @@ func TestMedianSkipsNaN(t *testing.T) {
 	assert.Equal(t, 2.5, median([]float64{4, 1, 2, 3}))
 	assert.True(t, math.IsNaN(median(nil)))
 }
+
+func TestInterleavingCheckNamesTheFlag(t *testing.T) {
+	ok := interleaving{rounds: 3, refProcs: 10, cap: 5, target: 0.03, slices: 5}
+	require.NoError(t, ok.check())
+	for flag, il := range map[string]interleaving{
+		"-rounds": {rounds: 0, refProcs: 10, cap: 5, target: 0.03, slices: 5},
+		"-cap":    {rounds: 3, refProcs: 10, cap: 2, target: 0.03, slices: 5},
+		"-target": {rounds: 3, refProcs: 10, cap: 5, target: 3, slices: 5},
+	} {
+		assert.ErrorContains(t, il.check(), flag)
+	}
+}

@@ -96,15 +96,12 @@ func main() {
 		pkgs = []string{"./examples/..."}
 	}
 	if *interleave {
-		for name, bad := range map[string]bool{"-rounds": *rounds < 1, "-ref-procs": *refProcs < 2, "-cap": *procCap < 3,
-			"-target": !(*target > 0 && *target < 1), "-d": *slices < 1} {
-			if bad {
-				fmt.Fprintf(os.Stderr, "eval: %s out of range (-rounds ≥ 1, -ref-procs ≥ 2, -cap ≥ 3, 0 < -target < 1, -d ≥ 1)\n", name)
-				os.Exit(2)
-			}
-		}
 		il := interleaving{dir: *dir, out: *out, pkgs: pkgs, slice: *slice, bench: *bench, rounds: *rounds,
 			refProcs: *refProcs, slices: *slices, cap: *procCap, target: *target, seed: 1}
+		if err := il.check(); err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(2)
+		}
 		if err := il.evaluate(); err != nil {
 			fmt.Fprintln(os.Stderr, "eval:", err)
 			os.Exit(1)
