@@ -133,21 +133,7 @@ func timelinePlot(b *Benchmark, unit string) string {
 	if err != nil {
 		return ""
 	}
-	s.GlyphStyleFunc = func(i int) draw.GlyphStyle {
-		pt := b.points[i]
-		g := draw.GlyphStyle{Color: pointColor(pt.SuiteRun, pt.Iteration), Radius: 2.2}
-		switch {
-		case pt.Baseline && pt.Warmup:
-			g.Shape = draw.TriangleGlyph{}
-		case pt.Baseline:
-			g.Shape = draw.PyramidGlyph{}
-		case pt.Warmup:
-			g.Shape = draw.RingGlyph{}
-		default:
-			g.Shape = draw.CircleGlyph{}
-		}
-		return g
-	}
+	s.GlyphStyleFunc = func(i int) draw.GlyphStyle { return pointGlyph(b.points[i]) }
 	p.Add(s)
 
 	p.Y.Min, p.Y.Max = yRange(b.points, sc.factor)
@@ -159,7 +145,32 @@ func timelinePlot(b *Benchmark, unit string) string {
 	p.X.Min, p.X.Max = 0.5, float64(b.points[len(b.points)-1].X)+0.5
 	p.X.Tick.Marker = niceTicks{integer: true}
 	p.Y.Tick.Marker = niceTicks{}
-	for _, m := range b.marks {
+	addMarks(p, b.marks)
+	addSegments(p, b.segments, sc.factor)
+	return svgString(p, timelineW, timelineH)
+}
+
+// pointGlyph is how a slice shows: its colour tells its iteration, its
+// shape its version and whether it warmed up.
+func pointGlyph(pt point) draw.GlyphStyle {
+	g := draw.GlyphStyle{Color: pointColor(pt.SuiteRun, pt.Iteration), Radius: 2.2}
+	switch {
+	case pt.Baseline && pt.Warmup:
+		g.Shape = draw.TriangleGlyph{}
+	case pt.Baseline:
+		g.Shape = draw.PyramidGlyph{}
+	case pt.Warmup:
+		g.Shape = draw.RingGlyph{}
+	default:
+		g.Shape = draw.CircleGlyph{}
+	}
+	return g
+}
+
+// addMarks draws the vertical marks of the timeline plot across its
+// value range.
+func addMarks(p *plot.Plot, marks []mark) {
+	for _, m := range marks {
 		l, err := plotter.NewLine(plotter.XYs{{X: m.X, Y: p.Y.Min}, {X: m.X, Y: p.Y.Max}})
 		if err != nil {
 			continue
@@ -183,8 +194,13 @@ func timelinePlot(b *Benchmark, unit string) string {
 		}
 		p.Add(l)
 	}
-	for _, sg := range b.segments {
-		y := math.Max(p.Y.Min, math.Min(p.Y.Max, sg.Mean*sc.factor))
+}
+
+// addSegments draws the steady-state segments of the timeline plot, their
+// means scaled by factor.
+func addSegments(p *plot.Plot, segments []segment, factor float64) {
+	for _, sg := range segments {
+		y := math.Max(p.Y.Min, math.Min(p.Y.Max, sg.Mean*factor))
 		l, err := plotter.NewLine(plotter.XYs{{X: sg.X0 - 0.5, Y: y}, {X: sg.X1 + 0.5, Y: y}})
 		if err != nil {
 			continue
@@ -196,7 +212,6 @@ func timelinePlot(b *Benchmark, unit string) string {
 		}
 		p.Add(l)
 	}
-	return svgString(p, timelineW, timelineH)
 }
 
 // yRange returns the value range of the timeline plot: the measurements

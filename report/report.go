@@ -238,9 +238,41 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 	rep.Suite.Config = config(runs)
 
 	order, keys := group(run)
-	failures := map[record.Bench][]string{}
-	stops := map[record.Key]*record.Event{}
-	budget := map[record.Key]bool{}
+	ev := readEvents(run)
+	rep.Suite.Criterion = ev.criterion
+	slicesOf := map[record.Key][]*record.Slice{}
+	for i := range run.Slices {
+		s := &run.Slices[i]
+		slicesOf[s.Key()] = append(slicesOf[s.Key()], s)
+	}
+	rep.Benchmarks = make([]*Benchmark, len(order))
+	for i, id := range order {
+		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.Package, Name: id.Benchmark, Failures: ev.failures[id]}
+	}
+	// Benchmarks are independent: summarise them in parallel, each with
+	// its own random stream derived from the seed and its position, so
+	// that the result does not depend on scheduling.
+	stopOn := stopCriterion(runs)
+	parallel(len(order), func(i int) {
+		rep.Benchmarks[i].build(keys[order[i]], slicesOf, ev, stopOn, rep.Suite.Config, opts, rand.New(rand.NewPCG(opts.Seed, uint64(i))))
+	})
+	rep.finish(run, order)
+	if err := rep.compare(run, opts); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// runEvents are the events of a run the report uses.
+type runEvents struct {
+	failures  map[record.Bench][]string
+	stops     map[record.Key]*record.Event
+	budget    map[record.Key]bool
+	criterion time.Duration // spent computing criteria, over all benchmarks
+}
+
+func readEvents(run *record.Run) runEvents {
+	ev := runEvents{failures: map[record.Bench][]string{}, stops: map[record.Key]*record.Event{}, budget: map[record.Key]bool{}}
 	critNs := map[record.Key]int64{}
 	for i := range run.Events {
 		e := &run.Events[i]
@@ -251,68 +283,64 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 			if e.SuiteRun > 0 {
 				msg = fmt.Sprintf("suite run %d, iteration %d: %s", e.SuiteRun, e.Iteration, e.Reason)
 			}
-			failures[k.Bench] = append(failures[k.Bench], msg)
+			ev.failures[k.Bench] = append(ev.failures[k.Bench], msg)
 		case record.EventStop:
-			stops[k] = e
+			ev.stops[k] = e
 			critNs[k] = max(critNs[k], e.CriterionNs)
 		case record.EventBudget:
-			budget[k] = true
+			ev.budget[k] = true
 		}
 	}
 	for _, ns := range critNs {
-		rep.Suite.Criterion += time.Duration(ns)
+		ev.criterion += time.Duration(ns)
 	}
-	stopOn := false
+	return ev
+}
+
+// stopCriterion reports whether any of runs ran under a stoppage
+// criterion.
+func stopCriterion(runs []*record.Run) bool {
 	for _, r := range runs {
 		if r.Header != nil {
 			if s, ok := r.Header.Options["stop"]; ok && s != "" && s != "none" {
-				stopOn = true
+				return true
 			}
 		}
 	}
+	return false
+}
 
-	slicesOf := map[record.Key][]*record.Slice{}
-	for i := range run.Slices {
-		s := &run.Slices[i]
-		slicesOf[s.Key()] = append(slicesOf[s.Key()], s)
-	}
-
-	rep.Benchmarks = make([]*Benchmark, len(order))
-	for i, id := range order {
-		rep.Benchmarks[i] = &Benchmark{ID: "b" + strconv.Itoa(i+1), Package: id.Package, Name: id.Benchmark, Failures: failures[id]}
-	}
-	// Benchmarks are independent: summarise them in parallel, each with
-	// its own random stream derived from the seed and its position, so
-	// that the result does not depend on scheduling.
-	parallel(len(order), func(i int) {
-		b := rep.Benchmarks[i]
-		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-		for _, k := range keys[order[i]] {
-			// Series scans every slice of the run it is given: give it
-			// only this benchmark's.
-			own := &record.Run{Slices: make([]record.Slice, len(slicesOf[k]))}
-			for j, s := range slicesOf[k] {
-				own.Slices[j] = *s
-			}
-			r := summarize(own, k, opts, rng)
-			r.Stop = stops[k]
-			if k.Version == record.VersionBaseline {
-				b.Baseline = r
-			} else if b.Head == nil {
-				b.Head = r
-				if d := steady.Drifting(own); len(d) > 0 {
-					b.Drift = &d[0].Trend
-				}
+// build summarises b, whose versions are keys, from its slices.
+func (b *Benchmark) build(keys []record.Key, slicesOf map[record.Key][]*record.Slice, ev runEvents, stopOn bool, c Config, opts Options, rng *rand.Rand) {
+	for _, k := range keys {
+		// Series scans every slice of the run it is given: give it only
+		// this benchmark's.
+		own := &record.Run{Slices: make([]record.Slice, len(slicesOf[k]))}
+		for j, s := range slicesOf[k] {
+			own.Slices[j] = *s
+		}
+		r := summarize(own, k, opts, rng)
+		r.Stop = ev.stops[k]
+		if k.Version == record.VersionBaseline {
+			b.Baseline = r
+		} else if b.Head == nil {
+			b.Head = r
+			if d := steady.Drifting(own); len(d) > 0 {
+				b.Drift = &d[0].Trend
 			}
 		}
-		b.timeline(slicesOf, keys[order[i]], stops, opts.Unit)
-		b.cost(slicesOf, keys[order[i]], rep.Suite.Config)
-		b.Status = status(b, stopOn, budget, keys[order[i]])
-		if !opts.NoPlots {
-			b.SVG = timelinePlot(b, opts.Unit)
-		}
-	})
+	}
+	b.timeline(slicesOf, keys, ev.stops, opts.Unit)
+	b.cost(slicesOf, keys, c)
+	b.Status = status(b, stopOn, ev.budget, keys)
+	if !opts.NoPlots {
+		b.SVG = timelinePlot(b, opts.Unit)
+	}
+}
 
+// finish fills in the suite's title, warnings and totals once every
+// benchmark is summarised.
+func (rep *Report) finish(run *record.Run, order []record.Bench) {
 	if rep.Title == "" {
 		rep.Title = "Benchmark report"
 		pkgs := map[string]bool{}
@@ -330,29 +358,24 @@ func Build(runs []*record.Run, opts Options) (*Report, error) {
 		}
 	}
 	rep.Suite.Count = map[Status]int{}
-	fullKnown := rep.Suite.Config.slicesPerInstance() > 0
 	for _, b := range rep.Benchmarks {
 		rep.Suite.Count[b.Status]++
 		rep.Suite.Spent += b.Spent
 		rep.Suite.Full += b.Full
 	}
 	rep.Suite.Slices = len(run.Slices)
-	if fullKnown {
-		for _, b := range rep.Benchmarks {
-			for _, r := range []*Result{b.Head, b.Baseline} {
-				if r != nil {
-					rep.Suite.FullSlices += rep.Suite.Config.slicesPerInstance() * max(r.Instances, 1)
-				}
+	perInstance := rep.Suite.Config.slicesPerInstance()
+	if perInstance <= 0 {
+		rep.Suite.Full = 0
+		return
+	}
+	for _, b := range rep.Benchmarks {
+		for _, r := range []*Result{b.Head, b.Baseline} {
+			if r != nil {
+				rep.Suite.FullSlices += perInstance * max(r.Instances, 1)
 			}
 		}
-	} else {
-		rep.Suite.Full = 0
 	}
-
-	if err := rep.compare(run, opts); err != nil {
-		return nil, err
-	}
-	return rep, nil
 }
 
 // merge reads several runs as one. Slices of two runs that share an

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/changepoint"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -205,4 +206,30 @@ func TestReplayWarmup(t *testing.T) {
 	assert.Equal(t, 1, wee.N)
 	est, _ := ReplayWarmup(xs, stopper.Paper(stopper.CV))
 	assert.Equal(t, math.Abs(float64(est-100)), wee.Median)
+}
+
+func TestInputs(t *testing.T) {
+	run := &record.Run{}
+	for p := 1; p <= 2; p++ {
+		for sl := 1; sl <= 3; sl++ {
+			run.Slices = append(run.Slices, record.Slice{Package: "p", Benchmark: "BenchmarkA", SuiteRun: p, Iteration: 1, Slice: sl, Warmup: sl == 1,
+				N: 100, Values: map[string]float64{"ns/op": float64(10 * sl)}, WallNs: int64(sl) * 1e9})
+		}
+	}
+	run.Slices = append(run.Slices, record.Slice{Package: "p", Benchmark: "BenchmarkA", Version: record.VersionBaseline, SuiteRun: 1, Iteration: 1, Slice: 1, N: 1, Values: map[string]float64{"ns/op": 1}})
+	ins := Inputs(run)
+	require.Len(t, ins, 1)
+	in := ins[0]
+	assert.Equal(t, "p.BenchmarkA", in.Name)
+	assert.Equal(t, [][]float64{{10, 20, 30}, {10, 20, 30}}, in.Processes)
+	assert.Equal(t, [][]float64{{1, 2, 3}, {1, 2, 3}}, in.Walls)
+	assert.Equal(t, 100.0, in.Ops)
+	assert.Equal(t, 3.0, in.WarmupTime(1, 2))
+	r := Result{Series: []Series{{Class: Steady, Start: 1}, {Class: Steady, Start: 2}}}
+	assert.Equal(t, 3.0, in.LearnedWarmupTime(r))
+	assert.Equal(t, -1.0, in.LearnedWarmupTime(Result{Series: []Series{{Class: NotSteady, Start: -1}}}))
+
+	pub := SeriesInput("f.json", [][]float64{{1, 2}}, 0.1, 5)
+	assert.Equal(t, [][]float64{{0.1, 0.1}}, pub.Walls)
+	assert.InDelta(t, 0.1, pub.WarmupTime(0, 1), 1e-12)
 }

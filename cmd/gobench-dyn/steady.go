@@ -137,44 +137,6 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or input.`,
 	return cmd
 }
 
-// steadyInput is one benchmark's series, however it was read.
-type steadyInput struct {
-	Name      string // benchmark or file
-	Package   string // "" for a published series
-	Benchmark string
-	Processes [][]float64
-	Ops       float64 // operations one value averages, for the outlier filter
-	// Walls holds the seconds each value of each process took; nil for a
-	// published series, whose values each took Seconds.
-	Walls   [][]float64
-	Seconds float64
-}
-
-// warmupTime returns the time process j spent before its value start.
-func (in steadyInput) warmupTime(j, start int) float64 {
-	if in.Walls == nil || j >= len(in.Walls) {
-		return float64(start) * in.Seconds
-	}
-	t := 0.0
-	for _, w := range in.Walls[j][:min(start, len(in.Walls[j]))] {
-		t += w
-	}
-	return t
-}
-
-// learnedWarmup returns the warmup of r in seconds: the longest time a
-// steady process of in took to reach its steady state, and −1 when none
-// is steady.
-func learnedWarmup(in steadyInput, r steady.Result) float64 {
-	w := -1.0
-	for j, s := range r.Series {
-		if s.Class == steady.Steady {
-			w = max(w, in.warmupTime(j, s.Start))
-		}
-	}
-	return w
-}
-
 func (o *SteadyOptions) validate() error {
 	switch {
 	case o.Penalty < 0 || math.IsNaN(o.Penalty) || math.IsInf(o.Penalty, 0):
@@ -250,7 +212,7 @@ func steadyRun(opts *SteadyOptions) error {
 
 // inputs reads the files named by the arguments, or probes the packages
 // they name.
-func (o *SteadyOptions) inputs() ([]steadyInput, error) {
+func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	var files, pkgs []string
 	for _, a := range o.Args {
 		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
@@ -265,7 +227,7 @@ func (o *SteadyOptions) inputs() ([]steadyInput, error) {
 	case len(files) == 0:
 		return o.probe(pkgs)
 	}
-	var ins []steadyInput
+	var ins []steady.Input
 	for _, f := range files {
 		in, err := o.readFile(f)
 		if err != nil {
@@ -277,7 +239,7 @@ func (o *SteadyOptions) inputs() ([]steadyInput, error) {
 }
 
 // readFile reads a raw record file or a published series file.
-func (o *SteadyOptions) readFile(path string) ([]steadyInput, error) {
+func (o *SteadyOptions) readFile(path string) ([]steady.Input, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErr("%v", err)
@@ -290,7 +252,7 @@ func (o *SteadyOptions) readFile(path string) ([]steadyInput, error) {
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
-		ins := recordInputs(run)
+		ins := steady.Inputs(run)
 		if len(ins) == 0 {
 			return nil, usageErr("%s: no ns/op measurements", path)
 		}
@@ -310,48 +272,12 @@ func (o *SteadyOptions) readFile(path string) ([]steadyInput, error) {
 		}
 	}
 	it := o.IterationTime.Seconds()
-	return []steadyInput{{Name: path, Benchmark: filepath.Base(path), Processes: forks, Ops: it / (sum / float64(n)), Seconds: it}}, nil
-}
-
-// recordInputs returns the series of each benchmark of the code under test.
-func recordInputs(run *record.Run) []steadyInput {
-	var ins []steadyInput
-	for _, k := range run.Keys() {
-		if k.Version != record.VersionHead {
-			continue
-		}
-		procs := steady.Processes(run, k, "ns/op")
-		if len(procs) == 0 {
-			continue
-		}
-		// The wall time of each slice, in the order of Processes: the
-		// benchmark's slices with their wall time as the only unit.
-		var ops, wall float64
-		wr := &record.Run{}
-		for i := range run.Slices {
-			if s := run.Slices[i]; s.Key() == k {
-				if _, ok := s.Values["ns/op"]; !ok {
-					continue
-				}
-				ops += float64(s.N)
-				wall += float64(s.WallNs) / 1e9
-				s.Values = map[string]float64{"wall": float64(s.WallNs) / 1e9}
-				wr.Slices = append(wr.Slices, s)
-			}
-		}
-		m := float64(len(wr.Slices))
-		walls := steady.Processes(wr, k, "wall")
-		ins = append(ins, steadyInput{
-			Name: k.Bench.String(), Package: k.Package, Benchmark: k.Benchmark,
-			Processes: procs, Ops: ops / m, Seconds: wall / m, Walls: walls,
-		})
-	}
-	return ins
+	return []steady.Input{steady.SeriesInput(path, forks, it, it/(sum/float64(n)))}, nil
 }
 
 // probe runs each benchmark of pkgs in --processes fresh processes of
 // --slices slices, all of them recorded, and reads the records back.
-func (o *SteadyOptions) probe(pkgs []string) ([]steadyInput, error) {
+func (o *SteadyOptions) probe(pkgs []string) ([]steady.Input, error) {
 	raw := o.Raw
 	if raw == "" {
 		dir, err := os.MkdirTemp("", "gobench-dyn-steady-")
@@ -389,7 +315,7 @@ func (o *SteadyOptions) probe(pkgs []string) ([]steadyInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins := recordInputs(run)
+	ins := steady.Inputs(run)
 	if len(ins) == 0 {
 		return nil, failErr("the probe measured nothing")
 	}
@@ -405,7 +331,7 @@ func (discardOutput) Commit(*record.Run, []record.Key) error { return nil }
 
 // writeSteadyTable prints one table of benchmarks, one of processes and
 // one of the dynamic criteria's warmup estimation errors.
-func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values [][][]float64) error {
+func writeSteadyTable(w io.Writer, ins []steady.Input, rs []steady.Result, values [][][]float64) error {
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "benchmark\tclass\tsteady\twarmup\twarmup time")
@@ -420,7 +346,7 @@ func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values
 		wu, wt := "–", "–"
 		if r.Warmup >= 0 {
 			wu = fmt.Sprintf("%d slices", r.Warmup)
-			wt = fmt.Sprintf("%.3gs", learnedWarmup(in, r))
+			wt = fmt.Sprintf("%.3gs", in.LearnedWarmupTime(r))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", in.Name, r.Class, n, len(r.Series), wu, wt)
 	}
@@ -433,7 +359,7 @@ func writeSteadyTable(w io.Writer, ins []steadyInput, rs []steady.Result, values
 			start, st := "–", "–"
 			if s.Class == steady.Steady {
 				start = fmt.Sprint(s.Start)
-				st = fmt.Sprintf("%.3gs", in.warmupTime(j, s.Start))
+				st = fmt.Sprintf("%.3gs", in.WarmupTime(j, s.Start))
 			}
 			last := math.NaN()
 			if len(s.Means) > 0 {
@@ -469,7 +395,7 @@ type steadyVerdict struct {
 	Start int    `json:"start"`
 }
 
-func writeSteadyJSON(w io.Writer, ins []steadyInput, rs []steady.Result) error {
+func writeSteadyJSON(w io.Writer, ins []steady.Input, rs []steady.Result) error {
 	out := []steadyVerdict{}
 	for i, in := range ins {
 		for j, s := range rs[i].Series {
@@ -486,7 +412,7 @@ func writeSteadyJSON(w io.Writer, ins []steadyInput, rs []steady.Result) error {
 // slices of --run-slice-time. A
 // benchmark cf does not hold gets run's default configuration; one that
 // never settled keeps its warmup.
-func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result, opts *SteadyOptions) *optime.ConfigFile {
+func learnedConfig(cf *optime.ConfigFile, ins []steady.Input, rs []steady.Result, opts *SteadyOptions) *optime.ConfigFile {
 	if cf == nil {
 		cf = &optime.ConfigFile{Schema: optime.ConfigSchema}
 	}
@@ -504,7 +430,7 @@ func learnedConfig(cf *optime.ConfigFile, ins []steadyInput, rs []steady.Result,
 		// The warmup lasts as long in a run as in the probe: in slices of
 		// the run's slice time, rounded up. A benchmark steady from its
 		// first slice keeps one slice, Go's default.
-		warmup := max(1, int(math.Ceil(learnedWarmup(in, rs[i])/opts.RunSliceTime.Seconds())))
+		warmup := max(1, int(math.Ceil(in.LearnedWarmupTime(rs[i])/opts.RunSliceTime.Seconds())))
 		if e, ok := cf.Lookup(in.Package, in.Benchmark); ok {
 			for k := range cf.Entries {
 				if cf.Entries[k].Package == e.Package && cf.Entries[k].Benchmark == e.Benchmark {
