@@ -56,7 +56,30 @@ func main() {
 	refProcs := flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
 	procCap := flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
 	target := flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
+	injectMode := flag.Bool("inject", false, "instead, slow go-toml functions through go test -overlay and compare the gate with go test -count + benchstat")
+	factors := flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
+	seeds := flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
+	count := flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
+	benchtime := flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
 	flag.Parse()
+	if *injectMode {
+		in := injection{slice: *slice, seeds: *seeds, count: *count, benchtime: *benchtime}
+		var err error
+		if in.factors, err = parseFactors(*factors); err != nil || *seeds < 1 || *count < 2 {
+			fmt.Fprintf(os.Stderr, "eval: -factors %q, -seeds %d, -count %d: want slowdowns in [0, 10), seeds ≥ 1, count ≥ 2\n", *factors, *seeds, *count)
+			os.Exit(2)
+		}
+		if in.out, err = os.MkdirTemp("", "gobench-dyn-inject-"); err == nil {
+			if in.bin, err = buildTool(in.out); err == nil {
+				err = in.evaluate()
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *scale {
 		if err := evaluateScaleMode(*out, *scaleFiles, *scaleRun); err != nil {
 			fmt.Fprintln(os.Stderr, "eval:", err)
