@@ -56,6 +56,7 @@ func (in injection) evaluate() error {
 	if err := injectRepo(repo, rs); err != nil {
 		return err
 	}
+	fmt.Fprintf(os.Stderr, "eval: raw files in %s\n", in.out)
 	t := newInjectTally()
 	for _, tg := range tomlTargets {
 		for _, v := range in.factors {
@@ -89,6 +90,8 @@ func (in injection) evaluate() error {
 					}
 				}
 			}
+			// The table so far, so that a run cut short keeps its figures.
+			fmt.Fprint(os.Stderr, t.table(tomlTargets))
 		}
 	}
 	fmt.Printf("\ngo-toml %s, %s; targets %s (%s) and %s (%s); %d seeds; gate: `run --baseline HEAD --overlay`, %s slices, default caps and rule; usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",

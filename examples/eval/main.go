@@ -17,6 +17,11 @@
 // its own seeded shuffled order, so that drift of the machine falls on
 // every method alike, and A against B is printed beside every method as
 // the noise floor.
+//
+// With -inject, go-toml's source is copied into a scratch repository and
+// chosen functions are slowed through go test -overlay (package inject);
+// the gate (run --baseline) and go test -count on both versions plus
+// benchstat's U test judge every slowdown side by side.
 package main
 
 import (
