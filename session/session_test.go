@@ -428,3 +428,25 @@ func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
 	}
 	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
 }
+
+// A probe measures every slice of every process, warmup none, and keeps
+// no temporary file once its records are read.
+func TestProbeRecordsWholeSeries(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	f := newFake("BenchmarkA", "BenchmarkB")
+	env := f.env()
+	run, res, err := Probe(context.Background(), ProbeOptions{
+		Bench: ".", Processes: 2, Slices: 10, SliceTime: time.Millisecond, Timeout: time.Minute,
+		Progress: progress.Off, Tool: "gobench-dyn test",
+	}, &bytes.Buffer{}, env)
+	require.NoError(t, err)
+	require.False(t, res.Interrupted())
+	assert.Equal(t, map[string]int{":BenchmarkA" + suffix(): 20, ":BenchmarkB" + suffix(): 20}, measured(run))
+	for _, s := range run.Slices {
+		assert.False(t, s.Warmup)
+	}
+	left, err := filepath.Glob(filepath.Join(tmp, "gobench-dyn-*"))
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}
