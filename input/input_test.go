@@ -44,16 +44,16 @@ func write(t *testing.T, name, content string) string {
 
 func TestDetect(t *testing.T) {
 	for in, want := range map[string]Format{
-		rawFile:                            Raw,
-		"\ufeff\n\n  " + rawFile:           Raw,
-		textFile:                           Text,
-		"":                                 Text,
-		jmhFile:                            JMH,
-		"\ufeff" + jmhFile:                 JMH,
-		uoptimeFile:                        UOpTime,
-		"m_id,n\r\n":                       Text,
-		seriesFile:                         Series,
-		"\n" + seriesFile:                  Series,
+		rawFile:                             Raw,
+		"\ufeff\n\n  " + rawFile:            Raw,
+		textFile:                            Text,
+		"":                                  Text,
+		jmhFile:                             JMH,
+		"\ufeff" + jmhFile:                  JMH,
+		uoptimeFile:                         UOpTime,
+		"m_id,n\r\n":                        Text,
+		seriesFile:                          Series,
+		"\n" + seriesFile:                   Series,
 		"BenchmarkX 1 2 ns/op\n{not raw}\n": Text,
 	} {
 		assert.Equal(t, want, Detect([]byte(in)), "%q", in)
