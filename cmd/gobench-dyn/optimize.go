@@ -133,12 +133,13 @@ func optimizeRun(opts *OptimizeOptions) error {
 		ids     []int
 		sources []optime.Source
 	)
-	for k, path := range opts.Files {
-		run, _, err := readRecorded(path, opts.Stderr)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		src := optime.Source{ID: k + 1, File: path}
+	files, err := readInputs(opts.Files, opts.Stderr, recordedFormats...)
+	if err != nil {
+		return err
+	}
+	for k, f := range files {
+		run := f.Run
+		src := optime.Source{ID: k + 1, File: f.Path}
 		if h := run.Header; h != nil {
 			src.Seed, src.Start = h.Seed, h.Start
 		}

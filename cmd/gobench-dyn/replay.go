@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/input"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/replay"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -20,6 +15,10 @@ import (
 // jmhFullWarmup is the warmup of the static JMH baseline in the FSE'20
 // study: JMH 1.21's 5 warmup iterations of 10 s, as 50 of 1 s.
 const jmhFullWarmup = 50
+
+// recordedFormats are the files of full runs that replay and optimize
+// read.
+var recordedFormats = []input.Format{input.Raw, input.UOpTime, input.JMH}
 
 // ReplayOptions holds the flags and arguments of gobench-dyn replay.
 type ReplayOptions struct {
@@ -109,20 +108,18 @@ func replayRun(opts *ReplayOptions) error {
 	case opts.fullWarmupSet && opts.FullWarmup < 0:
 		return usageErr("--full-warmup: must not be negative, got %d", opts.FullWarmup)
 	}
+	files, err := readInputs(opts.Files, opts.ErrOut, recordedFormats...)
+	if err != nil {
+		return err
+	}
 	run := &record.Run{}
 	sawJMH := false
-	for _, f := range opts.Files {
-		r, kind, err := readRecorded(f, opts.ErrOut)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if kind == formatJMH {
-			sawJMH = true
-		}
+	for _, f := range files {
+		sawJMH = sawJMH || f.Format == input.JMH
 		if run.Header == nil {
-			run.Header = r.Header
+			run.Header = f.Run.Header
 		}
-		run.Slices = append(run.Slices, r.Slices...)
+		run.Slices = append(run.Slices, f.Run.Slices...)
 	}
 	fullWarmup := opts.FullWarmup
 	switch {
@@ -147,41 +144,4 @@ func replayRun(opts *ReplayOptions) error {
 		return replay.WriteJSON(opts.Out, res)
 	}
 	return replay.WriteTable(opts.Out, res, fullWarmup)
-}
-
-// Recorded-run formats, told apart by content.
-const (
-	formatRaw = iota
-	formatJMH
-	formatUOpTime
-)
-
-var errUnknownFormat = errors.New("not a raw record file, µOpTime CSV or JMH CSV")
-
-// readRecorded reads a raw record file, a µOpTime Go CSV file or a JMH
-// CSV file, by its first line.
-func readRecorded(path string, warn io.Writer) (*record.Run, int, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	first, _, _ := bytes.Cut(data, []byte("\n"))
-	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte("\ufeff"))
-	switch {
-	case bytes.HasPrefix(first, []byte("{")):
-		run, warns, err := record.Read(bytes.NewReader(data), path)
-		for _, w := range warns {
-			if warn != nil {
-				fmt.Fprintf(warn, "gobench-dyn: warning: %s\n", w)
-			}
-		}
-		return run, formatRaw, err
-	case bytes.Equal(first, []byte(strings.Join(dataset.JMHColumns, ","))):
-		run, err := dataset.ParseJMH(bytes.NewReader(data), path)
-		return run, formatJMH, err
-	case bytes.Equal(first, []byte(strings.Join(dataset.UOpTimeColumns, ","))):
-		run, err := dataset.ParseUOpTime(bytes.NewReader(data), path)
-		return run, formatUOpTime, err
-	}
-	return nil, 0, &record.SyntaxError{File: path, Line: 1, Msg: errUnknownFormat.Error()}
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -13,10 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gobench-dyn/gobench-dyn/changepoint"
-	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/input"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/progress"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/steady"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -221,42 +218,25 @@ func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	case len(files) == 0:
 		return o.probe(pkgs)
 	}
+	read, err := readInputs(files, o.IO.ErrOut, input.Raw, input.Series)
+	if err != nil {
+		return nil, err
+	}
 	var ins []steady.Input
-	for _, f := range files {
-		in, err := o.readFile(f)
-		if err != nil {
-			return nil, err
+	for _, f := range read {
+		if f.Format == input.Series {
+			// A published value is seconds per operation, averaged over
+			// an iteration of --iteration-time.
+			ins = append(ins, steady.PublishedInput(f.Path, f.Series, o.IterationTime.Seconds()))
+			continue
+		}
+		in := steady.Inputs(f.Run)
+		if len(in) == 0 {
+			return nil, usageErr("%s: no ns/op measurements", f.Path)
 		}
 		ins = append(ins, in...)
 	}
 	return ins, nil
-}
-
-// readFile reads a raw record file or a published series file.
-func (o *SteadyOptions) readFile(path string) ([]steady.Input, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	if t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		run, warns, err := record.Read(bytes.NewReader(data), path)
-		for _, w := range warns {
-			fmt.Fprintf(o.IO.ErrOut, "gobench-dyn: warning: %s\n", w)
-		}
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		ins := steady.Inputs(run)
-		if len(ins) == 0 {
-			return nil, usageErr("%s: no ns/op measurements", path)
-		}
-		return ins, nil
-	}
-	forks, err := dataset.ParseSeries(bytes.NewReader(data), path)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	return []steady.Input{steady.PublishedInput(path, forks, o.IterationTime.Seconds())}, nil
 }
 
 // probe runs each benchmark of pkgs in --processes fresh processes of
