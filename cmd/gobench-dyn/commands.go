@@ -13,5 +13,6 @@ func commands(ios *IOStreams) []*cobra.Command {
 		NewCmdReplay(ios, nil),
 		NewCmdOptimize(ios, nil),
 		NewCmdSteady(ios, nil),
+		NewCmdAbs(ios, nil),
 	}
 }

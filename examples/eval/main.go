@@ -11,6 +11,12 @@
 // against the full run, the share of benchmarks whose mean lies within 1%,
 // 3% and 5% of the full run's, the A/A share (the 99% bootstrap CI of the
 // ratio of means straddles 1), and the time spent computing criteria.
+//
+// With -interleave, sequential runs give way to one schedule in rounds:
+// the reference runs twice (A and B), the methods between, each round in
+// its own seeded shuffled order, so that drift of the machine falls on
+// every method alike, and A against B is printed beside every method as
+// the noise floor.
 package main
 
 import (
@@ -45,6 +51,11 @@ func main() {
 	scale := flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
 	scaleFiles := flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
 	scaleRun := flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
+	interleave := flag.Bool("interleave", false, "instead, compare the default, --stop none and go test -count in one interleaved schedule against a reference run twice (its noise floor)")
+	rounds := flag.Int("rounds", 3, "with -interleave, rounds of the schedule, each in its own shuffled order")
+	refProcs := flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
+	procCap := flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
+	target := flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
 	flag.Parse()
 	if *scale {
 		if err := evaluateScaleMode(*out, *scaleFiles, *scaleRun); err != nil {
@@ -84,6 +95,19 @@ func main() {
 	if len(pkgs) == 0 {
 		pkgs = []string{"./examples/..."}
 	}
+	if *interleave {
+		il := interleaving{dir: *dir, out: *out, pkgs: pkgs, slice: *slice, bench: *bench, rounds: *rounds,
+			refProcs: *refProcs, slices: *slices, cap: *procCap, target: *target, seed: 1}
+		if err := il.check(); err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(2)
+		}
+		if err := il.evaluate(); err != nil {
+			fmt.Fprintln(os.Stderr, "eval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	full := []string{"--suite-runs", strconv.Itoa(*suiteRuns), "--iterations", strconv.Itoa(*iterations), "--slices", strconv.Itoa(*slices)}
 	if err := evaluate(*dir, *out, pkgs, *bench, *slice, full, *suiteRuns**iterations**slices, *methods); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
@@ -116,31 +140,7 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 	}
 	common := []string{"--bench", bench, "--slice-time", slice.String(), "--seed", "1", "--progress", "off", "--keep-going", "-o", os.DevNull}
 	run := func(name string, args ...string) (*result, error) {
-		raw := filepath.Join(out, name+".jsonl")
-		args = append(append(append([]string{"run"}, common...), args...), "--raw", raw)
-		args = append(args, pkgs...)
-		fmt.Fprintf(os.Stderr, "eval: %s: gobench-dyn %v\n", name, args)
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		start := time.Now()
-		err := cmd.Run()
-		wall := time.Since(start)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v\n%s", name, err, stderr.String())
-		}
-		r, _, err := record.ReadFile(raw)
-		if err != nil {
-			return nil, err
-		}
-		res := &result{name: name, wall: wall, run: r, harness: harnessCPU(stderr.String())}
-		for _, e := range r.Events {
-			if e.Event == record.EventStop {
-				res.criterion += time.Duration(e.CriterionNs)
-			}
-		}
-		return res, nil
+		return runTool(bin, dir, filepath.Join(out, name+".jsonl"), name, append(common, args...), pkgs)
 	}
 	full, err := run("full", append([]string{"--stop", "none", "--warmup", "1"}, fullConfig...)...)
 	if err != nil {
@@ -151,14 +151,10 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		var r *result
 		switch m {
 		case "config":
-			cfg := filepath.Join(out, "config.txt")
-			cmd := exec.Command(bin, "optimize", "--metric", "rmad", "-o", cfg, filepath.Join(out, "full.jsonl"))
-			cmd.Stdout = os.Stderr
-			cmd.Stderr = os.Stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("optimize: %v", err)
+			var cfg string
+			if cfg, err = optimizeFull(bin, out); err == nil {
+				r, err = run("config", append([]string{"--stop", "none", "--config", cfg}, fullConfig...)...)
 			}
-			r, err = run("config", append([]string{"--stop", "none", "--config", cfg}, fullConfig...)...)
 		case "gotest":
 			r, err = goTest(dir, pkgs, bench, slice, fullSamples)
 		case "static":
@@ -172,8 +168,26 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		results = append(results, r)
 	}
 	printTable(results, full)
-	// The same criteria replayed post hoc on the full run, for comparison
-	// with the live runs above.
+	return replayFull(bin, out, methods)
+}
+
+// optimizeFull learns a configuration file from the full run in out and
+// returns its path.
+func optimizeFull(bin, out string) (string, error) {
+	cfg := filepath.Join(out, "config.txt")
+	cmd := exec.Command(bin, "optimize", "--metric", "rmad", "-o", cfg, filepath.Join(out, "full.jsonl"))
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("optimize: %v", err)
+	}
+	return cfg, nil
+}
+
+// replayFull replays each criterion among methods post hoc on the full
+// run in out, for comparison with the live runs, and prints the last
+// lines of each replay.
+func replayFull(bin, out, methods string) error {
 	for _, m := range regexp.MustCompile(`[^,\s]+`).FindAllString(methods, -1) {
 		switch m {
 		case "config", "gotest", "static":
@@ -191,6 +205,34 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		}
 	}
 	return nil
+}
+
+// runTool runs gobench-dyn run with args on pkgs in dir, recording to raw,
+// and reads back what it recorded.
+func runTool(bin, dir, raw, name string, args, pkgs []string) (*result, error) {
+	args = append(append(append([]string{"run"}, args...), "--raw", raw), pkgs...)
+	fmt.Fprintf(os.Stderr, "eval: %s: gobench-dyn %v\n", name, args)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v\n%s", name, err, stderr.String())
+	}
+	r, _, err := record.ReadFile(raw)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{name: name, wall: wall, run: r, harness: harnessCPU(stderr.String())}
+	for _, e := range r.Events {
+		if e.Event == record.EventStop {
+			res.criterion += time.Duration(e.CriterionNs)
+		}
+	}
+	return res, nil
 }
 
 // buildTool builds gobench-dyn into dir.

@@ -1,0 +1,9 @@
+package asm
+
+import "testing"
+
+func BenchmarkSub(b *testing.B) {
+	for b.Loop() {
+		_ = Sub(2, 1)
+	}
+}

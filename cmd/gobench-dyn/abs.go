@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gobench-dyn/gobench-dyn/abs"
+	"github.com/gobench-dyn/gobench-dyn/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/session"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// AbsOptions holds the flags of gobench-dyn abs.
+type AbsOptions struct {
+	Patterns   []string
+	Func       string
+	Top        int
+	Slowdown   float64
+	Budget     time.Duration
+	JSON       string
+	SliceTime  time.Duration
+	SuiteRuns  int
+	SpreadRuns int
+	Timeout    time.Duration
+	Tags       string
+	Seed       uint64
+	seedSet    bool
+
+	Stdout, Stderr io.Writer
+	Dir            string // where packages are resolved; "" is the current directory
+}
+
+// NewCmdAbs returns the abs command; runF, if not nil, runs in place of
+// absRun, for tests of the flags.
+func NewCmdAbs(ios *IOStreams, runF func(*AbsOptions) error) *cobra.Command {
+	opts := &AbsOptions{}
+	cmd := &cobra.Command{
+		Use:   "abs [flags] [packages]",
+		Short: "Score which slowdowns of exported functions the benchmarks would catch",
+		Long: `Abs computes the API benchmarking score of the packages' benchmark suite
+(Laaber & Leitner, MSR'18): for each exported function or method, it builds a
+copy of the code in which that function's own time is 1+v times longer, runs
+the benchmarks that reach it against the unchanged code, interleaved, and
+says whether they detect the slowdown. The user's files are never touched:
+the slowed copy is compiled through a build overlay.
+
+Candidates are ranked by how much the benchmarks exercise them, from a
+coverage profile of one op of each benchmark; those no benchmark reaches are
+reported without running. v defaults to twice the 95th percentile of the
+benchmarks' maxSpread, measured first on the unchanged code; a slowdown
+counts as detected when a benchmark shows a regression beyond v/2.
+
+Exit status: 0 when it ran, whatever the score; 1 if building or running
+fails; 2 on bad flags, patterns that match no benchmark, or --func naming
+a function that cannot be slowed down; 130 if interrupted (the report then
+covers the functions run so far).`,
+		Example: `  gobench-dyn abs ./...
+  gobench-dyn abs --top 20 --budget 30m --json abs.json ./...
+  gobench-dyn abs --func '^(Parse|Decoder\.Decode)$' --slowdown 0.5 ./parser`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Patterns = args
+			opts.seedSet = cmd.Flags().Changed("seed")
+			opts.Stdout, opts.Stderr = ios.Out, ios.ErrOut
+			if runF != nil {
+				return runF(opts)
+			}
+			return absRun(opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&opts.Func, "func", "", "only functions whose name (F or Type.Method) matches `regexp`")
+	fs.IntVar(&opts.Top, "top", 0, "only the N functions the benchmarks exercise most (0: all)")
+	fs.Float64Var(&opts.Slowdown, "slowdown", 0, "v: make each function's own time 1+v times longer (0: twice the 95th percentile maxSpread, measured first)")
+	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole evaluation (0: none)")
+	fs.StringVar(&opts.JSON, "json", "", "write the report as JSON to `file`")
+	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", abs.MinSuiteRuns, "most suite runs of each function's paired run (at least 5)")
+	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
+	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
+	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
+	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
+	return cmd
+}
+
+func absRun(opts *AbsOptions) error {
+	var fn *regexp.Regexp
+	if opts.Func != "" {
+		var err error
+		if fn, err = regexp.Compile(opts.Func); err != nil {
+			return usageErr("--func: %v", err)
+		}
+	}
+	switch {
+	case opts.Top < 0:
+		return usageErr("--top: must not be negative, got %d", opts.Top)
+	case opts.Slowdown < 0:
+		return usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
+	case opts.Budget < 0:
+		return usageErr("--budget: must not be negative, got %v", opts.Budget)
+	case opts.SliceTime <= 0:
+		return usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
+	case opts.SuiteRuns < abs.MinSuiteRuns:
+		return usageErr("--suite-runs: must be at least %d, the fewest processes per version the rank-sum test can detect with, got %d", abs.MinSuiteRuns, opts.SuiteRuns)
+	case opts.SpreadRuns < 2:
+		return usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
+	case opts.Timeout < 0:
+		return usageErr("--timeout: must not be negative, got %v", opts.Timeout)
+	}
+	if !opts.seedSet {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		opts.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	var flags []string
+	if opts.Tags != "" {
+		flags = append(flags, "-tags="+opts.Tags)
+	}
+	stop := stopper.Default(stopper.Precision)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cleanups session.Cleanups
+	defer onInterrupt(cancel, opts.Stderr, &cleanups)()
+	tmp, err := os.MkdirTemp("", "gobench-dyn-abs-")
+	if err != nil {
+		return err
+	}
+	defer cleanups.Add(func() { os.RemoveAll(tmp) })()
+	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: seed %d\n", opts.Seed)
+
+	rep, err := abs.Evaluate(ctx, abs.Options{
+		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
+		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
+		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
+		Stop: stop, Compare: abs.CompareOptions(), Seed: opts.Seed, Log: opts.Stderr, TempDir: tmp,
+	})
+	var inErr *abs.InputError
+	if errors.As(err, &inErr) {
+		return usageErr("%v", err)
+	}
+	if rep == nil {
+		if errors.Is(err, rmit.ErrInterrupted) {
+			return &exitError{code: 130, msg: "interrupted before any function was scored"}
+		}
+		return err
+	}
+	if werr := rep.WriteText(opts.Stdout); werr != nil {
+		return werr
+	}
+	if opts.JSON != "" {
+		var buf bytes.Buffer
+		if werr := rep.WriteJSON(&buf); werr != nil {
+			return werr
+		}
+		if werr := atomicfile.WriteFile(opts.JSON, buf.Bytes()); werr != nil {
+			return usageErr("--json: %v", werr)
+		}
+	}
+	switch {
+	case errors.Is(err, rmit.ErrInterrupted):
+		return &exitError{code: 130, msg: "interrupted: the score covers the functions run so far"}
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: %d of %d detected in %s\n", rep.Detected, len(rep.Functions), time.Duration(rep.Seconds*float64(time.Second)).Round(time.Second))
+	return nil
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string) (string, int, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	abs, err := filepath.Abs(filepath.Join("..", "..", "abs", "testdata", dir))
+	require.NoError(t, err)
+	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3,
+		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs}
+	if mod != nil {
+		mod(opts)
+	}
+	err = absRun(opts)
+	code, msg := 0, ""
+	if err != nil {
+		var ex *exitError
+		require.True(t, errors.As(err, &ex), "%v", err)
+		code, msg = ex.code, ex.msg
+	}
+	return out.String(), code, msg
+}
+
+func TestAbsBadInputExits2(t *testing.T) {
+	for name, mod := range map[string]func(*AbsOptions){
+		"--func":        func(o *AbsOptions) { o.Func = "(" },
+		"--top":         func(o *AbsOptions) { o.Top = -1 },
+		"--slowdown":    func(o *AbsOptions) { o.Slowdown = -0.5 },
+		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
+		"--spread-runs": func(o *AbsOptions) { o.SpreadRuns = 1 },
+	} {
+		_, code, msg := runAbs(t, "known", mod, ".")
+		assert.Equal(t, 2, code, name)
+		assert.Contains(t, msg, name)
+	}
+	if testing.Short() {
+		return
+	}
+	_, code, msg := runAbs(t, "nobench", func(o *AbsOptions) { o.Slowdown = 1 }, ".")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "no benchmarks")
+}
+
+// A function no benchmark reaches is reported without running anything,
+// in the table and in the JSON file.
+func TestAbsNotReachableJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds benchmarks")
+	}
+	js := filepath.Join(t.TempDir(), "abs.json")
+	out, code, msg := runAbs(t, "known", func(o *AbsOptions) {
+		o.Func, o.Slowdown, o.JSON = "^Cold$", 2, js
+	}, ".")
+	require.Equal(t, 0, code, msg)
+	assert.Regexp(t, `Cold\s+not reachable`, out)
+	assert.Contains(t, out, "score: 0 of 1 functions detected = 0%")
+	b, err := os.ReadFile(js)
+	require.NoError(t, err)
+	var got struct {
+		Slowdown  float64 `json:"slowdown"`
+		Score     float64 `json:"score"`
+		Functions []struct {
+			Name       string `json:"name"`
+			Verdict    string `json:"verdict"`
+			Benchmarks []any  `json:"benchmarks"`
+		} `json:"functions"`
+	}
+	require.NoError(t, json.Unmarshal(b, &got))
+	assert.Equal(t, 2.0, got.Slowdown)
+	assert.Equal(t, 0.0, got.Score)
+	require.Len(t, got.Functions, 1)
+	assert.Equal(t, "Cold", got.Functions[0].Name)
+	assert.Equal(t, "not detected", got.Functions[0].Verdict)
+	assert.Empty(t, got.Functions[0].Benchmarks)
+}
