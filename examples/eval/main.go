@@ -179,14 +179,10 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		var r *result
 		switch m {
 		case "config":
-			cfg := filepath.Join(out, "config.txt")
-			cmd := exec.Command(bin, "optimize", "--metric", "rmad", "-o", cfg, filepath.Join(out, "full.jsonl"))
-			cmd.Stdout = os.Stderr
-			cmd.Stderr = os.Stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("optimize: %v", err)
+			var cfg string
+			if cfg, err = optimizeFull(bin, out); err == nil {
+				r, err = run("config", append([]string{"--stop", "none", "--config", cfg}, fullConfig...)...)
 			}
-			r, err = run("config", append([]string{"--stop", "none", "--config", cfg}, fullConfig...)...)
 		case "gotest":
 			r, err = goTest(dir, pkgs, bench, slice, fullSamples)
 		case "static":
@@ -200,8 +196,26 @@ func evaluate(dir, out string, pkgs []string, bench string, slice time.Duration,
 		results = append(results, r)
 	}
 	printTable(results, full)
-	// The same criteria replayed post hoc on the full run, for comparison
-	// with the live runs above.
+	return replayFull(bin, out, methods)
+}
+
+// optimizeFull learns a configuration file from the full run in out and
+// returns its path.
+func optimizeFull(bin, out string) (string, error) {
+	cfg := filepath.Join(out, "config.txt")
+	cmd := exec.Command(bin, "optimize", "--metric", "rmad", "-o", cfg, filepath.Join(out, "full.jsonl"))
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("optimize: %v", err)
+	}
+	return cfg, nil
+}
+
+// replayFull replays each criterion among methods post hoc on the full
+// run in out, for comparison with the live runs, and prints the last
+// lines of each replay.
+func replayFull(bin, out, methods string) error {
 	for _, m := range regexp.MustCompile(`[^,\s]+`).FindAllString(methods, -1) {
 		switch m {
 		case "config", "gotest", "static":

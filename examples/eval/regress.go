@@ -169,140 +169,180 @@ func (t *tally) row(name string, extra ...string) string {
 // run --baseline (both versions interleaved) against two sequential runs
 // compared afterwards, over several seeds.
 func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d int) error {
-	repo := filepath.Join(out, "regress")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
+	e, err := newRegressEval(bin, out, slice, s, d)
+	if err != nil {
 		return err
 	}
-	if err := regressRepo(repo); err != nil {
-		return err
-	}
-	common := []string{"--stop", "none", "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
-		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
-	gb := func(dir string, args ...string) error {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		if b, err := cmd.CombinedOutput(); err != nil {
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
-			}
-		}
-		return nil
-	}
-	read := func(path string) (*record.Run, error) {
-		r, _, err := record.ReadFile(path)
-		return r, err
-	}
-	// The default dynamic configuration (--stop precision, d slices),
-	// with and without sequential sampling, each at its default cap:
-	// 20 suite runs with it, 5 without.
-	dynamic := []string{"--slice-time", slice.String(), "--iterations", "1",
-		"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull}
-	opts := compare.DefaultOptions()
-	inter, seq, aa := newTally(false), newTally(false), newTally(true)
-	early, late := newTally(false), newTally(false)
-	var earlyWall, lateWall time.Duration
-	settledPairs := 0
-	base := filepath.Join(out, "regress-base")
-	if err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", base, "HEAD~1").Run(); err != nil {
-		return fmt.Errorf("worktree: %v", err)
-	}
-	defer exec.Command("git", "-C", repo, "worktree", "remove", "--force", base).Run()
+	defer e.close()
 	for seed := 1; seed <= seeds; seed++ {
-		sd := strconv.Itoa(seed)
 		fmt.Fprintf(os.Stderr, "eval: regressions, seed %d of %d\n", seed, seeds)
-		// Interleaved: HEAD~1 and HEAD in one schedule.
-		raw := filepath.Join(out, "inter-"+sd+".jsonl")
-		if err := gb(repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw}, common...)...); err != nil {
+		if err := e.static(strconv.Itoa(seed)); err != nil {
 			return err
 		}
-		r, err := read(raw)
+		if err := e.dynamic(strconv.Itoa(seed)); err != nil {
+			return err
+		}
+	}
+	e.print(seeds, slice, s, d)
+	return nil
+}
+
+// regressEval holds one regression evaluation: the generated repository,
+// a checkout of its previous commit, the flags of each kind of run, and
+// the tallies of their verdicts.
+type regressEval struct {
+	bin, out, repo, base string
+	// common runs the static configuration; dynamicArgs the default
+	// criterion at its default caps (20 suite runs with sequential
+	// sampling, 5 without).
+	common, dynamicArgs []string
+	opts                compare.Options
+	inter, seq, aa      *tally
+	early, late         *tally
+	earlyWall, lateWall time.Duration
+	settledPairs        int
+}
+
+func newRegressEval(bin, out string, slice time.Duration, s, d int) (*regressEval, error) {
+	e := &regressEval{
+		bin: bin, out: out,
+		repo: filepath.Join(out, "regress"), base: filepath.Join(out, "regress-base"),
+		common: []string{"--stop", "none", "--slice-time", slice.String(), "--suite-runs", strconv.Itoa(s), "--iterations", "1",
+			"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull},
+		dynamicArgs: []string{"--slice-time", slice.String(), "--iterations", "1",
+			"--slices", strconv.Itoa(d), "--progress", "off", "-o", os.DevNull},
+		opts:  compare.DefaultOptions(),
+		inter: newTally(false), seq: newTally(false), aa: newTally(true),
+		early: newTally(false), late: newTally(false),
+	}
+	if err := os.MkdirAll(e.repo, 0o755); err != nil {
+		return nil, err
+	}
+	if err := regressRepo(e.repo); err != nil {
+		return nil, err
+	}
+	if err := exec.Command("git", "-C", e.repo, "worktree", "add", "-q", "--detach", e.base, "HEAD~1").Run(); err != nil {
+		return nil, fmt.Errorf("worktree: %v", err)
+	}
+	return e, nil
+}
+
+func (e *regressEval) close() {
+	exec.Command("git", "-C", e.repo, "worktree", "remove", "--force", e.base).Run()
+}
+
+// gb runs gobench-dyn in dir; exit status 1 (a regression) is a result,
+// not an error.
+func (e *regressEval) gb(dir string, args ...string) error {
+	cmd := exec.Command(e.bin, args...)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
+		}
+	}
+	return nil
+}
+
+// compareBaseline compares the two versions of one run --baseline file,
+// paired as the run recorded them.
+func (e *regressEval) compareBaseline(raw string) (*compare.Result, *record.Run, error) {
+	r, _, err := record.ReadFile(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	old, head := compare.Split(r)
+	res, err := compare.Runs(old, head, pairedOptions(e.opts, r))
+	return res, head, err
+}
+
+// static runs the fixed configuration of one seed three ways: HEAD~1 and
+// HEAD interleaved, HEAD against itself (A/A), and two sequential runs
+// compared afterwards.
+func (e *regressEval) static(sd string) error {
+	for _, c := range []struct {
+		name, rev string
+		t         *tally
+	}{{"inter", "HEAD~1", e.inter}, {"aa", "HEAD", e.aa}} {
+		raw := filepath.Join(e.out, c.name+"-"+sd+".jsonl")
+		if err := e.gb(e.repo, append([]string{"run", "--baseline", c.rev, "--seed", sd, "--raw", raw}, e.common...)...); err != nil {
+			return err
+		}
+		res, _, err := e.compareBaseline(raw)
 		if err != nil {
 			return err
 		}
-		old, head := compare.Split(r)
-		res, err := compare.Runs(old, head, pairedOptions(opts, r))
+		c.t.add(res)
+	}
+	oldRaw, newRaw := filepath.Join(e.out, "seq-old-"+sd+".jsonl"), filepath.Join(e.out, "seq-new-"+sd+".jsonl")
+	if err := e.gb(e.base, append([]string{"run", "--seed", sd, "--raw", oldRaw}, e.common...)...); err != nil {
+		return err
+	}
+	if err := e.gb(e.repo, append([]string{"run", "--seed", sd, "--raw", newRaw}, e.common...)...); err != nil {
+		return err
+	}
+	o, _, err := record.ReadFile(oldRaw)
+	if err != nil {
+		return err
+	}
+	n, _, err := record.ReadFile(newRaw)
+	if err != nil {
+		return err
+	}
+	res, err := compare.Runs(o, n, e.opts)
+	if err != nil {
+		return err
+	}
+	e.seq.add(res)
+	return nil
+}
+
+// dynamic runs the default criterion of one seed with and without
+// sequential sampling.
+func (e *regressEval) dynamic(sd string) error {
+	for _, sequential := range []bool{true, false} {
+		raw := filepath.Join(e.out, fmt.Sprintf("dyn-%s-%t.jsonl", sd, sequential))
+		start := time.Now()
+		if err := e.gb(e.repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw,
+			"--sequential=" + strconv.FormatBool(sequential)}, e.dynamicArgs...)...); err != nil {
+			return err
+		}
+		wall := time.Since(start)
+		res, head, err := e.compareBaseline(raw)
 		if err != nil {
 			return err
 		}
-		inter.add(res)
-		// A/A: HEAD against itself, interleaved.
-		raw = filepath.Join(out, "aa-"+sd+".jsonl")
-		if err := gb(repo, append([]string{"run", "--baseline", "HEAD", "--seed", sd, "--raw", raw}, common...)...); err != nil {
-			return err
+		if !sequential {
+			e.late.add(res)
+			e.lateWall += wall
+			continue
 		}
-		if r, err = read(raw); err != nil {
-			return err
-		}
-		old, head = compare.Split(r)
-		if res, err = compare.Runs(old, head, pairedOptions(opts, r)); err != nil {
-			return err
-		}
-		aa.add(res)
-		// Sequential: the old version's run, then the new one's.
-		oldRaw, newRaw := filepath.Join(out, "seq-old-"+sd+".jsonl"), filepath.Join(out, "seq-new-"+sd+".jsonl")
-		if err := gb(base, append([]string{"run", "--seed", sd, "--raw", oldRaw}, common...)...); err != nil {
-			return err
-		}
-		if err := gb(repo, append([]string{"run", "--seed", sd, "--raw", newRaw}, common...)...); err != nil {
-			return err
-		}
-		o, err := read(oldRaw)
-		if err != nil {
-			return err
-		}
-		n, err := read(newRaw)
-		if err != nil {
-			return err
-		}
-		if res, err = compare.Runs(o, n, opts); err != nil {
-			return err
-		}
-		seq.add(res)
-		// Dynamic, with and without sequential sampling.
-		for _, ev := range []bool{true, false} {
-			raw := filepath.Join(out, fmt.Sprintf("dyn-%s-%t.jsonl", sd, ev))
-			start := time.Now()
-			if err := gb(repo, append([]string{"run", "--baseline", "HEAD~1", "--seed", sd, "--raw", raw,
-				"--sequential=" + strconv.FormatBool(ev)}, dynamic...)...); err != nil {
-				return err
-			}
-			wall := time.Since(start)
-			r, err := read(raw)
-			if err != nil {
-				return err
-			}
-			old, head := compare.Split(r)
-			if res, err = compare.Runs(old, head, pairedOptions(opts, r)); err != nil {
-				return err
-			}
-			if ev {
-				early.add(res)
-				earlyWall += wall
-				for _, e := range head.Events {
-					if e.Event == record.EventStop && e.Reason == record.ReasonSettled && e.Version != record.VersionBaseline {
-						settledPairs++
-					}
-				}
-			} else {
-				late.add(res)
-				lateWall += wall
+		e.early.add(res)
+		e.earlyWall += wall
+		for _, ev := range head.Events {
+			if ev.Event == record.EventStop && ev.Reason == record.ReasonSettled && ev.Version != record.VersionBaseline {
+				e.settledPairs++
 			}
 		}
 	}
+	return nil
+}
+
+// print writes the evaluation's tables as Markdown to stdout.
+func (e *regressEval) print(seeds int, slice time.Duration, s, d int) {
 	fmt.Printf("\n%d seeds; %d benchmarks per version (2 slowed by 10%%, 2 by 25%%, 4 unchanged); %s slices, %d suite runs × %d slices; default rule (%s, %.0f%%, %.0f%% CI)\n\n",
-		seeds, len(regressBenchmarks), slice, s, d, opts.Rule, 100*opts.Threshold, 100*opts.Confidence)
+		seeds, len(regressBenchmarks), slice, s, d, e.opts.Rule, 100*e.opts.Threshold, 100*e.opts.Confidence)
 	fmt.Println("| method | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
 	fmt.Println("|---|--:|--:|--:|--:|--:|--:|")
-	fmt.Println(aa.row("A/A: `run --baseline HEAD` (interleaved)"))
-	fmt.Println(inter.row("`run --baseline HEAD~1` (interleaved)"))
-	fmt.Println(seq.row("two sequential runs + `compare`"))
-	fmt.Printf("\nThe default dynamic configuration (`--stop precision`, %d slices, default caps), `run --baseline HEAD~1`:\n\n", d)
+	fmt.Println(e.aa.row("A/A: `run --baseline HEAD` (interleaved)"))
+	fmt.Println(e.inter.row("`run --baseline HEAD~1` (interleaved)"))
+	fmt.Println(e.seq.row("two sequential runs + `compare`"))
+	fmt.Printf("\nThe default dynamic configuration (default criterion, %d slices, default caps), `run --baseline HEAD~1`:\n\n", d)
 	fmt.Println("| method | wall, all seeds | false alarms, CPU-bound | false alarms, allocating | +10% found, CPU | +10% found, alloc | +25% found, CPU | +25% found, alloc |")
 	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|")
 	seconds := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
-	fmt.Println(early.row(fmt.Sprintf("`--sequential` (default; %d of %d pairs decided early)", settledPairs, seeds*len(regressBenchmarks)), seconds(earlyWall)))
-	fmt.Println(late.row("`--sequential=false`", seconds(lateWall)))
-	return nil
+	fmt.Println(e.early.row(fmt.Sprintf("`--sequential` (default; %d of %d pairs decided early)", e.settledPairs, seeds*len(regressBenchmarks)), seconds(e.earlyWall)))
+	fmt.Println(e.late.row("`--sequential=false`", seconds(e.lateWall)))
 }
 
 // pairedOptions returns opts for the halves of one run --baseline file:
