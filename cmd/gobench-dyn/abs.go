@@ -61,14 +61,17 @@ Candidates are ranked by how much the benchmarks exercise them, from a
 coverage profile of one op of each benchmark; those no benchmark reaches are
 reported without running. v defaults to twice the 95th percentile of the
 benchmarks' maxSpread, measured first on the unchanged code; a slowdown
-counts as detected when a benchmark shows a regression beyond v/2.
+counts as detected when a benchmark shows a regression beyond v/2. Pairs are
+judged by the regression gate of run --baseline (--rule gate: the paired
+log-ratio interval, each pair stopping once decided) or by the published
+rank-sum rule (--rule paper).
 
 Exit status: 0 when it ran, whatever the score; 1 if building or running
 fails; 2 on bad flags, patterns that match no benchmark, or --func naming
 a function that cannot be slowed down; 130 if interrupted (the report then
 covers the functions run so far).`,
 		Example: `  gobench-dyn abs ./...
-  gobench-dyn abs --top 20 --budget 30m --json abs.json ./...
+  gobench-dyn abs --top 20 --budget 30m --json abs.json --html abs.html ./...
   gobench-dyn abs --func '^(Parse|Decoder\.Decode)$' --slowdown 0.5 ./parser`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
