@@ -59,6 +59,12 @@ type Iteration struct {
 	ProcessCost time.Duration
 }
 
+// ReasonOutOfReach is the Reason of a stop before the cap of a benchmark
+// whose interval is predicted to stay far from its target however many
+// processes the cap still allows: it stops unmet, and its interval and
+// the processes it would need are reported.
+const ReasonOutOfReach = "out of reach"
+
 // A Decision is a policy's answer at the end of an iteration.
 type Decision struct {
 	// Stop takes the benchmark out of the schedule.

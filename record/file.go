@@ -269,10 +269,17 @@ func validSlice(s *Slice) error {
 // A Warning is a problem in a raw file that did not stop it being read.
 type Warning struct {
 	File string
+	// Line is the line the warning is about, or 0 for the whole file.
+	Line int
 	Msg  string
 }
 
-func (w Warning) String() string { return w.File + ": " + w.Msg }
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+	}
+	return w.File + ": " + w.Msg
+}
 
 // ReadFile reads a whole raw file.
 func ReadFile(path string) (*Run, []Warning, error) {
@@ -338,11 +345,11 @@ func (c completion) complete(rd *Reader) bool {
 func (c completion) warnings(rd *Reader, file, verb string, records int) []Warning {
 	switch {
 	case rd.Torn():
-		return []Warning{{file, fmt.Sprintf("last line %d is incomplete (the run was cut off); %s the %d records before it", rd.Line(), verb, records)}}
+		return []Warning{{File: file, Line: rd.Line(), Msg: fmt.Sprintf("last line is incomplete (the run was cut off); %s the %d records before it", verb, records)}}
 	case c.interrupted:
-		return []Warning{{file, "the run was interrupted: results are partial"}}
+		return []Warning{{File: file, Msg: "the run was interrupted: results are partial"}}
 	case !c.ended:
-		return []Warning{{file, "the run did not finish (no end record): results are partial"}}
+		return []Warning{{File: file, Msg: "the run did not finish (no end record): results are partial"}}
 	}
 	return nil
 }

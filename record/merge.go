@@ -349,7 +349,7 @@ func nameInstances(inputs []*MergeInput) ([]string, []claim, []Warning, error) {
 			c.src.Instance = rename[c.input]
 		}
 	}
-	w := Warning{inputs[whole[0]].File, fmt.Sprintf("%d files name no instance; merged them as distinct instances: %s (name them with --instance)", len(whole), strings.Join(list, ", "))}
+	w := Warning{File: inputs[whole[0]].File, Msg: fmt.Sprintf("%d files name no instance; merged them as distinct instances: %s (name them with --instance)", len(whole), strings.Join(list, ", "))}
 	return rename, claims, []Warning{w}, nil
 }
 
@@ -435,7 +435,7 @@ func checkClaims(inputs []*MergeInput, claims []claim) ([]Warning, error) {
 					missing = append(missing, fmt.Sprintf("%d/%d", k, count))
 				}
 			}
-			warns = append(warns, Warning{counted.src.File, fmt.Sprintf("%s lacks shard %s: the benchmarks of those shards are missing", name, strings.Join(missing, ", "))})
+			warns = append(warns, Warning{File: counted.src.File, Msg: fmt.Sprintf("%s lacks shard %s: the benchmarks of those shards are missing", name, strings.Join(missing, ", "))})
 		}
 	}
 	return warns, nil
@@ -493,7 +493,7 @@ func platformWarnings(inputs []*MergeInput) []Warning {
 		for _, v := range vals {
 			list = append(list, fmt.Sprintf("%q in %s", v, first[v]))
 		}
-		warns = append(warns, Warning{inputs[0].File, fmt.Sprintf("%s differs between the merged files: %s", what, strings.Join(list, ", "))})
+		warns = append(warns, Warning{File: inputs[0].File, Msg: fmt.Sprintf("%s differs between the merged files: %s", what, strings.Join(list, ", "))})
 	}
 	differ("the Go version", func(h *Header) string { return h.GoVersion })
 	differ("the CPU", func(h *Header) string { return h.CPU })
@@ -508,7 +508,7 @@ func platformWarnings(inputs []*MergeInput) []Warning {
 			if prev, ok := bins[pkg]; !ok {
 				bins[pkg], binFile[pkg] = hash, in.File
 			} else if prev != hash {
-				warns = append(warns, Warning{in.File, fmt.Sprintf("the test binary of %s differs from the one in %s: the files may not have measured the same code", pkg, binFile[pkg])})
+				warns = append(warns, Warning{File: in.File, Msg: fmt.Sprintf("the test binary of %s differs from the one in %s: the files may not have measured the same code", pkg, binFile[pkg])})
 			}
 		}
 	}

@@ -168,6 +168,10 @@ const (
 	// ReasonSettled: the benchmark and its baseline stopped because the
 	// comparison of the two versions was already decided.
 	ReasonSettled = "verdict settled"
+	// ReasonOutOfReach: the interval of the benchmark's mean was
+	// predicted to stay far from its target within the cap, so it
+	// stopped unmet (policy.ReasonOutOfReach).
+	ReasonOutOfReach = "out of reach"
 )
 
 // A Bench identifies a benchmark in every package of gobench-dyn: its

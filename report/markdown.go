@@ -40,7 +40,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	rows := rep.rows()
 	var trouble []row
 	for _, r := range rows {
-		if r.Status == StatusFailed || r.Status == StatusCap || r.Status == StatusBudget {
+		if r.Status == StatusFailed || r.Status == StatusCap || r.Status == StatusOutOfReach || r.Status == StatusBudget {
 			trouble = append(trouble, r)
 		}
 	}

@@ -84,6 +84,9 @@ const (
 	// StatusSettled: it stopped with its baseline because their
 	// comparison was already decided (run --sequential).
 	StatusSettled Status = "settled"
+	// StatusOutOfReach: it stopped before its cap because its interval
+	// was predicted to stay far from the target within it.
+	StatusOutOfReach Status = "out of reach"
 )
 
 // A Report is everything the HTML and Markdown pages show.
@@ -610,6 +613,8 @@ func status(b *Benchmark, stopOn bool, budget map[record.Key]bool, keys []record
 		return StatusSettled
 	case b.Head.Stop != nil && b.Head.Stop.Met:
 		return StatusStable
+	case b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonOutOfReach:
+		return StatusOutOfReach
 	case b.Head.Stop != nil:
 		return StatusCap
 	case stopOn:
@@ -788,4 +793,4 @@ func cv(xs []float64) float64 {
 }
 
 // statuses lists the statuses in the order the report shows them.
-var statuses = []Status{StatusStable, StatusSettled, StatusCap, StatusFull, StatusFixed, StatusBudget, StatusFailed, StatusEmpty}
+var statuses = []Status{StatusStable, StatusSettled, StatusCap, StatusOutOfReach, StatusFull, StatusFixed, StatusBudget, StatusFailed, StatusEmpty}

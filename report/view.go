@@ -62,6 +62,8 @@ func (rep *Report) rows() []row {
 			r.StatusNote = "stopped with its baseline once the change was certain"
 		case StatusCap:
 			r.StatusNote = "stopped at its cap before the criterion held"
+		case StatusOutOfReach:
+			r.StatusNote = "stopped early: the target was out of reach within the cap"
 		case StatusFull:
 			r.StatusNote = "ran its full configuration without a stop"
 		case StatusBudget:

@@ -49,10 +49,20 @@ func (ExecStarter) Start(bin, dir string, args []string) (Process, error) {
 		return nil, err
 	}
 	p.stdout = out
+	// Starting under the lock means an abort either sees this process
+	// or makes the start fail: none slips past it.
+	running.mu.Lock()
+	defer running.mu.Unlock()
+	if running.aborted {
+		return nil, errAborted
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	running.Store(cmd.Process.Pid, struct{}{})
+	if running.reaped == nil {
+		running.reaped = map[int]chan struct{}{}
+	}
+	running.reaped[cmd.Process.Pid] = make(chan struct{})
 	return p, nil
 }
 
@@ -74,22 +84,52 @@ func (p *execProcess) Wait() error {
 	// Reap any leftovers in the group, for example children of a
 	// benchmark that outlive it.
 	p.Kill()
-	running.Delete(p.cmd.Process.Pid)
+	running.mu.Lock()
+	if ch, ok := running.reaped[p.cmd.Process.Pid]; ok {
+		close(ch)
+		delete(running.reaped, p.cmd.Process.Pid)
+	}
+	running.mu.Unlock()
 	return err
 }
 
-// running holds the process group IDs of the test binaries running now,
-// so that an abort can kill them without waiting for the runner.
-var running sync.Map
+// errAborted is why a test binary does not start after KillRunning.
+var errAborted = errors.New("the run was aborted")
 
-// KillRunning kills the process group of every test binary still
-// running. It is for a process about to exit at once, such as on a second
-// interrupt, which must not leave benchmarks behind.
-func KillRunning() {
-	running.Range(func(pid, _ any) bool {
-		_ = syscall.Kill(-pid.(int), syscall.SIGKILL)
-		return true
-	})
+// running holds the test binaries running now, by process group ID, each
+// with a channel closed once Wait has reaped it, so that an abort can kill
+// them without waiting for the runner, and still exit only once they are
+// gone.
+var running struct {
+	mu      sync.Mutex
+	reaped  map[int]chan struct{}
+	aborted bool
+}
+
+// KillRunning kills the process group of every test binary still running
+// and stops any more from starting. It is for a process about to exit at
+// once, such as on a second interrupt, which must not leave benchmarks
+// behind: it returns once the runner has reaped every killed binary, or
+// after wait, whichever is first. A SIGKILL is not instant; a binary not
+// yet scheduled to die would otherwise outlive the exit of the run.
+func KillRunning(wait time.Duration) {
+	running.mu.Lock()
+	running.aborted = true
+	var gone []chan struct{}
+	for pid, ch := range running.reaped {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		gone = append(gone, ch)
+	}
+	running.mu.Unlock()
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for _, ch := range gone {
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return
+		}
+	}
 }
 
 // A process is one started test binary, with why the runner killed it.

@@ -117,6 +117,7 @@ type Summary struct {
 	InSlices    time.Duration
 	Stopped     int // benchmarks the policy stopped early
 	Settled     int // of those, benchmarks stopped with their baseline on a settled verdict
+	OutOfReach  int // of those, benchmarks stopped unmet because their target was out of reach
 	CapHit      int // benchmarks that reached their cap
 	Failed      []*Failure
 	Padded      int
@@ -357,8 +358,11 @@ func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string
 		reason = record.ReasonCriterionMet
 	}
 	ev := r.stopEvent(b, k, it, reason)
-	if ev.Reason == record.ReasonSettled {
+	switch ev.Reason {
+	case record.ReasonSettled:
 		sum.Settled++
+	case record.ReasonOutOfReach:
+		sum.OutOfReach++
 	}
 	if !recorded[b.ID] {
 		r.event(ev)

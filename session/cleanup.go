@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"slices"
 	"sync"
 )
@@ -9,16 +10,49 @@ import (
 // the run at once: temporary directories, worktrees, unfinished results
 // files. The zero value is ready to use.
 type Cleanups struct {
-	mu  sync.Mutex
-	fns map[int]func()
-	n   int
+	mu   sync.Mutex
+	fns  map[int]func()
+	n    int
+	done bool // Run has run: what is added now is undone at once
 }
 
+// ErrAborted is why Create creates nothing once the cleanups have run.
+var ErrAborted = errors.New("the run was aborted")
+
 // Add registers fn to run at the end of the run or on abort, and returns
-// a function that runs it once and unregisters it.
+// a function that runs it once and unregisters it. Once Run has run, fn
+// runs at once.
 func (c *Cleanups) Add(fn func()) (run func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.add(fn)
+}
+
+// Create calls create, which makes something that undo removes, and
+// registers undo, both under the lock that Run takes: an abort that
+// exits right after Run then either removes what create made or keeps it
+// from being made, never leaving it behind. Once Run has run, create is
+// not called and the error is ErrAborted. create must be quick, as an
+// abort waits for it.
+func (c *Cleanups) Create(create func() (undo func(), err error)) (run func(), err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return nil, ErrAborted
+	}
+	undo, err := create()
+	if err != nil {
+		return nil, err
+	}
+	return c.add(undo), nil
+}
+
+// add is Add with c.mu held.
+func (c *Cleanups) add(fn func()) (run func()) {
+	if c.done {
+		fn()
+		return func() {}
+	}
 	if c.fns == nil {
 		c.fns = map[int]func(){}
 	}
@@ -43,6 +77,7 @@ func (c *Cleanups) Run() {
 	}
 	fns := c.fns
 	c.fns = nil
+	c.done = true
 	c.mu.Unlock()
 	slices.Sort(ids)
 	slices.Reverse(ids)

@@ -49,11 +49,16 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	if err := r.plan(); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "gobench-dyn-")
+	var tmp string
+	undo, err := r.cleanups.Create(func() (func(), error) {
+		var err error
+		tmp, err = os.MkdirTemp("", "gobench-dyn-")
+		return func() { os.RemoveAll(tmp) }, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	r.atExit(func() { os.RemoveAll(tmp) })
+	r.undo = append(r.undo, undo)
 	p, err := r.prepare(ctx, tmp)
 	if err != nil {
 		return nil, err

@@ -329,8 +329,8 @@ func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
 // TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs runs the default
 // criterion on fake binaries: a benchmark steady to ±1% stops after 4
 // processes (3, then the criterion holding at two consecutive ones), one
-// whose slices scatter by ±30% runs to the cap, and the summary and its
-// stop record say how precisely each mean is known.
+// whose slices scatter by ±30% stops there too as out of reach, and the
+// summary and its stop record say how precisely each mean is known.
 func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	f := newFake("BenchmarkSteady", "BenchmarkNoisy")
 	f.nsPerOp = func(_, name string, i int) float64 {
@@ -359,15 +359,21 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	require.NotNil(t, steady.Precision)
 	assert.LessOrEqual(t, steady.Precision.RelHalfWidth, 0.03)
 	assert.Equal(t, 0.95, steady.Precision.Confidence)
+	// The noisy one needs about 37 processes for ±3%, over
+	// stopper.OutOfReach times the cap of 5, so it stops at the 4th too,
+	// unmet, saying why.
 	assert.False(t, noisy.Met)
+	assert.Equal(t, record.ReasonOutOfReach, noisy.Reason)
+	assert.Equal(t, 4, noisy.SuiteRun)
 	require.NotNil(t, noisy.Precision)
 	assert.Greater(t, noisy.Precision.RelHalfWidth, 0.03)
-	assert.Greater(t, noisy.Precision.Processes, 5)
+	assert.Greater(t, noisy.Precision.Processes, stopper.OutOfReach*5)
 
 	var text bytes.Buffer
 	got.res.WriteSummary(&text)
 	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
-	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(5 processes\)`, text.String())
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(4 processes\)`, text.String())
+	assert.Contains(t, text.String(), "1 benchmarks stopped early out of reach")
 	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
 }
 
@@ -427,4 +433,26 @@ func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
+}
+
+// A probe measures every slice of every process, warmup none, and keeps
+// no temporary file once its records are read.
+func TestProbeRecordsWholeSeries(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	f := newFake("BenchmarkA", "BenchmarkB")
+	env := f.env()
+	run, res, err := Probe(context.Background(), ProbeOptions{
+		Bench: ".", Processes: 2, Slices: 10, SliceTime: time.Millisecond, Timeout: time.Minute,
+		Progress: progress.Off, Tool: "gobench-dyn test",
+	}, &bytes.Buffer{}, env)
+	require.NoError(t, err)
+	require.False(t, res.Interrupted())
+	assert.Equal(t, map[string]int{":BenchmarkA" + suffix(): 20, ":BenchmarkB" + suffix(): 20}, measured(run))
+	for _, s := range run.Slices {
+		assert.False(t, s.Warmup)
+	}
+	left, err := filepath.Glob(filepath.Join(tmp, "gobench-dyn-*"))
+	require.NoError(t, err)
+	assert.Empty(t, left)
 }

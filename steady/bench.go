@@ -34,6 +34,18 @@ func AnalyzeBenchmark(processes [][]float64, opts Options, rng *rand.Rand) Resul
 	return r
 }
 
+// AnalyzeInputs analyses each benchmark of ins, its outlier filter never
+// dropping the leading values SkipFor spares for its operations per value.
+func AnalyzeInputs(ins []Input, opts Options, rng *rand.Rand) []Result {
+	rs := make([]Result, len(ins))
+	for i, in := range ins {
+		o := opts
+		o.Skip = SkipFor(0, in.Ops)
+		rs[i] = AnalyzeBenchmark(in.Processes, o, rng)
+	}
+	return rs
+}
+
 // ReplayWarmup returns the warmup, in values, that the dynamic warmup
 // stoppage of cfg.Criterion (CV, RCIW or KLD: package stopper) would have
 // chosen on xs: the number of values it took as warmup before its

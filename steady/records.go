@@ -122,3 +122,17 @@ func Drifting(run *record.Run) []Drift {
 	}
 	return out
 }
+
+// PublishedInput returns the Input of a published series file (Traini et
+// al.'s), whose values are seconds per operation, each averaged over an
+// iteration that took iteration seconds.
+func PublishedInput(name string, forks [][]float64, iteration float64) Input {
+	sum, n := 0.0, 0
+	for _, f := range forks {
+		for _, v := range f {
+			sum += v
+			n++
+		}
+	}
+	return SeriesInput(name, forks, iteration, iteration/(sum/float64(n)))
+}

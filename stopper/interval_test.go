@@ -102,6 +102,42 @@ func TestIntervalPredictsProcesses(t *testing.T) {
 	assert.Equal(t, "±55%; about 78 processes for ±5%", d.Precision.String())
 }
 
+// TestIntervalStopsOutOfReach: a benchmark whose process means scatter by
+// ±20% needs hundreds of processes for ±5%, far over OutOfReach times a cap
+// of 10, so it stops unmet at the earliest point the criterion could stop
+// it (the 4th process), saying why; under no cap, or a cap it could
+// reach, it runs on.
+func TestIntervalStopsOutOfReach(t *testing.T) {
+	noisy := [][]float64{{80, 81}, {120, 121}, {95, 96}, {110, 111}, {85, 86}}
+	run := func(maxIterations int) (policy.Decision, int) {
+		cfg := intervalConfig(0.05, 2)
+		cfg.MaxIterations = maxIterations
+		p := newPolicy(t, cfg)
+		var d policy.Decision
+		for k, vals := range noisy {
+			d = p.EndIteration("b", policy.Iteration{SuiteRun: k + 1, Measured: vals})
+			if d.Stop {
+				return d, k + 1
+			}
+		}
+		return d, len(noisy)
+	}
+	d, procs := run(10)
+	assert.True(t, d.Stop)
+	assert.False(t, d.Met)
+	assert.Equal(t, policy.ReasonOutOfReach, d.Reason)
+	assert.Equal(t, MinProcesses+HoldProcesses-1, procs)
+	assert.Greater(t, d.Precision.Processes, OutOfReach*10)
+
+	d, procs = run(0)
+	assert.False(t, d.Stop, "no cap: nothing is out of reach")
+	assert.Equal(t, len(noisy), procs)
+
+	d, procs = run(1000)
+	assert.False(t, d.Stop, "a cap that can reach the target")
+	assert.Equal(t, len(noisy), procs)
+}
+
 // simulate draws processes of a benchmark with mean 100, within-process
 // sd sigma and between-process effects from between, runs the Interval
 // policy on them until it stops or reaches capProcs, and reports the last

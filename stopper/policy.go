@@ -217,8 +217,30 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 		}
 		st.met = st.held >= HoldProcesses
 		d.Met, d.Stop = st.met, st.met
+		if !st.met && p.outOfReach(st, d.Precision) {
+			d.Stop, d.Reason = true, policy.ReasonOutOfReach
+		}
 	}
 	return d
+}
+
+// OutOfReach is how many times the cap the processes predicted for the
+// target must be before the Interval criterion stops a benchmark that
+// cannot reach it. Processes spent on such a benchmark narrow an interval
+// that stays far from the target, so they are better spent on the others
+// (or not at all); the margin keeps a benchmark whose spread merely looks
+// large after a few processes running: with 3 processes' worth of
+// degrees of freedom, a variance estimate reads 3 times too large in
+// under 3% of cases (χ²₃ > 9).
+const OutOfReach = 3
+
+// outOfReach reports whether the benchmark of st, at the earliest point
+// the criterion could stop it, is predicted to need more than OutOfReach
+// times the processes its cap allows.
+func (p *Policy) outOfReach(st *benchState, pr policy.Precision) bool {
+	minN := max(p.cfg.MinIterations, MinProcesses) + HoldProcesses - 1
+	return p.cfg.MaxIterations > 0 && st.iterations >= minN && st.iterations < p.cfg.MaxIterations &&
+		pr.Processes > OutOfReach*p.cfg.MaxIterations
 }
 
 // HoldProcesses is the number of consecutive processes after which the

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"os"
+	"maps"
 
-	"github.com/gobench-dyn/gobench-dyn/benchfile"
-	"github.com/gobench-dyn/gobench-dyn/compare"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/input"
 )
 
 // CompareOptions holds the flags and arguments of gobench-dyn compare.
@@ -151,22 +147,15 @@ func compareRun(opts *CompareOptions) error {
 	if err != nil {
 		return err
 	}
-	oldRun, oldUnits, err := readResults(opts.Old, opts.ErrOut)
+	files, err := readInputs([]string{opts.Old, opts.New}, opts.ErrOut, input.Raw, input.Text)
 	if err != nil {
 		return err
 	}
-	newRun, newUnits, err := readResults(opts.New, opts.ErrOut)
-	if err != nil {
-		return err
+	copts.Units = benchfmt.UnitMetadataMap{}
+	for _, f := range files {
+		maps.Copy(copts.Units, f.Units)
 	}
-	units := benchfmt.UnitMetadataMap{}
-	for _, m := range []benchfmt.UnitMetadataMap{oldUnits, newUnits} {
-		for k, v := range m {
-			units[k] = v
-		}
-	}
-	copts.Units = units
-	res, err := compare.Runs(oldRun, newRun, copts)
+	res, err := compare.Runs(files[0].Run, files[1].Run, copts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -199,44 +188,4 @@ func fractionFlag(flag string, v float64) error {
 		return nil
 	}
 	return usageErr("%s %v: a relative change is a fraction (0.03 = 3%%); for %v%% use %v", flag, v, v, v/100)
-}
-
-// readResults reads a raw record file or a Go benchmark text file, telling
-// them apart by the first non-blank line: raw records start with a JSON
-// object.
-func readResults(path string, warn io.Writer) (*record.Run, benchfmt.UnitMetadataMap, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, usageErr("%v", err)
-	}
-	if isJSONLines(data) {
-		run, warns, err := record.Read(bytes.NewReader(data), path)
-		if err != nil {
-			return nil, nil, usageErr("%v", err)
-		}
-		for _, w := range warns {
-			fmt.Fprintln(warn, "gobench-dyn: warning:", w)
-		}
-		return run, nil, nil
-	}
-	f, err := benchfile.Read(bytes.NewReader(data), path)
-	if err != nil {
-		var se *record.SyntaxError
-		if errors.As(err, &se) {
-			return nil, nil, usageErr("%v", se)
-		}
-		return nil, nil, usageErr("%v", err)
-	}
-	return f.Run, f.Units, nil
-}
-
-func isJSONLines(data []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for sc.Scan() {
-		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
-			return line[0] == '{'
-		}
-	}
-	return false
 }

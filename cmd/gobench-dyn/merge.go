@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 
-	"github.com/gobench-dyn/gobench-dyn/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/spf13/cobra"
 )
@@ -107,29 +105,4 @@ func mergeRun(opts *MergeOptions) error {
 		warn(w)
 	}
 	return writeOutputFile("--out", opts.Out, merged.Write)
-}
-
-// writeOutputFile writes the file path of flag through write: into a
-// temporary file in the same directory, renamed to path once complete, so
-// that readers and a crash never see half a file. A path that cannot be
-// created is a bad flag (exit 2); a write that fails once the file is open
-// is a runtime failure (exit 1), the same in every command.
-func writeOutputFile(flag, path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return usageErr("%s: %v", flag, err)
-	}
-	defer f.Abandon()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Commit()
-	}
-	if err != nil {
-		return failErr("%s: writing %s: %v", flag, path, err)
-	}
-	return nil
 }

@@ -85,7 +85,7 @@ func TestMergeCommandTornInput(t *testing.T) {
 	out := filepath.Join(dir, "merged.jsonl")
 	code, msg, stderr := runMerge(t, out, a)
 	require.Equal(t, 0, code, msg)
-	assert.Contains(t, stderr, "gobench-dyn: warning: "+a+": last line 8 is incomplete")
+	assert.Contains(t, stderr, "gobench-dyn: warning: "+a+":8: last line is incomplete")
 	run, _, err := record.ReadFile(out)
 	require.NoError(t, err)
 	assert.False(t, run.Complete)

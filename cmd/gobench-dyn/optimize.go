@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -136,12 +133,13 @@ func optimizeRun(opts *OptimizeOptions) error {
 		ids     []int
 		sources []optime.Source
 	)
-	for k, path := range opts.Files {
-		run, _, err := readRecorded(path, opts.Stderr)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		src := optime.Source{ID: k + 1, File: path}
+	files, err := readInputs(opts.Files, opts.Stderr, recordedFormats...)
+	if err != nil {
+		return err
+	}
+	for k, f := range files {
+		run := f.Run
+		src := optime.Source{ID: k + 1, File: f.Path}
 		if h := run.Header; h != nil {
 			src.Seed, src.Start = h.Seed, h.Start
 		}
@@ -163,7 +161,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if err := writeOptimizeTable(opts.Stdout, res); err != nil {
+	if err := res.WriteTable(opts.Stdout); err != nil {
 		return err
 	}
 	if opts.Out == "" {
@@ -175,51 +173,4 @@ func optimizeRun(opts *OptimizeOptions) error {
 	}
 	cf := optime.NewConfigFile(res, sources, now())
 	return writeOutputFile("--out", opts.Out, cf.Write)
-}
-
-func writeOptimizeTable(w io.Writer, res *optime.Result) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "metric %s, threshold %g, instances %s", res.Metric, res.Threshold, res.Instances)
-	if res.Strategy != optime.StrategySearch {
-		fmt.Fprintf(bw, ", strategy %s", res.Strategy)
-	}
-	fmt.Fprintln(bw)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	avg := "mean"
-	if res.Metric.Median() {
-		avg = "median"
-	}
-	pkg := ""
-	unstable := 0
-	for _, c := range res.Choices {
-		if c.Package != pkg || pkg == "" {
-			pkg = c.Package
-			fmt.Fprintf(tw, "\npkg: %s\f", pkg)
-			fmt.Fprintf(tw, "benchmark\ts\ti\td\twarmup\ttime\t%s\tchange of %s\n", res.Metric, avg)
-		}
-		mark := ""
-		if !c.Stable {
-			mark = " (unstable)"
-			unstable++
-		}
-		fmt.Fprintf(tw, "%s%s\t%d\t%d\t%d\t%d\t%d/%d\t%.4g\t%+.2f%%\n",
-			c.Name, mark, c.Config.SuiteRuns, c.Config.Iterations, c.Config.Slices, c.Warmup,
-			c.Config.Time(), c.Full.Time(), c.Value, 100*c.Change())
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	chosen, full := res.Time()
-	fmt.Fprintf(bw, "\nsuite: %d of %d slices per instance, %.2f%% saved; change within 1%%: %.1f%%, within 3%%: %.1f%% of %d benchmarks\n",
-		chosen, full, 100*res.Saved(), 100*res.Within(0.01), 100*res.Within(0.03), len(res.Choices))
-	switch {
-	case unstable == 0:
-	case res.Strategy != optime.StrategySearch:
-		fmt.Fprintf(bw, "%d of %d benchmarks are not stable in their %s configuration\n", unstable, len(res.Choices), res.Strategy)
-	case unstable == 1:
-		fmt.Fprintln(bw, "1 benchmark has no stable configuration and keeps the full one")
-	default:
-		fmt.Fprintf(bw, "%d benchmarks have no stable configuration and keep the full one\n", unstable)
-	}
-	return bw.Flush()
 }

@@ -1,21 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"os"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/input"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/replay"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -24,6 +15,10 @@ import (
 // jmhFullWarmup is the warmup of the static JMH baseline in the FSE'20
 // study: JMH 1.21's 5 warmup iterations of 10 s, as 50 of 1 s.
 const jmhFullWarmup = 50
+
+// recordedFormats are the files of full runs that replay and optimize
+// read.
+var recordedFormats = []input.Format{input.Raw, input.UOpTime, input.JMH}
 
 // ReplayOptions holds the flags and arguments of gobench-dyn replay.
 type ReplayOptions struct {
@@ -113,20 +108,18 @@ func replayRun(opts *ReplayOptions) error {
 	case opts.fullWarmupSet && opts.FullWarmup < 0:
 		return usageErr("--full-warmup: must not be negative, got %d", opts.FullWarmup)
 	}
+	files, err := readInputs(opts.Files, opts.ErrOut, recordedFormats...)
+	if err != nil {
+		return err
+	}
 	run := &record.Run{}
 	sawJMH := false
-	for _, f := range opts.Files {
-		r, kind, err := readRecorded(f, opts.ErrOut)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if kind == formatJMH {
-			sawJMH = true
-		}
+	for _, f := range files {
+		sawJMH = sawJMH || f.Format == input.JMH
 		if run.Header == nil {
-			run.Header = r.Header
+			run.Header = f.Run.Header
 		}
-		run.Slices = append(run.Slices, r.Slices...)
+		run.Slices = append(run.Slices, f.Run.Slices...)
 	}
 	fullWarmup := opts.FullWarmup
 	switch {
@@ -148,234 +141,7 @@ func replayRun(opts *ReplayOptions) error {
 		return usageErr("%v", err)
 	}
 	if opts.JSON {
-		return writeReplayJSON(opts.Out, res)
+		return replay.WriteJSON(opts.Out, res)
 	}
-	return writeReplayTable(opts.Out, res, fullWarmup)
-}
-
-// Recorded-run formats, told apart by content.
-const (
-	formatRaw = iota
-	formatJMH
-	formatUOpTime
-)
-
-var errUnknownFormat = errors.New("not a raw record file, µOpTime CSV or JMH CSV")
-
-// readRecorded reads a raw record file, a µOpTime Go CSV file or a JMH
-// CSV file, by its first line.
-func readRecorded(path string, warn io.Writer) (*record.Run, int, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	first, _, _ := bytes.Cut(data, []byte("\n"))
-	first = bytes.TrimPrefix(bytes.TrimSpace(first), []byte("\ufeff"))
-	switch {
-	case bytes.HasPrefix(first, []byte("{")):
-		run, warns, err := record.Read(bytes.NewReader(data), path)
-		for _, w := range warns {
-			if warn != nil {
-				fmt.Fprintf(warn, "gobench-dyn: warning: %s\n", w)
-			}
-		}
-		return run, formatRaw, err
-	case bytes.Equal(first, []byte(strings.Join(dataset.JMHColumns, ","))):
-		run, err := dataset.ParseJMH(bytes.NewReader(data), path)
-		return run, formatJMH, err
-	case bytes.Equal(first, []byte(strings.Join(dataset.UOpTimeColumns, ","))):
-		run, err := dataset.ParseUOpTime(bytes.NewReader(data), path)
-		return run, formatUOpTime, err
-	}
-	return nil, 0, &record.SyntaxError{File: path, Line: 1, Msg: errUnknownFormat.Error()}
-}
-
-func pct(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f%%", 100*x)
-}
-
-func writeReplayTable(w io.Writer, res *replay.Result, fullWarmup int) error {
-	bw := bufio.NewWriter(w)
-	c := res.Config
-	threshold := "--threshold"
-	if c.Criterion == stopper.Interval {
-		threshold = "--target"
-	}
-	fmt.Fprintf(bw, "replay: --stop %s %s %g --window %d --warmup %d --warmup-max %d --slices %d --min-iterations %d",
-		c.Criterion, threshold, c.Threshold, c.Window, c.WarmupMin, c.WarmupMax, c.Measure, c.MinIterations)
-	if fullWarmup >= 0 {
-		fmt.Fprintf(bw, "; full result without the first %d slices of each iteration", fullWarmup)
-	}
-	fmt.Fprintln(bw)
-	fmt.Fprintln(bw)
-	multi := false
-	for _, b := range res.Benchmarks {
-		multi = multi || b.Instance != res.Benchmarks[0].Instance
-	}
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	head := "benchmark\t"
-	if multi {
-		head += "instance\t"
-	}
-	fmt.Fprintln(tw, head+"iterations\twarmup\tmet\tsaved\tchange\tA/A\tprecision (95%)\t")
-	for _, b := range res.Benchmarks {
-		name := b.Key.Benchmark
-		if b.Key.Version != "" {
-			name += " (" + b.Key.Version + ")"
-		}
-		row := name + "\t"
-		if multi {
-			row += b.Instance + "\t"
-		}
-		warm := 0.0
-		for _, it := range b.Iterations {
-			warm += float64(it.Warmup)
-		}
-		met := "no"
-		if b.Met {
-			met = "yes"
-		}
-		aa := "differs"
-		if b.Same {
-			aa = "same"
-		}
-		if math.IsNaN(b.Change) {
-			aa = "–"
-		}
-		prec := b.Precision.String()
-		if prec == "" {
-			prec = "–"
-		}
-		fmt.Fprintf(tw, "%s%d/%d\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", row, len(b.Iterations), b.Recorded,
-			warm/float64(max(1, len(b.Iterations))), met, pct(b.TimeSaved), pct(b.Change), aa, prec)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	s := res.Summary
-	fmt.Fprintf(bw, "\nsuite: %d benchmarks, %d of %d slices, time saved %s\n", len(res.Benchmarks), s.DynSlices, s.FullSlices, pct(s.TimeSaved))
-	fmt.Fprintf(bw, "A/A not different %s; change rate %s ± %s; below 1%% %s, 2%% %s, 3%% %s\n",
-		pct(s.Same), pct(s.MeanChange), pct(s.SDChange), pct(s.Below1), pct(s.Below2), pct(s.Below3))
-	fmt.Fprintf(bw, "warmup %.1f ± %.1f slices (cap hit in %s of iterations); iterations %.1f ± %.1f (criterion unmet in %s of benchmarks)\n",
-		s.WarmupMean, s.WarmupSD, pct(s.WarmupUnmet), s.IterationsMean, s.IterationsSD, pct(s.Unmet))
-	if s.Short > 0 {
-		fmt.Fprintf(bw, "%d iterations were recorded shorter than the policy wanted; they count as they were recorded\n", s.Short)
-	}
-	return bw.Flush()
-}
-
-// jsonFloat writes NaN and infinities, which JSON lacks, as null.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(f))
-}
-
-// replayJSONIteration is one replayed iteration in the JSON output.
-type replayJSONIteration struct {
-	SuiteRun  int  `json:"suite_run"`
-	Iteration int  `json:"iteration"`
-	Warmup    int  `json:"warmup"`
-	WarmupMet bool `json:"warmup_met"`
-	Measured  int  `json:"measured"`
-	Short     bool `json:"short,omitempty"`
-}
-
-// replayJSONBench is one replayed benchmark in the JSON output.
-type replayJSONBench struct {
-	Package     string                `json:"pkg"`
-	Benchmark   string                `json:"bench"`
-	Version     string                `json:"version,omitempty"`
-	Instance    string                `json:"instance,omitempty"`
-	Iterations  []replayJSONIteration `json:"iterations"`
-	Recorded    int                   `json:"recorded_iterations"`
-	Stopped     bool                  `json:"stopped"`
-	Met         bool                  `json:"met"`
-	FullSlices  int                   `json:"full_slices"`
-	DynSlices   int                   `json:"slices"`
-	TimeSaved   jsonFloat             `json:"time_saved"`
-	FullMean    jsonFloat             `json:"full_mean"`
-	Mean        jsonFloat             `json:"mean"`
-	Change      jsonFloat             `json:"change"`
-	RatioLo     jsonFloat             `json:"ratio_lo"`
-	RatioHi     jsonFloat             `json:"ratio_hi"`
-	Same        bool                  `json:"aa_same"`
-	CriterionNs int64                 `json:"criterion_ns"`
-	// RelHalfWidth is the relative half-width of the 95% interval of
-	// the mean over the replayed processes; Processes those predicted
-	// to reach the target.
-	RelHalfWidth jsonFloat `json:"rel_half_width"`
-	Processes    int       `json:"processes_for_target,omitempty"`
-}
-
-// replayJSON is the JSON output of replay.
-type replayJSON struct {
-	Stop          string            `json:"stop"`
-	Threshold     float64           `json:"threshold"`
-	Window        int               `json:"window"`
-	Warmup        int               `json:"warmup"`
-	WarmupMax     int               `json:"warmup_max"`
-	Slices        int               `json:"slices"`
-	MinIterations int               `json:"min_iterations"`
-	Benchmarks    []replayJSONBench `json:"benchmarks"`
-	FullSlices    int               `json:"full_slices"`
-	DynSlices     int               `json:"slices_used"`
-	TimeSaved     jsonFloat         `json:"time_saved"`
-	Same          jsonFloat         `json:"aa_same"`
-	MeanChange    jsonFloat         `json:"change_mean"`
-	SDChange      jsonFloat         `json:"change_sd"`
-	Below1        jsonFloat         `json:"below_1pct"`
-	Below2        jsonFloat         `json:"below_2pct"`
-	Below3        jsonFloat         `json:"below_3pct"`
-	WarmupMean    jsonFloat         `json:"warmup_mean"`
-	WarmupUnmet   jsonFloat         `json:"warmup_unmet"`
-	IterMean      jsonFloat         `json:"iterations_mean"`
-	Unmet         jsonFloat         `json:"unmet"`
-}
-
-func writeReplayJSON(w io.Writer, res *replay.Result) error {
-	s := res.Summary
-	out := replayJSON{
-		Stop: res.Config.Criterion.String(), Threshold: res.Config.Threshold, Window: res.Config.Window,
-		Warmup: res.Config.WarmupMin, WarmupMax: res.Config.WarmupMax, Slices: res.Config.Measure,
-		MinIterations: res.Config.MinIterations,
-		FullSlices:    s.FullSlices, DynSlices: s.DynSlices, TimeSaved: jsonFloat(s.TimeSaved),
-		Same: jsonFloat(s.Same), MeanChange: jsonFloat(s.MeanChange), SDChange: jsonFloat(s.SDChange),
-		Below1: jsonFloat(s.Below1), Below2: jsonFloat(s.Below2), Below3: jsonFloat(s.Below3),
-		WarmupMean: jsonFloat(s.WarmupMean), WarmupUnmet: jsonFloat(s.WarmupUnmet),
-		IterMean: jsonFloat(s.IterationsMean), Unmet: jsonFloat(s.Unmet),
-	}
-	for _, b := range res.Benchmarks {
-		out.Benchmarks = append(out.Benchmarks, replayJSONBenchOf(b))
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// replayJSONBenchOf returns the JSON output of b.
-func replayJSONBenchOf(b *replay.Benchmark) replayJSONBench {
-	jb := replayJSONBench{
-		Package: b.Key.Package, Benchmark: b.Key.Benchmark, Version: b.Key.Version, Instance: b.Instance,
-		Recorded: b.Recorded, Stopped: b.Stopped, Met: b.Met,
-		FullSlices: b.FullSlices, DynSlices: b.DynSlices, TimeSaved: jsonFloat(b.TimeSaved),
-		FullMean: jsonFloat(b.FullMean), Mean: jsonFloat(b.DynMean), Change: jsonFloat(b.Change),
-		RatioLo: jsonFloat(b.Ratio.Lo), RatioHi: jsonFloat(b.Ratio.Hi), Same: b.Same,
-		CriterionNs: int64(b.Criterion),
-		Processes:   b.Precision.Processes,
-	}
-	jb.RelHalfWidth = jsonFloat(math.NaN())
-	if b.Precision.Known() {
-		jb.RelHalfWidth = jsonFloat(b.Precision.Width)
-	}
-	for _, it := range b.Iterations {
-		jb.Iterations = append(jb.Iterations, replayJSONIteration(it))
-	}
-	return jb
+	return replay.WriteTable(opts.Out, res, fullWarmup)
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
+	"github.com/gobench-dyn/gobench-dyn/input"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/report"
-	"github.com/spf13/cobra"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.
@@ -96,21 +96,15 @@ func reportRun(opts *ReportOptions) error {
 	if opts.Unit == "" {
 		return usageErr("--unit: want a unit such as ns/op")
 	}
+	files, err := readInputs(opts.Raw, opts.ErrOut, input.Raw)
+	if err != nil {
+		return err
+	}
 	var runs []*record.Run
-	for _, path := range opts.Raw {
-		run, warns, err := record.ReadFile(path)
-		if err != nil {
-			var se *record.SyntaxError
-			if errors.As(err, &se) {
-				return usageErr("%v", se)
-			}
-			return usageErr("%v", err)
-		}
-		for _, w := range warns {
-			fmt.Fprintln(opts.ErrOut, "gobench-dyn: warning:", w)
-		}
+	for _, f := range files {
+		run := f.Run
 		if len(run.Slices) == 0 {
-			return usageErr("%s: no slice records to report on", path)
+			return usageErr("%s: no slice records to report on", f.Path)
 		}
 		runs = append(runs, run)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/benchout"
@@ -47,11 +48,10 @@ func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*results
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%s is a directory", path)
 	}
-	f, err := atomicfile.Create(path)
+	f, err := createAbandoned(path, cleanups)
 	if err != nil {
 		return nil, err
 	}
-	cleanups.Add(f.Abandon)
 	return &resultsFile{Writer: f, file: f, cleanups: cleanups}, nil
 }
 
@@ -64,10 +64,9 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 	if r.file == nil {
 		return r.failed
 	}
-	sorted, err := atomicfile.Create(r.file.Path())
+	sorted, err := createAbandoned(r.file.Path(), r.cleanups)
 	if err == nil {
-		done := r.cleanups.Add(sorted.Abandon)
-		defer done()
+		defer sorted.Abandon()
 		if err = benchout.WriteInOrder(sorted, run, order); err == nil {
 			if err = sorted.Commit(); err == nil {
 				r.file.Abandon()
@@ -79,6 +78,22 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 		return err
 	}
 	return r.failed
+}
+
+// createAbandoned starts writing path in place of the old file, with its
+// abandonment registered in cleanups in the same step, so that an abort
+// at any moment leaves no temporary file behind.
+func createAbandoned(path string, cleanups *session.Cleanups) (*atomicfile.File, error) {
+	var f *atomicfile.File
+	_, err := cleanups.Create(func() (func(), error) {
+		var err error
+		f, err = atomicfile.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		return f.Abandon, nil
+	})
+	return f, err
 }
 
 // openOutputs opens the results files of a run before any benchmark runs,
@@ -101,6 +116,10 @@ func openOutputs(opts *RunOptions, cleanups *session.Cleanups) (session.Outputs,
 	return outs, nil
 }
 
+// abortWait bounds how long an abort waits for the killed benchmarks to
+// be reaped before it exits.
+const abortWait = 5 * time.Second
+
 // onInterrupt cancels the run on the first SIGINT or SIGTERM, so that it
 // stops the running child and writes what it has, and exits at once on
 // the second, after running cleanups.
@@ -119,7 +138,7 @@ func onInterrupt(cancel func(), stderr io.Writer, cleanups *session.Cleanups) (s
 		select {
 		case <-ch:
 			fmt.Fprintln(stderr, "gobench-dyn: aborted")
-			rmit.KillRunning()
+			rmit.KillRunning(abortWait)
 			cleanups.Run()
 			os.Exit(130)
 		case <-done:

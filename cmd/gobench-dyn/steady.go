@@ -1,26 +1,19 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gobench-dyn/gobench-dyn/changepoint"
-	"github.com/gobench-dyn/gobench-dyn/dataset"
+	"github.com/gobench-dyn/gobench-dyn/input"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/progress"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/steady"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -186,25 +179,23 @@ func steadyRun(opts *SteadyOptions) error {
 		Resamples:       opts.Resamples,
 		MinTailFraction: opts.MinTail,
 	}
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x57ead))
-	results := make([]steady.Result, len(inputs))
-	values := make([][][]float64, len(inputs))
-	for i, in := range inputs {
-		so := sopts
-		so.Skip = steady.SkipFor(0, in.Ops)
-		results[i] = steady.AnalyzeBenchmark(in.Processes, so, rng)
-		values[i] = in.Processes
-	}
-	if err := writeSteadyTable(opts.IO.Out, inputs, results, values); err != nil {
+	results := steady.AnalyzeInputs(inputs, sopts, rand.New(rand.NewPCG(opts.Seed, 0x57ead)))
+	if err := steady.WriteTable(opts.IO.Out, inputs, results); err != nil {
 		return err
 	}
 	if opts.JSON != "" {
-		if err := writeOutputFile("--json", opts.JSON, func(w io.Writer) error { return writeSteadyJSON(w, inputs, results) }); err != nil {
+		if err := writeOutputFile("--json", opts.JSON, func(w io.Writer) error { return steady.WriteJSON(w, inputs, results) }); err != nil {
 			return err
 		}
 	}
 	if opts.Out != "" {
-		cf = learnedConfig(cf, inputs, results, opts)
+		cf = steady.LearnedConfig(cf, inputs, results, steady.LearnOptions{
+			RunSliceTime: opts.RunSliceTime, Created: time.Now().UTC(),
+			New: optime.Entry{
+				SuiteRuns: defaultSuiteRuns, Iterations: defaultIterations, Slices: stopper.Default(stopper.Precision).Measure,
+				Metric: optime.RMAD, Threshold: optime.DefaultThreshold, Value: math.NaN(),
+			},
+		})
 		return writeOutputFile("--out", opts.Out, cf.Write)
 	}
 	return nil
@@ -227,225 +218,49 @@ func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	case len(files) == 0:
 		return o.probe(pkgs)
 	}
+	read, err := readInputs(files, o.IO.ErrOut, input.Raw, input.Series)
+	if err != nil {
+		return nil, err
+	}
 	var ins []steady.Input
-	for _, f := range files {
-		in, err := o.readFile(f)
-		if err != nil {
-			return nil, err
+	for _, f := range read {
+		if f.Format == input.Series {
+			// A published value is seconds per operation, averaged over
+			// an iteration of --iteration-time.
+			ins = append(ins, steady.PublishedInput(f.Path, f.Series, o.IterationTime.Seconds()))
+			continue
+		}
+		in := steady.Inputs(f.Run)
+		if len(in) == 0 {
+			return nil, usageErr("%s: no ns/op measurements", f.Path)
 		}
 		ins = append(ins, in...)
 	}
 	return ins, nil
 }
 
-// readFile reads a raw record file or a published series file.
-func (o *SteadyOptions) readFile(path string) ([]steady.Input, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	if t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		run, warns, err := record.Read(bytes.NewReader(data), path)
-		for _, w := range warns {
-			fmt.Fprintf(o.IO.ErrOut, "gobench-dyn: warning: %s\n", w)
-		}
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		ins := steady.Inputs(run)
-		if len(ins) == 0 {
-			return nil, usageErr("%s: no ns/op measurements", path)
-		}
-		return ins, nil
-	}
-	forks, err := dataset.ParseSeries(bytes.NewReader(data), path)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	// A published value is seconds per operation, averaged over an
-	// iteration of --iteration-time.
-	sum, n := 0.0, 0
-	for _, f := range forks {
-		for _, v := range f {
-			sum += v
-			n++
-		}
-	}
-	it := o.IterationTime.Seconds()
-	return []steady.Input{steady.SeriesInput(path, forks, it, it/(sum/float64(n)))}, nil
-}
-
 // probe runs each benchmark of pkgs in --processes fresh processes of
 // --slices slices, all of them recorded, and reads the records back.
 func (o *SteadyOptions) probe(pkgs []string) ([]steady.Input, error) {
-	raw := o.Raw
-	if raw == "" {
-		dir, err := os.MkdirTemp("", "gobench-dyn-steady-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		raw = filepath.Join(dir, "probe.jsonl")
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cleanups := &session.Cleanups{}
 	defer cleanups.Run()
 	defer onInterrupt(cancel, o.IO.ErrOut, cleanups)()
-	sopts := session.Options{
-		Patterns:   pkgs,
-		Bench:      o.Bench,
-		Stop:       stopper.Config{Criterion: stopper.None, Measure: o.Slices, MinIterations: 1},
-		SuiteRuns:  o.Processes,
-		Iterations: 1,
-		SliceTime:  o.SliceTime,
-		Timeout:    o.Timeout,
-		Raw:        raw,
-		Progress:   o.Progress,
-		Tool:       "gobench-dyn " + toolVersion(),
-	}
-	res, err := session.Run(ctx, sopts, session.Outputs{Results: discardOutput{}, Log: o.IO.ErrOut}, session.Env{Cleanups: cleanups})
+	run, res, err := session.Probe(ctx, session.ProbeOptions{
+		Patterns: pkgs, Bench: o.Bench, Processes: o.Processes, Slices: o.Slices,
+		SliceTime: o.SliceTime, Timeout: o.Timeout, Raw: o.Raw, Progress: o.Progress,
+		Tool: "gobench-dyn " + toolVersion(),
+	}, o.IO.ErrOut, session.Env{Cleanups: cleanups})
 	if err != nil {
 		return nil, runExit(&RunOptions{}, res, err)
 	}
 	if res.Interrupted() {
 		return nil, &exitError{code: 130, msg: "interrupted before the probe ended"}
 	}
-	run, _, err := record.ReadFile(raw)
-	if err != nil {
-		return nil, err
-	}
 	ins := steady.Inputs(run)
 	if len(ins) == 0 {
 		return nil, failErr("the probe measured nothing")
 	}
 	return ins, nil
-}
-
-// discardOutput drops the benchstat-format results of the probe: its
-// records are what steady reads.
-type discardOutput struct{}
-
-func (discardOutput) Write(p []byte) (int, error)            { return len(p), nil }
-func (discardOutput) Commit(*record.Run, []record.Key) error { return nil }
-
-// writeSteadyTable prints one table of benchmarks, one of processes and
-// one of the dynamic criteria's warmup estimation errors.
-func writeSteadyTable(w io.Writer, ins []steady.Input, rs []steady.Result, values [][][]float64) error {
-	bw := bufio.NewWriter(w)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "benchmark\tclass\tsteady\twarmup\twarmup time")
-	for i, in := range ins {
-		r := rs[i]
-		n := 0
-		for _, s := range r.Series {
-			if s.Class == steady.Steady {
-				n++
-			}
-		}
-		wu, wt := "–", "–"
-		if r.Warmup >= 0 {
-			wu = fmt.Sprintf("%d slices", r.Warmup)
-			wt = fmt.Sprintf("%.3gs", in.LearnedWarmupTime(r))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", in.Name, r.Class, n, len(r.Series), wu, wt)
-	}
-	tw.Flush()
-	fmt.Fprintln(bw)
-	tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "benchmark\tprocess\tclass\tstart\tstart time\tslices\tsegments\tpenalty\tlast mean")
-	for i, in := range ins {
-		for j, s := range rs[i].Series {
-			start, st := "–", "–"
-			if s.Class == steady.Steady {
-				start = fmt.Sprint(s.Start)
-				st = fmt.Sprintf("%.3gs", in.WarmupTime(j, s.Start))
-			}
-			last := math.NaN()
-			if len(s.Means) > 0 {
-				last = s.Means[len(s.Means)-1]
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%.4g\t%.4g\n", in.Name, j, s.Class, start, st, len(values[i][j]), len(s.Ends), s.Penalty, last)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintln(bw)
-	tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "criterion\tsteady processes\tWEE median\tWEE IQR\tover\tunder\tnever held")
-	for _, c := range []stopper.Criterion{stopper.CV, stopper.RCIW, stopper.KLD} {
-		cfg := stopper.Paper(c)
-		// A window of slices, as the FSE'20 warmup stoppage, without its
-		// cap of 50: the series is the cap here.
-		cfg.WarmupMax = math.MaxInt32
-		wee := steady.WEEOf(rs, values, cfg, 0)
-		if wee.N == 0 {
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f slices\t%.0f–%.0f\t%d\t%d\t%d\n", c, wee.N, wee.Median, wee.Q1, wee.Q3, wee.Over, wee.Under, wee.Unmet)
-	}
-	tw.Flush()
-	return bw.Flush()
-}
-
-// steadyVerdict is one element of the --json output.
-type steadyVerdict struct {
-	Name  string `json:"name"`
-	Fork  int    `json:"fork"`
-	Class string `json:"class"`
-	Start int    `json:"start"`
-}
-
-func writeSteadyJSON(w io.Writer, ins []steady.Input, rs []steady.Result) error {
-	out := []steadyVerdict{}
-	for i, in := range ins {
-		for j, s := range rs[i].Series {
-			out = append(out, steadyVerdict{Name: in.Name, Fork: j, Class: s.Class.String(), Start: s.Start})
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// learnedConfig returns cf (or a new configuration file) with the warmup
-// of every benchmark read from records set to its learned warmup, in
-// slices of --run-slice-time. A
-// benchmark cf does not hold gets run's default configuration; one that
-// never settled keeps its warmup.
-func learnedConfig(cf *optime.ConfigFile, ins []steady.Input, rs []steady.Result, opts *SteadyOptions) *optime.ConfigFile {
-	if cf == nil {
-		cf = &optime.ConfigFile{Schema: optime.ConfigSchema}
-	}
-	cf.Created = time.Now().UTC()
-	id := 1
-	for _, s := range cf.Sources {
-		id = max(id, s.ID+1)
-	}
-	cf.Sources = append(cf.Sources, optime.Source{ID: id, File: "gobench-dyn steady"})
-	def := stopper.Default(stopper.Precision)
-	for i, in := range ins {
-		if in.Package == "" || rs[i].Warmup < 0 {
-			continue
-		}
-		// The warmup lasts as long in a run as in the probe: in slices of
-		// the run's slice time, rounded up. A benchmark steady from its
-		// first slice keeps one slice, Go's default.
-		warmup := max(1, int(math.Ceil(in.LearnedWarmupTime(rs[i])/opts.RunSliceTime.Seconds())))
-		if e, ok := cf.Lookup(in.Package, in.Benchmark); ok {
-			for k := range cf.Entries {
-				if cf.Entries[k].Package == e.Package && cf.Entries[k].Benchmark == e.Benchmark {
-					cf.Entries[k].Warmup = warmup
-					cf.Entries[k].Sources = append(cf.Entries[k].Sources, id)
-				}
-			}
-			continue
-		}
-		cf.Entries = append(cf.Entries, optime.Entry{
-			Package: in.Package, Benchmark: in.Benchmark,
-			SuiteRuns: defaultSuiteRuns, Iterations: defaultIterations, Slices: def.Measure,
-			Warmup: warmup, Metric: optime.RMAD, Threshold: optime.DefaultThreshold,
-			Value: math.NaN(), Sources: []int{id},
-		})
-	}
-	return cf
 }

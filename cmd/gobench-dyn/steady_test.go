@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/steady"
 )
 
 // steadySeries returns a process of n values that fall from 1.5× to 1× over
@@ -64,12 +65,12 @@ func TestSteadyPublishedSeries(t *testing.T) {
 	assert.Contains(t, out, "inconsistent")
 	assert.Contains(t, out, "WEE")
 
-	var got []steadyVerdict
+	var got []steady.Verdict
 	data, err := os.ReadFile(o.JSON)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &got))
 	require.Len(t, got, 2)
-	assert.Equal(t, steadyVerdict{Name: in, Fork: 1, Class: "not steady", Start: -1}, got[1])
+	assert.Equal(t, steady.Verdict{Name: in, Fork: 1, Class: "not steady", Start: -1}, got[1])
 	assert.Equal(t, "steady", got[0].Class)
 	assert.InDelta(t, 90, got[0].Start, 40)
 }
@@ -184,7 +185,7 @@ func TestSteadyProbeEndToEnd(t *testing.T) {
 		"--slice-time", "2ms", "--json", js, "-o", conf, "--raw", raw, "-b", "BenchmarkLookup", "./examples/warmup")
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "examples/warmup.BenchmarkLookup")
-	var got []steadyVerdict
+	var got []steady.Verdict
 	data, err := os.ReadFile(js)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &got))
