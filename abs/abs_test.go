@@ -74,8 +74,10 @@ func TestJudge(t *testing.T) {
 	assert.Equal(t, Detected, v)
 	require.Len(t, rs, 2, "only time counts")
 	assert.InDelta(t, 3.9, rs[1].Low, 1e-12)
+	v, _ = Judge([]compare.Comparison{c("ns/op", compare.NoChange, 0), c("ns/op", compare.NoChange, 0.01)}, true)
+	assert.Equal(t, NotDetected, v, "every benchmark shows no change")
 	v, _ = Judge([]compare.Comparison{c("ns/op", compare.NoChange, 0), c("ns/op", compare.Improvement, -0.5)}, true)
-	assert.Equal(t, NotDetected, v)
+	assert.Equal(t, Inconclusive, v, "an improvement of a slowed function says nothing of whether the slowdown shows")
 	v, _ = Judge([]compare.Comparison{c("ns/op", compare.NoChange, 0)}, false)
 	assert.Equal(t, Inconclusive, v, "a covering benchmark that did not finish leaves it open")
 	v, _ = Judge([]compare.Comparison{c("ns/op", compare.Inconclusive, 0.1)}, true)
@@ -114,15 +116,21 @@ func TestReportOutputs(t *testing.T) {
 	assert.Equal(t, "T.M", got.Functions[1].Name)
 	assert.Equal(t, "not detected", got.Functions[2].Verdict)
 	assert.NotNil(t, got.Functions[1].Benchmarks, "an empty list, not null")
+
+	var page bytes.Buffer
+	require.NoError(t, r.WriteHTML(&page))
+	assert.Contains(t, page.String(), `<code>BenchmarkParse-8</code></td><td>&#43;35.0%</td><td class="muted">[&#43;30.0%, &#43;41.0%]</td>`)
+	assert.Contains(t, page.String(), `<span class="badge v-not-reachable">not reachable</span>`)
+	assert.Contains(t, page.String(), `<td>5%</td><td>5</td>`, "every benchmark's maxSpread")
+	assert.Contains(t, page.String(), "score: 1 of 3 functions detected")
 }
 
 func knownOptions(t *testing.T, dir string, patterns ...string) Options {
 	abs, err := filepath.Abs(filepath.Join("testdata", dir))
 	require.NoError(t, err)
-	stop := stopper.Default(stopper.Precision)
 	return Options{
 		Dir: abs, Patterns: patterns, SliceTime: 5 * time.Millisecond, Timeout: time.Minute,
-		SpreadRuns: 3, SuiteRuns: 5, Stop: stop, Compare: CompareOptions(), Seed: 1, MinSlowdown: 0.01,
+		SpreadRuns: 3, SuiteRuns: DefaultSuiteRuns, Stop: stopper.Default(stopper.Interval), Seed: 1, MinSlowdown: 0.01,
 	}
 }
 
@@ -138,6 +146,10 @@ func TestEvaluateKnownAnswer(t *testing.T) {
 	opts := knownOptions(t, "known", ".")
 	opts.Func = regexp.MustCompile(`^(Hot|Cold|Init|Setup)$`)
 	opts.Slowdown = 9
+	// The gate needs the whole interval above +450%, at most log 2 above
+	// it on the log scale whatever v: on a loaded machine that can take
+	// more than the first look, so the cap leaves room for later looks.
+	opts.SuiteRuns = 20
 	rep, err := Evaluate(context.Background(), opts)
 	require.NoError(t, err)
 	byName := map[string]Function{}
@@ -154,8 +166,12 @@ func TestEvaluateKnownAnswer(t *testing.T) {
 	}
 	assert.InDelta(t, 1.0/4, rep.Score, 1e-12)
 	assert.Equal(t, 4.5, rep.Threshold)
+	assert.Equal(t, RuleGate, rep.Rule)
+	require.Len(t, byName["Hot"].Benchmarks, 1)
+	n := byName["Hot"].Benchmarks[0].Iterations
+	assert.Contains(t, compare.NewPlan(compare.DefaultFirstLook, 20).Looks, n, "a pair stops at a look of the gate's plan")
 	require.Len(t, rep.Spreads, 1, "the unchanged runs give BenchmarkHot's maxSpread")
-	assert.Equal(t, 5, rep.Spreads[0].Runs)
+	assert.Equal(t, n, rep.Spreads[0].Runs)
 }
 
 func TestEvaluateRejectsBadInput(t *testing.T) {

@@ -18,7 +18,6 @@ import (
 
 	"golang.org/x/tools/cover"
 
-	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/inject"
 	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -54,9 +53,10 @@ type Options struct {
 	SuiteRuns int
 	// Stop is the stopping policy of the paired runs.
 	Stop stopper.Config
-	// Compare configures the comparison; its threshold is set to v/2.
-	Compare compare.Options
-	Seed    uint64
+	// Rule is how each pair is judged; "" is RuleGate. Its threshold is
+	// v/2.
+	Rule Rule
+	Seed uint64
 	// Log receives progress notes.
 	Log io.Writer
 	// TempDir holds the binaries, overlays and profiles; "" makes (and
@@ -91,6 +91,12 @@ type evaluation struct {
 // is an *InputError. When ctx is cancelled it returns what it has, with
 // the functions not yet run inconclusive, and rmit.ErrInterrupted.
 func Evaluate(ctx context.Context, opts Options) (*Report, error) {
+	if opts.Rule == "" {
+		opts.Rule = RuleGate
+	}
+	if _, err := ParseRule(string(opts.Rule)); err != nil {
+		return nil, inputErr("%v", err)
+	}
 	e := &evaluation{opts: opts, start: time.Now(), covers: map[int][]*rmit.Benchmark{}, hits: map[int]int64{},
 		spreadRuns: map[[2]string]map[string][]float64{}}
 	e.tmp = opts.TempDir
@@ -102,57 +108,93 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 		defer os.RemoveAll(tmp)
 		e.tmp = tmp
 	}
+	if err := e.loadCandidates(ctx); err != nil {
+		return nil, err
+	}
+	if err := e.prepareSuite(ctx); err != nil {
+		return nil, err
+	}
+	if err := e.coverage(ctx); err != nil {
+		return nil, err
+	}
+	order := e.rank()
+	rep := &Report{Rule: opts.Rule}
+	if err := e.chooseSlowdown(ctx, rep); err != nil {
+		return nil, err
+	}
+	runErr := e.runCandidates(ctx, order, rep)
+	if opts.Slowdown != 0 {
+		rep.Spreads = e.spreads()
+	}
+	rep.finish()
+	rep.Seconds = time.Since(e.start).Seconds()
+	return rep, runErr
+}
 
+// loadCandidates finds the candidates, keeps those --func selects, and
+// checks that they can be slowed down.
+func (e *evaluation) loadCandidates(ctx context.Context) error {
+	opts := e.opts
 	cands, err := Candidates(ctx, opts.Dir, patternsOr(opts.Patterns), opts.BuildFlags)
 	if err != nil {
-		return nil, inputErr("%v", err)
+		return inputErr("%v", err)
 	}
 	if opts.Func != nil {
 		cands = slices.DeleteFunc(cands, func(c *Candidate) bool { return !opts.Func.MatchString(c.Name) })
 		if len(cands) == 0 {
-			return nil, inputErr("--func %q matches no exported function of %s", opts.Func, strings.Join(patternsOr(opts.Patterns), " "))
+			return inputErr("--func %q matches no exported function of %s", opts.Func, strings.Join(patternsOr(opts.Patterns), " "))
 		}
 	}
 	if len(cands) == 0 {
-		return nil, inputErr("%s declare no exported function", strings.Join(patternsOr(opts.Patterns), " "))
+		return inputErr("%s declare no exported function", strings.Join(patternsOr(opts.Patterns), " "))
 	}
 	if err := rejectModuleCache(ctx, opts.Dir, cands); err != nil {
-		return nil, err
+		return err
 	}
 	if err := e.rejectUnrewritable(cands); err != nil {
-		return nil, err
+		return err
 	}
 	e.cands = cands
+	return nil
+}
 
-	e.logf("gobench-dyn: abs: %d candidate functions; building and calibrating the unchanged code", len(cands))
+// prepareSuite builds and calibrates the unchanged code's benchmarks,
+// each capped at opts.SuiteRuns processes of one iteration.
+func (e *evaluation) prepareSuite(ctx context.Context) error {
+	opts := e.opts
+	e.logf("gobench-dyn: abs: %d candidate functions; building and calibrating the unchanged code", len(e.cands))
+	var err error
 	if e.suite, err = rmit.Prepare(ctx, rmit.PrepareOptions{
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: opts.BuildFlags, BinDir: e.dir("base"),
 		Version: record.VersionBaseline, Log: opts.Log,
 		Discover: rmit.DiscoverOptions{Bench: ".", SliceTime: opts.SliceTime, Timeout: opts.Timeout},
 	}); err != nil {
 		if ctx.Err() != nil {
-			return nil, rmit.ErrInterrupted
+			return rmit.ErrInterrupted
 		}
-		return nil, inputErr("%v", err)
+		return inputErr("%v", err)
 	}
 	for _, f := range e.suite.Failures {
 		e.logf("gobench-dyn: abs: FAILED %s", f)
 	}
 	if len(e.suite.Benchmarks) == 0 {
-		return nil, inputErr("no benchmarks in %s", strings.Join(patternsOr(opts.Patterns), " "))
+		return inputErr("no benchmarks in %s", strings.Join(patternsOr(opts.Patterns), " "))
 	}
 	for _, b := range e.suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: opts.SuiteRuns, Iterations: 1}
 	}
-	if err := e.coverage(ctx); err != nil {
-		return nil, err
-	}
-	order := e.rank()
+	return nil
+}
 
-	rep := &Report{Slowdown: opts.Slowdown, SlowdownSource: "flag"}
+// chooseSlowdown sets v and the threshold v/2 of rep: opts.Slowdown, or
+// twice the 95th percentile of the maxSpreads measured now, floored at
+// opts.MinSlowdown.
+func (e *evaluation) chooseSlowdown(ctx context.Context, rep *Report) error {
+	opts := e.opts
+	rep.Slowdown, rep.SlowdownSource = opts.Slowdown, "flag"
 	if opts.Slowdown == 0 {
 		if err := e.measureSpread(ctx); err != nil {
-			return nil, err
+			return err
 		}
 		rep.Spreads = e.spreads()
 		var ms []float64
@@ -165,9 +207,20 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 			rep.Slowdown, rep.SlowdownSource = opts.MinSlowdown, "floor"
 		}
 	}
+	// v/2: v is twice the 95th percentile maxSpread, so a change beyond
+	// v/2 is one that 95% of the benchmarks' run-to-run drift does not
+	// reach, and it is what a function taking half its benchmark's time
+	// shows when slowed by v (the paper's second condition).
 	rep.Threshold = rep.Slowdown / 2
 	e.logf("gobench-dyn: abs: slowdown v = %s (%s)", pct(rep.Slowdown), rep.SlowdownSource)
+	return nil
+}
 
+// runCandidates judges the candidates in order, appending each to rep,
+// and shares what is left of the budget equally among the reachable ones
+// still to run. After an interruption the rest are inconclusive; the
+// interruption is returned.
+func (e *evaluation) runCandidates(ctx context.Context, order []int, rep *Report) error {
 	reachable := 0
 	for _, i := range order {
 		if len(e.covers[i]) > 0 {
@@ -185,11 +238,11 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 			f.Verdict, f.Note = Inconclusive, "not run: interrupted"
 		default:
 			share := time.Duration(0)
-			if opts.Budget > 0 {
-				share = (opts.Budget - time.Since(e.start)) / time.Duration(reachable)
+			if e.opts.Budget > 0 {
+				share = (e.opts.Budget - time.Since(e.start)) / time.Duration(reachable)
 			}
 			reachable--
-			if opts.Budget > 0 && share <= 0 {
+			if e.opts.Budget > 0 && share <= 0 {
 				f.Verdict, f.Note = Inconclusive, "not run: --budget spent"
 				break
 			}
@@ -202,12 +255,7 @@ func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 		e.logf("gobench-dyn: abs: %s: %s", c.Name, f.Verdict)
 		rep.Functions = append(rep.Functions, f)
 	}
-	if opts.Slowdown != 0 {
-		rep.Spreads = e.spreads()
-	}
-	rep.finish()
-	rep.Seconds = time.Since(e.start).Seconds()
-	return rep, runErr
+	return runErr
 }
 
 func patternsOr(p []string) []string {
@@ -508,12 +556,9 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 		h.N, h.Config = b.N, b.Config
 		base, head = append(base, b), append(head, h)
 	}
-	copts := e.opts.Compare
-	copts.Threshold = rep.Threshold
-	res, baseRun, failures, err := pairRun(ctx, base, head, pairOptions{
-		Stop: e.opts.Stop, Compare: copts, Seed: e.opts.Seed + uint64(i) + 1,
-		SliceTime: e.opts.SliceTime, Timeout: e.opts.Timeout, Budget: budget,
-	})
+	po := pairRunOptions(e.opts.Rule, e.opts.Stop, rep.Threshold, e.opts.SuiteRuns)
+	po.Seed, po.SliceTime, po.Timeout, po.Budget = e.opts.Seed+uint64(i)+1, e.opts.SliceTime, e.opts.Timeout, budget
+	res, baseRun, failures, err := pairRun(ctx, base, head, po)
 	if baseRun != nil && rep.SlowdownSource == "flag" {
 		e.addSpreadRuns(c.Name, baseRun)
 	}

@@ -13,17 +13,27 @@ import (
 
 // pairOptions configures one paired run.
 type pairOptions struct {
-	Stop      stopper.Config
-	Compare   compare.Options
+	Stop    stopper.Config
+	Compare compare.Options
+	// Decided, if set, stops a pair once its comparison is decided
+	// (rmit.Paired.Decided); otherwise a pair stops once both versions
+	// are stable.
+	Decided   func(base, head [][]float64) bool
+	SuiteRuns int // the cap, which the Interval criterion plans for
 	Seed      uint64
 	SliceTime time.Duration
 	Timeout   time.Duration
 	Budget    time.Duration // 0: none
+	// Starter and Clock replace real processes and time in tests; nil
+	// means real ones.
+	Starter rmit.Starter
+	Clock   func() time.Time
 }
 
 // pairRun runs the unchanged benchmarks base and their slowed partners
-// head interleaved in one schedule, each pair stopping once its policy
-// holds both stable, and compares them. It is
+// head interleaved in one schedule, each pair stopping once o.Decided
+// holds its comparison decided (or, without it, once its policy holds both
+// versions stable), and compares them. It is
 // the one place that drives the runner, the stopping policy and the
 // comparison. It returns the comparison, the unchanged code's
 // measurements, and the number of failed iterations; with an interrupted
@@ -31,6 +41,7 @@ type pairOptions struct {
 func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (*compare.Result, *record.Run, int, error) {
 	stop := o.Stop
 	stop.Seed = o.Seed
+	stop.MaxIterations = o.SuiteRuns
 	var policy rmit.Policy
 	if stop.Criterion == stopper.None {
 		policy = rmit.Static{Warmup: stop.WarmupMin, Slices: stop.Measure}
@@ -41,15 +52,19 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 		}
 		policy = p
 	}
-	// A pair stops together, once both sides are stable or at the cap;
-	// each pair's two versions run back to back in every suite run.
+	// A pair stops together, once decided (or both sides are stable) or
+	// at the cap; each pair's two versions run back to back in every
+	// suite run.
 	paired := rmit.NewPaired(policy, base, head)
+	if stop.Criterion != stopper.None {
+		paired.Decided = o.Decided
+	}
 	obs := newCollector()
 	r := &rmit.Runner{
 		Benchmarks: append(append([]*rmit.Benchmark(nil), base...), head...),
 		Policy:     paired, Seed: o.Seed, SliceTime: o.SliceTime, Timeout: o.Timeout,
 		Budget: o.Budget, MinIterations: stop.MinIterations, FixedN: true, Observer: obs,
-		Pairs: &paired.Pairing,
+		Pairs: &paired.Pairing, Starter: o.Starter, Clock: o.Clock,
 	}
 	sum, runErr := r.Run(ctx)
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {

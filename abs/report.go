@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
+	"github.com/gobench-dyn/gobench-dyn/report"
 )
 
 // A Verdict says whether the suite detects a candidate's slowdown.
@@ -74,6 +75,8 @@ type Report struct {
 	// Threshold is the least change that counts as detected: v/2, as in
 	// the paper's second condition.
 	Threshold float64 `json:"threshold"`
+	// Rule is how each pair was judged: "gate" or "paper".
+	Rule Rule `json:"rule"`
 	// Score is detected / candidates.
 	Score     float64    `json:"score"`
 	Detected  int        `json:"detected"`
@@ -83,28 +86,13 @@ type Report struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// MinSuiteRuns is the fewest processes per version with which the
-// comparison of CompareOptions can detect a change: with 4 against 4 the
-// smallest p of the rank-sum test is 0.029.
-const MinSuiteRuns = 5
-
-// CompareOptions returns the comparison the paper decides detection by
-// (Laaber & Leitner, MSR'18, §6.2): a rank-sum test at p < 0.01 between
-// the two versions, here over process means, the unit of evidence
-// (compare.RuleUTest); Evaluate adds the second condition, a change of at
-// least v/2, as the threshold. With 5 processes per version the smallest
-// p of the test is 0.008, so a pair needs at least 5 to be detected.
-func CompareOptions() compare.Options {
-	o := compare.DefaultOptions()
-	o.Rule, o.Confidence = compare.RuleUTest, 0.99
-	return o
-}
-
 // Judge returns a reachable candidate's verdict from the comparisons of
 // the benchmarks that reach it (the ns/op ones count), and those
 // benchmarks' results. complete says whether every covering benchmark was
 // run and compared; if not, a candidate no benchmark detects is
-// inconclusive.
+// inconclusive. A regression is a detection; not detected needs every
+// benchmark to show no change; an improvement or an undecided comparison
+// leaves the candidate inconclusive.
 func Judge(cs []compare.Comparison, complete bool) (Verdict, []BenchResult) {
 	var rs []BenchResult
 	detected, unsure := false, !complete
@@ -117,8 +105,11 @@ func Judge(cs []compare.Comparison, complete bool) (Verdict, []BenchResult) {
 		switch c.Verdict {
 		case compare.Regression:
 			detected = true
-		case compare.NoChange, compare.Improvement:
+		case compare.NoChange:
 		default:
+			// An improvement of a slowed function is noise or a
+			// side effect the comparison cannot explain: not a
+			// sign that the slowdown is invisible.
 			unsure = true
 		}
 	}
@@ -232,4 +223,29 @@ func signed(x float64) string {
 		return "?"
 	}
 	return fmt.Sprintf("%+.1f%%", 100*x)
+}
+
+// WriteHTML writes the report as a self-contained HTML page in the style
+// of gobench-dyn report: the score, per function its verdict and the
+// change and interval of every benchmark that reaches it, and every
+// benchmark's maxSpread.
+func (r *Report) WriteHTML(w io.Writer) error {
+	a := &report.ABS{Slowdown: pct(r.Slowdown), Source: r.SlowdownSource, Threshold: pct(r.Threshold),
+		Rule: string(r.Rule), Score: fmt.Sprintf("%.0f%%", 100*r.Score), Detected: r.Detected}
+	for _, f := range r.Functions {
+		v := string(f.Verdict)
+		if !f.Reachable {
+			v = "not reachable"
+		}
+		af := report.ABSFunction{Package: f.Package, Name: f.Name, Verdict: v, Note: f.Note}
+		for _, b := range f.Benchmarks {
+			af.Benchmarks = append(af.Benchmarks, report.ABSBench{Name: b.Name, Change: signed(b.Change),
+				Interval: fmt.Sprintf("[%s, %s]", signed(b.Low), signed(b.High)), Verdict: string(b.Verdict)})
+		}
+		a.Functions = append(a.Functions, af)
+	}
+	for _, s := range r.Spreads {
+		a.Spreads = append(a.Spreads, report.ABSSpread{Package: s.Package, Benchmark: s.Benchmark, MaxSpread: pct(s.MaxSpread), Runs: s.Runs})
+	}
+	return report.WriteABSHTML(w, a)
 }

@@ -214,16 +214,13 @@ func (r *Reporter) SkippedIterations(n int) {
 }
 
 // BenchmarkStopped reports that bench left the schedule before its cap;
-// met says whether its stability criterion held.
-func (r *Reporter) BenchmarkStopped(bench string, met bool) {
+// why says in a few words whether its criterion held, and if not, what
+// stopped it.
+func (r *Reporter) BenchmarkStopped(bench, why string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopped++
-	why := "stable"
-	if !met {
-		why = "not stable, stopped by a limit"
-	}
-	r.println(fmt.Sprintf("stopped %s: %s", oneLine(bench), why))
+	r.println(fmt.Sprintf("stopped %s: %s", oneLine(bench), oneLine(why)))
 }
 
 // BenchmarkFailed reports that bench failed; reason says why in one line.

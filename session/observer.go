@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/gobench-dyn/gobench-dyn/benchout"
@@ -80,6 +81,22 @@ func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
 	case record.EventFailure:
 		o.progress.BenchmarkFailed(b.String(), ev.Reason)
 	default:
-		o.progress.BenchmarkStopped(b.String(), ev.Met)
+		o.progress.BenchmarkStopped(b.String(), stopWhy(ev))
 	}
+}
+
+// stopWhy says in a few words why a benchmark stopped before its cap.
+func stopWhy(ev *record.Event) string {
+	switch {
+	case ev.Met:
+		return "stable"
+	case ev.Reason == record.ReasonSettled:
+		return "verdict decided"
+	case ev.Reason == record.ReasonOutOfReach && ev.Precision != nil:
+		pr := ev.Precision
+		return fmt.Sprintf("out of reach at ±%.2g%% (about %d processes for ±%.2g%%)", 100*pr.RelHalfWidth, pr.Processes, 100*pr.Target)
+	case ev.Reason == record.ReasonOutOfReach:
+		return "out of reach of its target"
+	}
+	return "not stable, stopped by a limit"
 }

@@ -29,6 +29,8 @@ type AbsOptions struct {
 	Slowdown   float64
 	Budget     time.Duration
 	JSON       string
+	HTML       string
+	Rule       string
 	SliceTime  time.Duration
 	SuiteRuns  int
 	SpreadRuns int
@@ -59,14 +61,17 @@ Candidates are ranked by how much the benchmarks exercise them, from a
 coverage profile of one op of each benchmark; those no benchmark reaches are
 reported without running. v defaults to twice the 95th percentile of the
 benchmarks' maxSpread, measured first on the unchanged code; a slowdown
-counts as detected when a benchmark shows a regression beyond v/2.
+counts as detected when a benchmark shows a regression beyond v/2. Pairs are
+judged by the regression gate of run --baseline (--rule gate: the paired
+log-ratio interval, each pair stopping once decided) or by the published
+rank-sum rule (--rule paper).
 
 Exit status: 0 when it ran, whatever the score; 1 if building or running
 fails; 2 on bad flags, patterns that match no benchmark, or --func naming
 a function that cannot be slowed down; 130 if interrupted (the report then
 covers the functions run so far).`,
 		Example: `  gobench-dyn abs ./...
-  gobench-dyn abs --top 20 --budget 30m --json abs.json ./...
+  gobench-dyn abs --top 20 --budget 30m --json abs.json --html abs.html ./...
   gobench-dyn abs --func '^(Parse|Decoder\.Decode)$' --slowdown 0.5 ./parser`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
@@ -85,8 +90,10 @@ covers the functions run so far).`,
 	fs.Float64Var(&opts.Slowdown, "slowdown", 0, "v: make each function's own time 1+v times longer (0: twice the 95th percentile maxSpread, measured first)")
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole evaluation (0: none)")
 	fs.StringVar(&opts.JSON, "json", "", "write the report as JSON to `file`")
+	fs.StringVar(&opts.HTML, "html", "", "write the report as a self-contained HTML page to `file`")
+	fs.StringVar(&opts.Rule, "rule", string(abs.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", abs.MinSuiteRuns, "most suite runs of each function's paired run (at least 5)")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", abs.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
 	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
@@ -95,39 +102,10 @@ covers the functions run so far).`,
 }
 
 func absRun(opts *AbsOptions) error {
-	var fn *regexp.Regexp
-	if opts.Func != "" {
-		var err error
-		if fn, err = regexp.Compile(opts.Func); err != nil {
-			return usageErr("--func: %v", err)
-		}
+	eo, err := opts.evaluateOptions()
+	if err != nil {
+		return err
 	}
-	switch {
-	case opts.Top < 0:
-		return usageErr("--top: must not be negative, got %d", opts.Top)
-	case opts.Slowdown < 0:
-		return usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
-	case opts.Budget < 0:
-		return usageErr("--budget: must not be negative, got %v", opts.Budget)
-	case opts.SliceTime <= 0:
-		return usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
-	case opts.SuiteRuns < abs.MinSuiteRuns:
-		return usageErr("--suite-runs: must be at least %d, the fewest processes per version the rank-sum test can detect with, got %d", abs.MinSuiteRuns, opts.SuiteRuns)
-	case opts.SpreadRuns < 2:
-		return usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
-	case opts.Timeout < 0:
-		return usageErr("--timeout: must not be negative, got %v", opts.Timeout)
-	}
-	if !opts.seedSet {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		opts.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
-	}
-	var flags []string
-	if opts.Tags != "" {
-		flags = append(flags, "-tags="+opts.Tags)
-	}
-	stop := stopper.Default(stopper.Precision)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var cleanups session.Cleanups
@@ -137,14 +115,10 @@ func absRun(opts *AbsOptions) error {
 		return err
 	}
 	defer cleanups.Add(func() { os.RemoveAll(tmp) })()
+	eo.TempDir = tmp
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: seed %d\n", opts.Seed)
 
-	rep, err := abs.Evaluate(ctx, abs.Options{
-		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
-		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
-		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
-		Stop: stop, Compare: abs.CompareOptions(), Seed: opts.Seed, Log: opts.Stderr, TempDir: tmp,
-	})
+	rep, err := abs.Evaluate(ctx, eo)
 	var inErr *abs.InputError
 	if errors.As(err, &inErr) {
 		return usageErr("%v", err)
@@ -155,17 +129,8 @@ func absRun(opts *AbsOptions) error {
 		}
 		return err
 	}
-	if werr := rep.WriteText(opts.Stdout); werr != nil {
+	if werr := opts.write(rep); werr != nil {
 		return werr
-	}
-	if opts.JSON != "" {
-		var buf bytes.Buffer
-		if werr := rep.WriteJSON(&buf); werr != nil {
-			return werr
-		}
-		if werr := atomicfile.WriteFile(opts.JSON, buf.Bytes()); werr != nil {
-			return usageErr("--json: %v", werr)
-		}
 	}
 	switch {
 	case errors.Is(err, rmit.ErrInterrupted):
@@ -174,5 +139,76 @@ func absRun(opts *AbsOptions) error {
 		return err
 	}
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: %d of %d detected in %s\n", rep.Detected, len(rep.Functions), time.Duration(rep.Seconds*float64(time.Second)).Round(time.Second))
+	return nil
+}
+
+// evaluateOptions checks the flags and returns the evaluation they ask
+// for; it draws the seed when --seed is not given.
+func (opts *AbsOptions) evaluateOptions() (abs.Options, error) {
+	var fn *regexp.Regexp
+	if opts.Func != "" {
+		var err error
+		if fn, err = regexp.Compile(opts.Func); err != nil {
+			return abs.Options{}, usageErr("--func: %v", err)
+		}
+	}
+	rule, err := abs.ParseRule(opts.Rule)
+	if err != nil {
+		return abs.Options{}, usageErr("--rule: %v", err)
+	}
+	switch {
+	case opts.Top < 0:
+		return abs.Options{}, usageErr("--top: must not be negative, got %d", opts.Top)
+	case opts.Slowdown < 0:
+		return abs.Options{}, usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
+	case opts.Budget < 0:
+		return abs.Options{}, usageErr("--budget: must not be negative, got %v", opts.Budget)
+	case opts.SliceTime <= 0:
+		return abs.Options{}, usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
+	case opts.SuiteRuns < abs.MinSuiteRuns:
+		return abs.Options{}, usageErr("--suite-runs: must be at least %d (the gate's first look; the fewest processes per version the rank-sum test can detect with), got %d", abs.MinSuiteRuns, opts.SuiteRuns)
+	case opts.SpreadRuns < 2:
+		return abs.Options{}, usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
+	case opts.Timeout < 0:
+		return abs.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
+	}
+	if !opts.seedSet {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		opts.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	var flags []string
+	if opts.Tags != "" {
+		flags = append(flags, "-tags="+opts.Tags)
+	}
+	return abs.Options{
+		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
+		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
+		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
+		Stop: stopper.Default(stopper.Interval), Rule: rule, Seed: opts.Seed, Log: opts.Stderr,
+	}, nil
+}
+
+// write writes the table to standard output and the --json and --html
+// files, each replaced only once complete.
+func (opts *AbsOptions) write(rep *abs.Report) error {
+	if err := rep.WriteText(opts.Stdout); err != nil {
+		return err
+	}
+	for _, out := range []struct {
+		flag, path string
+		write      func(io.Writer) error
+	}{{"--json", opts.JSON, rep.WriteJSON}, {"--html", opts.HTML, rep.WriteHTML}} {
+		if out.path == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := out.write(&buf); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(out.path, buf.Bytes()); err != nil {
+			return usageErr("%s: %v", out.flag, err)
+		}
+	}
 	return nil
 }

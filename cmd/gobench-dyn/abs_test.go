@@ -18,7 +18,7 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 	var out, errOut bytes.Buffer
 	abs, err := filepath.Abs(filepath.Join("..", "..", "abs", "testdata", dir))
 	require.NoError(t, err)
-	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3,
+	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3, Rule: "gate",
 		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs}
 	if mod != nil {
 		mod(opts)
@@ -40,6 +40,7 @@ func TestAbsBadInputExits2(t *testing.T) {
 		"--slowdown":    func(o *AbsOptions) { o.Slowdown = -0.5 },
 		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
 		"--spread-runs": func(o *AbsOptions) { o.SpreadRuns = 1 },
+		"--rule":        func(o *AbsOptions) { o.Rule = "utest" },
 	} {
 		_, code, msg := runAbs(t, "known", mod, ".")
 		assert.Equal(t, 2, code, name)
@@ -60,8 +61,9 @@ func TestAbsNotReachableJSON(t *testing.T) {
 		t.Skip("builds benchmarks")
 	}
 	js := filepath.Join(t.TempDir(), "abs.json")
+	page := filepath.Join(t.TempDir(), "abs.html")
 	out, code, msg := runAbs(t, "known", func(o *AbsOptions) {
-		o.Func, o.Slowdown, o.JSON = "^Cold$", 2, js
+		o.Func, o.Slowdown, o.JSON, o.HTML = "^Cold$", 2, js, page
 	}, ".")
 	require.Equal(t, 0, code, msg)
 	assert.Regexp(t, `Cold\s+not reachable`, out)
@@ -84,4 +86,24 @@ func TestAbsNotReachableJSON(t *testing.T) {
 	assert.Equal(t, "Cold", got.Functions[0].Name)
 	assert.Equal(t, "not detected", got.Functions[0].Verdict)
 	assert.Empty(t, got.Functions[0].Benchmarks)
+	h, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(h), `<code>Cold</code>`)
+	assert.Contains(t, string(h), `<span class="badge v-not-reachable">not reachable</span>`)
+	assert.Contains(t, string(h), "score: 0 of 1 functions detected")
+}
+
+// The flags bind to the options, with the gate and its cap by default.
+func TestAbsFlagDefaults(t *testing.T) {
+	var got *AbsOptions
+	cmd := NewCmdAbs(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *AbsOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--html", "x.html", "./p"})
+	require.NoError(t, cmd.Execute())
+	assert.Equal(t, "gate", got.Rule)
+	assert.Equal(t, 10, got.SuiteRuns)
+	assert.Equal(t, "x.html", got.HTML)
+	assert.Equal(t, []string{"./p"}, got.Patterns)
+	eo, err := got.evaluateOptions()
+	require.NoError(t, err)
+	assert.Equal(t, "interval", eo.Stop.Criterion.String())
 }
