@@ -43,104 +43,143 @@ import (
 )
 
 func main() {
-	slice := flag.Duration("slice", 50*time.Millisecond, "slice time of every method")
-	suiteRuns := flag.Int("s", 3, "suite runs of the full run")
-	iterations := flag.Int("i", 5, "iterations per suite run of the full run")
-	slices := flag.Int("d", 5, "measurement slices per iteration of the full run")
-	dir := flag.String("dir", ".", "module directory the packages are resolved in")
-	out := flag.String("out", "", "directory for the raw files (default: a temporary one)")
-	bench := flag.String("bench", ".", "benchmarks to run")
-	methods := flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
-	regress := flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
-	suite := flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
-	scale := flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
-	scaleFiles := flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
-	scaleRun := flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
-	interleave := flag.Bool("interleave", false, "instead, compare the default, --stop none and go test -count in one interleaved schedule against a reference run twice (its noise floor)")
-	rounds := flag.Int("rounds", 3, "with -interleave, rounds of the schedule, each in its own shuffled order")
-	refProcs := flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
-	procCap := flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
-	target := flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
-	injectMode := flag.Bool("inject", false, "instead, slow go-toml functions through go test -overlay and compare the gate with go test -count + benchstat")
-	factors := flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
-	seeds := flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
-	count := flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
-	benchtime := flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
+	f := &evalFlags{}
+	f.slice = flag.Duration("slice", 50*time.Millisecond, "slice time of every method")
+	f.suiteRuns = flag.Int("s", 3, "suite runs of the full run")
+	f.iterations = flag.Int("i", 5, "iterations per suite run of the full run")
+	f.slices = flag.Int("d", 5, "measurement slices per iteration of the full run")
+	f.dir = flag.String("dir", ".", "module directory the packages are resolved in")
+	f.out = flag.String("out", "", "directory for the raw files (default: a temporary one)")
+	f.bench = flag.String("bench", ".", "benchmarks to run")
+	f.methods = flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
+	f.regress = flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
+	f.suite = flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
+	f.scale = flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
+	f.scaleFiles = flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
+	f.scaleRun = flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
+	f.interleave = flag.Bool("interleave", false, "instead, compare the default, --stop none and go test -count in one interleaved schedule against a reference run twice (its noise floor)")
+	f.rounds = flag.Int("rounds", 3, "with -interleave, rounds of the schedule, each in its own shuffled order")
+	f.refProcs = flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
+	f.procCap = flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
+	f.target = flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
+	f.injectMode = flag.Bool("inject", false, "instead, slow go-toml functions through go test -overlay and compare the gate with go test -count + benchstat")
+	f.factors = flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
+	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
+	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
+	f.benchtime = flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
 	flag.Parse()
-	if *injectMode {
-		in := injection{slice: *slice, seeds: *seeds, count: *count, benchtime: *benchtime}
-		var err error
-		if in.factors, err = parseFactors(*factors); err != nil || *seeds < 1 || *count < 2 {
-			fmt.Fprintf(os.Stderr, "eval: -factors %q, -seeds %d, -count %d: want slowdowns in [0, 10), seeds ≥ 1, count ≥ 2\n", *factors, *seeds, *count)
-			os.Exit(2)
-		}
-		if in.out, err = os.MkdirTemp("", "gobench-dyn-inject-"); err == nil {
-			if in.bin, err = buildTool(in.out); err == nil {
-				err = in.evaluate()
-			}
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(1)
-		}
-		return
+	os.Exit(f.run())
+}
+
+// evalFlags holds the command line of eval.
+type evalFlags struct {
+	slice      *time.Duration
+	suiteRuns  *int
+	iterations *int
+	slices     *int
+	dir        *string
+	out        *string
+	bench      *string
+	methods    *string
+	regress    *int
+	suite      *string
+	scale      *bool
+	scaleFiles *string
+	scaleRun   *string
+	interleave *bool
+	rounds     *int
+	refProcs   *int
+	procCap    *int
+	target     *float64
+	injectMode *bool
+	factors    *string
+	seeds      *int
+	count      *int
+	benchtime  *string
+}
+
+// run runs the mode the flags ask for and returns the exit status: 2 for
+// bad flags, 1 for a failed evaluation.
+func (f *evalFlags) run() int {
+	var err error
+	switch {
+	case *f.injectMode:
+		return f.runInject()
+	case *f.scale:
+		err = evaluateScaleMode(*f.out, *f.scaleFiles, *f.scaleRun)
+	case *f.regress > 0:
+		err = f.runRegress()
+	default:
+		return f.runSuite()
 	}
-	if *scale {
-		if err := evaluateScaleMode(*out, *scaleFiles, *scaleRun); err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(1)
-		}
-		return
+	return exitStatus(err, 1)
+}
+
+// exitStatus prints err, if any, and returns code for it, 0 without it.
+func exitStatus(err error, code int) int {
+	if err == nil {
+		return 0
 	}
-	if *regress > 0 {
-		out, err := os.MkdirTemp("", "gobench-dyn-eval-")
-		if err == nil {
-			var bin string
-			if bin, err = buildTool(out); err == nil {
-				err = evaluateRegressions(bin, out, *regress, *slice, *suiteRuns, *slices)
-			}
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(1)
-		}
-		return
+	fmt.Fprintln(os.Stderr, "eval:", err)
+	return code
+}
+
+func (f *evalFlags) runInject() int {
+	in := injection{slice: *f.slice, seeds: *f.seeds, count: *f.count, benchtime: *f.benchtime}
+	var err error
+	if in.factors, err = parseFactors(*f.factors); err != nil || *f.seeds < 1 || *f.count < 2 {
+		fmt.Fprintf(os.Stderr, "eval: -factors %q, -seeds %d, -count %d: want slowdowns in [0, 10), seeds ≥ 1, count ≥ 2\n", *f.factors, *f.seeds, *f.count)
+		return 2
 	}
+	if in.out, err = os.MkdirTemp("", "gobench-dyn-inject-"); err == nil {
+		if in.bin, err = buildTool(in.out); err == nil {
+			err = in.evaluate()
+		}
+	}
+	return exitStatus(err, 1)
+}
+
+func (f *evalFlags) runRegress() error {
+	out, err := os.MkdirTemp("", "gobench-dyn-eval-")
+	if err != nil {
+		return err
+	}
+	bin, err := buildTool(out)
+	if err != nil {
+		return err
+	}
+	return evaluateRegressions(bin, out, *f.regress, *f.slice, *f.suiteRuns, *f.slices)
+}
+
+// runSuite evaluates the methods on the examples, the packages named, or
+// a real suite, one after the other or (-interleave) interleaved.
+func (f *evalFlags) runSuite() int {
 	pkgs := flag.Args()
-	if *suite != "" {
-		rs, ok := realSuites[*suite]
+	if *f.suite != "" {
+		rs, ok := realSuites[*f.suite]
 		if !ok {
-			fmt.Fprintf(os.Stderr, "eval: -suite %q: want toml, zap or expfmt\n", *suite)
-			os.Exit(2)
+			fmt.Fprintf(os.Stderr, "eval: -suite %q: want toml, zap or expfmt\n", *f.suite)
+			return 2
 		}
-		*dir = filepath.Join(os.TempDir(), "gobench-dyn-eval-"+*suite)
-		if err := scratchModule(*dir, rs); err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(1)
+		*f.dir = filepath.Join(os.TempDir(), "gobench-dyn-eval-"+*f.suite)
+		if err := scratchModule(*f.dir, rs); err != nil {
+			return exitStatus(err, 1)
 		}
 		pkgs = []string{rs.pkg}
 	}
 	if len(pkgs) == 0 {
 		pkgs = []string{"./examples/..."}
 	}
-	if *interleave {
-		il := interleaving{dir: *dir, out: *out, pkgs: pkgs, slice: *slice, bench: *bench, rounds: *rounds,
-			refProcs: *refProcs, slices: *slices, cap: *procCap, target: *target, seed: 1}
+	if *f.interleave {
+		il := interleaving{dir: *f.dir, out: *f.out, pkgs: pkgs, slice: *f.slice, bench: *f.bench, rounds: *f.rounds,
+			refProcs: *f.refProcs, slices: *f.slices, cap: *f.procCap, target: *f.target, seed: 1}
 		if err := il.check(); err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(2)
+			return exitStatus(err, 2)
 		}
-		if err := il.evaluate(); err != nil {
-			fmt.Fprintln(os.Stderr, "eval:", err)
-			os.Exit(1)
-		}
-		return
+		return exitStatus(il.evaluate(), 1)
 	}
-	full := []string{"--suite-runs", strconv.Itoa(*suiteRuns), "--iterations", strconv.Itoa(*iterations), "--slices", strconv.Itoa(*slices)}
-	if err := evaluate(*dir, *out, pkgs, *bench, *slice, full, *suiteRuns**iterations**slices, *methods); err != nil {
-		fmt.Fprintln(os.Stderr, "eval:", err)
-		os.Exit(1)
-	}
+	full := []string{"--suite-runs", strconv.Itoa(*f.suiteRuns), "--iterations", strconv.Itoa(*f.iterations), "--slices", strconv.Itoa(*f.slices)}
+	return exitStatus(evaluate(*f.dir, *f.out, pkgs, *f.bench, *f.slice, full, *f.suiteRuns**f.iterations**f.slices, *f.methods), 1)
 }
 
 // A result is one method's run.
