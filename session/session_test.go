@@ -373,7 +373,7 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	got.res.WriteSummary(&text)
 	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
 	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(4 processes\)`, text.String())
-	assert.Contains(t, text.String(), "1 benchmarks stopped early out of reach")
+	assert.Contains(t, text.String(), "out of reach: 1 stopped early, predicted to need over 3 times the processes of the cap")
 	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
 }
 

@@ -57,7 +57,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			o.Stop.Criterion, sum.Stopped-sum.OutOfReach, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.OutOfReach > 0 {
-			fmt.Fprintf(w, "  %d benchmarks stopped early out of reach: they would need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
+			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
 		}
 		if sum.Settled > 0 {
 			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline once their verdict was decided\n", sum.Settled)
