@@ -238,9 +238,15 @@ const OutOfReach = 3
 // the criterion could stop it, is predicted to need more than OutOfReach
 // times the processes its cap allows.
 func (p *Policy) outOfReach(st *benchState, pr policy.Precision) bool {
-	minN := max(p.cfg.MinIterations, MinProcesses) + HoldProcesses - 1
-	return p.cfg.MaxIterations > 0 && st.iterations >= minN && st.iterations < p.cfg.MaxIterations &&
+	return p.cfg.MaxIterations > 0 && st.iterations >= p.earliestStop() && st.iterations < p.cfg.MaxIterations &&
 		pr.Processes > OutOfReach*p.cfg.MaxIterations
+}
+
+// earliestStop is the first process at which the Interval criterion can
+// stop a benchmark: the processes it needs before it judges, then
+// HoldProcesses in a row that hold.
+func (p *Policy) earliestStop() int {
+	return max(p.cfg.MinIterations, MinProcesses) + HoldProcesses - 1
 }
 
 // HoldProcesses is the number of consecutive processes after which the
@@ -266,7 +272,7 @@ const HoldProcesses = 2
 // static configuration (live on a loaded machine, m* up to 4·Measure made
 // the run 1.15× as long as --stop none).
 func (p *Policy) slicesFor(est varcomp.Estimate, c1, c2 time.Duration) int {
-	minN := max(p.cfg.MinIterations, MinProcesses) + HoldProcesses - 1
+	minN := p.earliestStop()
 	limit := p.cfg.MaxIterations
 	if limit == 0 {
 		limit = planLimit
