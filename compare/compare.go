@@ -10,7 +10,10 @@
 //
 //   - paired (Options.Paired, the halves of one run that interleaved both
 //     versions): the per-suite-run difference of the mean log process
-//     means, so that drift shared by both versions cancels;
+//     means, so that drift shared by both versions cancels; from
+//     MinTrimmedPairs pairs on, the narrower of the t interval of their
+//     mean and Yuen's interval of their 20% trimmed mean, each at half the
+//     level, so that a few disturbed processes do not hide a change;
 //   - unpaired (two separately measured files): Welch's interval of the
 //     difference of the mean log process means.
 //
@@ -209,7 +212,7 @@ const (
 
 // The methods behind a comparison.
 const (
-	MethodPaired = "paired" // t interval of per-suite-run log ratios
+	MethodPaired = "paired" // t (or trimmed-mean) interval of per-suite-run log ratios
 	MethodWelch  = "welch"  // Welch's t interval of log process means
 	MethodExact  = "exact"  // a deterministic unit, constant in both versions
 	MethodNone   = ""       // not enough data for any
@@ -651,6 +654,11 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	c.Confidence = 1 - level
 	center, lo, hi := lr.interval(level)
 	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
+	if c.Method == MethodPaired && opts.Rule == RuleCI {
+		// The change is the center of the interval it is judged by,
+		// which may be the trimmed mean of the pairs.
+		c.Change = center - 1
+	}
 	significant := c.P < level
 	switch opts.Rule {
 	case RuleCIOverlap:

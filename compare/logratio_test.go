@@ -165,3 +165,45 @@ func TestExactAllocsBesideInconclusiveTime(t *testing.T) {
 	assert.Equal(t, NoChange, c.Verdict)
 	assert.Equal(t, "below the resolution of one per op: 0.333 → 0.667", c.Note)
 }
+
+// TestTrimmedIntervalKnownAnswer: ten pair log ratios 0.01…0.09 and one
+// outlier of 0.50. With 20% trimmed (two at each end), the trimmed mean is
+// that of 0.03…0.08, 0.055; the winsorized sample 0.03 ×3, 0.04…0.07,
+// 0.08 ×3 has variance 0.00425/9, which divided by 0.6² and by 10 gives
+// se² = 0.000131173 on 10 − 4 − 1 = 5 degrees of freedom. That interval is
+// the narrower, so at level 0.01 the interval is 0.055 ± t(5, 0.9975)·se.
+func TestTrimmedIntervalKnownAnswer(t *testing.T) {
+	d := []float64{0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.50}
+	lr := pairedOf(d)
+	require.NotNil(t, lr.trimmed)
+	tr := *lr.trimmed
+	assert.InDelta(t, 0.055, tr.mean, 1e-12)
+	assert.InDelta(t, math.Sqrt(0.00425/9/0.36/10), tr.se, 1e-12)
+	assert.Equal(t, 5.0, tr.df)
+	assert.InDelta(t, 0.095, lr.mean, 1e-12, "the plain mean is pulled by the outlier")
+	assert.InDelta(t, math.Min(1, 2*math.Min(lr.p, tr.p)), lr.p, 0, "p is Bonferroni's over the two")
+
+	h := tq(0.005, 5) * math.Sqrt(0.00425/9/0.36/10)
+	center, lo, hi := lr.interval(0.01)
+	assert.InDelta(t, math.Exp(0.055), center, 1e-12)
+	assert.InDelta(t, math.Exp(0.055-h), lo, 1e-12)
+	assert.InDelta(t, math.Exp(0.055+h), hi, 1e-12)
+	assert.InDelta(t, h, lr.halfWidth(0.01), 1e-12)
+}
+
+// TestTrimmedIntervalOnlyWhenNarrower: on pairs with no outlier the t
+// interval of the mean is the narrower at half the level, and is kept;
+// with fewer than MinTrimmedPairs pairs there is no trimmed form and the
+// t interval is taken at the full level.
+func TestTrimmedIntervalOnlyWhenNarrower(t *testing.T) {
+	d := []float64{0.01, -0.01, 0.02, -0.02, 0.005, -0.005, 0.015, -0.015, 0.0, 0.012}
+	lr := pairedOf(d)
+	require.NotNil(t, lr.trimmed)
+	plain := tInterval(d)
+	assert.InDelta(t, tq(0.005, plain.df)*plain.se, lr.halfWidth(0.01), 1e-15)
+	assert.Less(t, lr.halfWidth(0.01), lr.trimmed.width(0.005))
+
+	few := pairedOf(d[:MinTrimmedPairs-1])
+	assert.Nil(t, few.trimmed)
+	assert.InDelta(t, tq(0.01, few.df)*few.se, few.halfWidth(0.01), 1e-15)
+}
