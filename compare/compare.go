@@ -243,7 +243,8 @@ type Comparison struct {
 	New    Summary `json:"new"`
 	// Ratio is the interval of NEW/OLD at the level the comparison was
 	// decided at, from a t interval on the log scale: its center is the
-	// ratio of the geometric means of the process means.
+	// ratio of the geometric means of the process means, or when Trimmed
+	// the exponentiated trimmed mean of the per-suite-run log ratios.
 	Ratio bootstrap.Interval `json:"ratio"`
 	// Change is the relative change the rule judged: Ratio.Center − 1, or
 	// the change of the medians of the process means under RuleUTest.
@@ -259,6 +260,10 @@ type Comparison struct {
 	// Method is what the verdict rests on: MethodPaired, MethodWelch,
 	// MethodExact, or MethodNone.
 	Method string `json:"method,omitempty"`
+	// Trimmed reports that a paired interval is Yuen's of the trimmed
+	// mean of the per-suite-run log ratios, which was narrower than the t
+	// interval of their mean (some pairs lay far out).
+	Trimmed bool `json:"trimmed,omitempty"`
 	// Units is the number of independent units behind the interval:
 	// paired suite runs (MethodPaired) or processes of the smaller
 	// version (MethodWelch).
@@ -654,10 +659,10 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	c.Confidence = 1 - level
 	center, lo, hi := lr.interval(level)
 	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
-	if c.Method == MethodPaired && opts.Rule == RuleCI {
+	if form, _ := lr.pick(level); c.Method == MethodPaired && opts.Rule == RuleCI {
 		// The change is the center of the interval it is judged by,
 		// which may be the trimmed mean of the pairs.
-		c.Change = center - 1
+		c.Change, c.Trimmed = center-1, form.trim > 0
 	}
 	significant := c.P < level
 	switch opts.Rule {
@@ -695,6 +700,14 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	default:
 		c.Verdict = Inconclusive
 		inconclusive(c, lr, level, opts)
+	}
+	if c.Trimmed {
+		k := trimCount(lr.n)
+		note := fmt.Sprintf("interval of the trimmed mean (the %d lowest and %d highest of %d paired suite runs set aside)", k, k, lr.n)
+		if c.Note != "" {
+			note = c.Note + "; " + note
+		}
+		c.Note = note
 	}
 	return significant && allowed
 }

@@ -463,6 +463,7 @@ type jsonComparison struct {
 	Confidence float64      `json:"confidence"`
 	Verdict    Verdict      `json:"verdict"`
 	Method     string       `json:"method,omitempty"`
+	Trimmed    bool         `json:"trimmed,omitempty"`
 	Units      int          `json:"units,omitempty"`
 	Look       int          `json:"look,omitempty"`
 	Detectable num          `json:"detectable,omitempty"`
@@ -482,7 +483,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		out.Comparisons = append(out.Comparisons, jsonComparison{
 			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
 			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
-			c.Method, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
+			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -207,3 +207,17 @@ func TestTrimmedIntervalOnlyWhenNarrower(t *testing.T) {
 	assert.Nil(t, few.trimmed)
 	assert.InDelta(t, tq(0.01, few.df)*few.se, few.halfWidth(0.01), 1e-15)
 }
+
+// TestTrimmedComparisonSaysSo: a paired comparison whose interval is the
+// trimmed mean's is marked Trimmed, centred on it, and its note says which
+// pairs were set aside.
+func TestTrimmedComparisonSaysSo(t *testing.T) {
+	d := []float64{0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.50}
+	c := &Comparison{Method: MethodPaired, lr: pairedOf(d), d: d}
+	opts := DefaultOptions()
+	opts.Paired = true
+	verdict(c, 0.01, true, opts)
+	assert.True(t, c.Trimmed)
+	assert.InDelta(t, math.Expm1(0.055), c.Change, 1e-12)
+	assert.Contains(t, c.Note, "the 2 lowest and 2 highest of 10 paired suite runs set aside")
+}
