@@ -23,19 +23,35 @@ type injectTarget struct {
 	prefix string
 }
 
-// tomlTargets are go-toml's functions: Unmarshal, CPU-bound, and the
-// encoder, whose benchmarks allocate on every call.
-var tomlTargets = []injectTarget{
-	{"unmarshaler.go", "Unmarshal", "CPU-bound", "BenchmarkUnmarshal/"},
-	{"marshaler.go", "Encoder.Encode", "allocating", "BenchmarkMarshal/"},
+// An injectSuite is a real suite of the injected-slowdown evaluation: the
+// functions slowed, and the benchmarks run.
+type injectSuite struct {
+	key string // in realSuites
+	// bench selects the benchmarks the targets dominate, as go test
+	// -bench reads it.
+	bench   string
+	targets []injectTarget
 }
 
-// tomlInjectBench selects the benchmarks the targets dominate, as go test
-// -bench reads it.
-const tomlInjectBench = "^Benchmark(Unmarshal|Marshal)$/^ReferenceFile$/"
+// injectSuites are the suites -inject knows, by -suite name. In go-toml,
+// Unmarshal is CPU-bound and the encoder's benchmarks allocate on every
+// call; in expfmt, the text parser allocates (about 5 times as much as
+// the protobuf one, by its own benchmarks' comments) and
+// MetricFamilyToText writes into a buffer the benchmark reuses.
+var injectSuites = map[string]injectSuite{
+	"toml": {"toml", "^Benchmark(Unmarshal|Marshal)$/^ReferenceFile$/", []injectTarget{
+		{"unmarshaler.go", "Unmarshal", "CPU-bound", "BenchmarkUnmarshal/"},
+		{"marshaler.go", "Encoder.Encode", "allocating", "BenchmarkMarshal/"},
+	}},
+	"expfmt": {"expfmt", "^Benchmark(ParseText|Create)$", []injectTarget{
+		{"expfmt/text_create.go", "MetricFamilyToText", "CPU-bound", "BenchmarkCreate"},
+		{"expfmt/text_parse.go", "TextParser.TextToMetricFamilies", "allocating", "BenchmarkParseText"},
+	}},
+}
 
 // injection holds the settings of the injected-slowdown evaluation.
 type injection struct {
+	suite     injectSuite
 	bin, out  string
 	slice     time.Duration
 	factors   []float64
@@ -44,21 +60,22 @@ type injection struct {
 	benchtime string
 }
 
-// evaluate brings go-toml in through the module proxy, copies its source
+// evaluate brings the suite in through the module proxy, copies its source
 // into a git repository that replaces the module (go build does not
 // overlay files in the module cache), and for every target, factor and
 // seed runs the gate (run --baseline HEAD, the head built with the
 // slowing overlay) and the usual workflow (go test -count on the base,
 // then on the head with the overlay, then benchstat's U test).
 func (in injection) evaluate() error {
-	rs := realSuites["toml"]
-	repo := filepath.Join(in.out, "toml-repo")
+	rs := realSuites[in.suite.key]
+	repo := filepath.Join(in.out, in.suite.key+"-repo")
 	if err := injectRepo(repo, rs); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "eval: raw files in %s\n", in.out)
 	t := newInjectTally()
-	for _, tg := range tomlTargets {
+	targets := in.suite.targets
+	for _, tg := range targets {
 		for _, v := range in.factors {
 			ov := filepath.Join(in.out, fmt.Sprintf("overlay-%s-%g", tg.name, v))
 			if err := os.MkdirAll(ov, 0o755); err != nil {
@@ -91,13 +108,13 @@ func (in injection) evaluate() error {
 				}
 			}
 			// The table so far, so that a run cut short keeps its figures.
-			fmt.Fprint(os.Stderr, t.table(tomlTargets))
+			fmt.Fprint(os.Stderr, t.table(targets))
 		}
 	}
-	fmt.Printf("\ngo-toml %s, %s; targets %s (%s) and %s (%s); %d seeds; gate: `run --baseline HEAD --overlay`, %s slices, default caps and rule; usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
-		rs.version, tomlInjectBench, tomlTargets[0].name, tomlTargets[0].kind, tomlTargets[1].name, tomlTargets[1].kind,
+	fmt.Printf("\n%s %s, %s; targets %s (%s) and %s (%s); %d seeds; gate: `run --baseline HEAD --overlay`, %s slices, default caps and rule; usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
+		rs.module, rs.version, in.suite.bench, targets[0].name, targets[0].kind, targets[1].name, targets[1].kind,
 		in.seeds, in.slice, in.count, in.benchtime)
-	fmt.Print(t.table(tomlTargets))
+	fmt.Print(t.table(targets))
 	return nil
 }
 
@@ -151,9 +168,9 @@ func (tg injectTarget) affects(bench string) bool {
 // head with the default stopping rule and caps.
 func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, overlay string, v float64, seed int) error {
 	raw := filepath.Join(in.out, fmt.Sprintf("gate-%s-%g-%d.jsonl", tg.name, v, seed))
-	args := []string{"run", "--baseline", "HEAD", "--overlay", overlay, "--bench", tomlInjectBench,
+	args := []string{"run", "--baseline", "HEAD", "--overlay", overlay, "--bench", in.suite.bench,
 		"--slice-time", in.slice.String(), "--seed", strconv.Itoa(seed), "--raw", raw, "--progress", "off", "-o", os.DevNull,
-		realSuites["toml"].pkg}
+		realSuites[in.suite.key].pkg}
 	start := time.Now()
 	cmd := exec.Command(in.bin, args...)
 	cmd.Dir = repo
@@ -187,9 +204,9 @@ func (in injection) goTest(t *injectTally, key injectKey, tg injectTarget, repo,
 	start := time.Now()
 	var runs [2]*record.Run
 	for i, extra := range [][]string{nil, {"-overlay", overlay}} {
-		args := append([]string{"test", "-run", "^$", "-bench", tomlInjectBench, "-count", strconv.Itoa(in.count),
+		args := append([]string{"test", "-run", "^$", "-bench", in.suite.bench, "-count", strconv.Itoa(in.count),
 			"-benchtime", in.benchtime}, extra...)
-		args = append(args, realSuites["toml"].pkg)
+		args = append(args, realSuites[in.suite.key].pkg)
 		cmd := exec.Command("go", args...)
 		cmd.Dir = repo
 		out, err := cmd.Output()

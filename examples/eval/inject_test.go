@@ -35,7 +35,7 @@ func TestParseFactors(t *testing.T) {
 }
 
 func TestTargetAffects(t *testing.T) {
-	tg := tomlTargets[0]
+	tg := injectSuites["toml"].targets[0]
 	assert.True(t, tg.affects("BenchmarkUnmarshal/ReferenceFile/struct"))
 	assert.True(t, tg.affects("Unmarshal/ReferenceFile/map"))
 	assert.False(t, tg.affects("BenchmarkMarshal/ReferenceFile/map"))
@@ -67,7 +67,7 @@ func TestInjectTallyTable(t *testing.T) {
 	tally.add(slow, "benchstat", false, "~")
 	tally.addTime(slow, "gate", 3*time.Second)
 	tally.addTime(slow, "benchstat", 10*time.Second)
-	lines := strings.Split(strings.TrimSpace(tally.table(tomlTargets)), "\n")
+	lines := strings.Split(strings.TrimSpace(tally.table(injectSuites["toml"].targets)), "\n")
 	require.Len(t, lines, 5)
 	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 4 | — | 1/4 | 2/4 | 1/4 | — | 0/4 | 4/4 | 0.0 s | 0.0 s | — |", lines[2])
 	assert.Equal(t, "| Unmarshal (CPU-bound) | +25% | 4 | 3/4 | 0/4 | 1/4 | 0/4 | 2/4 | 1/4 | 1/4 | 3.0 s | 10.0 s | 0.30× |", lines[3])

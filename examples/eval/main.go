@@ -18,7 +18,8 @@
 // every method alike, and A against B is printed beside every method as
 // the noise floor.
 //
-// With -inject, go-toml's source is copied into a scratch repository and
+// With -inject, go-toml's (or with -suite expfmt, prometheus/common's)
+// source is copied into a scratch repository and
 // chosen functions are slowed through go test -overlay (package inject);
 // the gate (run --baseline) and go test -count on both versions plus
 // benchstat's U test judge every slowdown side by side.
@@ -26,6 +27,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -62,7 +64,7 @@ func main() {
 	f.refProcs = flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
 	f.procCap = flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
 	f.target = flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
-	f.injectMode = flag.Bool("inject", false, "instead, slow go-toml functions through go test -overlay and compare the gate with go test -count + benchstat")
+	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml (or -suite expfmt) through go test -overlay and compare the gate with go test -count + benchstat")
 	f.factors = flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
 	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
 	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
@@ -126,6 +128,12 @@ func exitStatus(err error, code int) int {
 
 func (f *evalFlags) runInject() int {
 	in := injection{slice: *f.slice, seeds: *f.seeds, count: *f.count, benchtime: *f.benchtime}
+	key := cmp.Or(*f.suite, "toml")
+	var ok bool
+	if in.suite, ok = injectSuites[key]; !ok {
+		fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml and expfmt\n", key)
+		return 2
+	}
 	var err error
 	if in.factors, err = parseFactors(*f.factors); err != nil || *f.seeds < 1 || *f.count < 2 {
 		fmt.Fprintf(os.Stderr, "eval: -factors %q, -seeds %d, -count %d: want slowdowns in [0, 10), seeds ≥ 1, count ≥ 2\n", *f.factors, *f.seeds, *f.count)
