@@ -104,7 +104,7 @@ func simulateSequential(seed uint64, reps int, plan Plan, shift float64, nz nois
 // decided look, A/A pairs are called a regression or an improvement in at
 // most 1%, and a real change of 4% (beyond the 3% threshold) is called no
 // change in at most 1%, with the spread of CPU-bound and of allocating
-// benchmarks.
+// benchmarks, and with outlying processes.
 func TestSequentialValidity(t *testing.T) {
 	reps := 3000
 	if testing.Short() {
