@@ -559,36 +559,7 @@ func mergeHeader(inputs []*MergeInput, claims []claim) *Header {
 			h.Start = in.Header.Start
 		}
 	}
-	// Options other than the ignored ones are equal in every file; an
-	// ignored one is kept only where every file agrees on it.
-	differing := map[string]bool{}
-	for _, in := range inputs {
-		for k, v := range in.Header.Options {
-			if h.Options == nil {
-				h.Options = map[string]string{}
-			}
-			if old, ok := h.Options[k]; ok && old != v {
-				differing[k] = true
-			}
-			h.Options[k] = v
-		}
-		for k, v := range in.Header.Binaries {
-			if h.Binaries == nil {
-				h.Binaries = map[string]string{}
-			}
-			if _, ok := h.Binaries[k]; !ok {
-				h.Binaries[k] = v
-			}
-		}
-	}
-	for _, in := range inputs {
-		for k := range h.Options {
-			if _, ok := in.Header.Options[k]; !ok {
-				differing[k] = true
-			}
-		}
-	}
-	maps.DeleteFunc(h.Options, func(k, _ string) bool { return differing[k] })
+	h.Options, h.Binaries = mergeOptions(inputs)
 	for _, c := range claims {
 		h.Sources = append(h.Sources, c.src)
 	}
@@ -596,4 +567,40 @@ func mergeHeader(inputs []*MergeInput, claims []claim) *Header {
 		return cmp.Or(cmp.Compare(a.Instance, b.Instance), cmp.Compare(shardNum(a.Shard), shardNum(b.Shard)), cmp.Compare(a.File, b.File))
 	})
 	return h
+}
+
+// mergeOptions returns the options and binaries of the merged header.
+// Options other than the ignored ones are equal in every file; an ignored
+// one is kept only where every file agrees on it. A package's binary is
+// the first file's.
+func mergeOptions(inputs []*MergeInput) (options, binaries map[string]string) {
+	differing := map[string]bool{}
+	for _, in := range inputs {
+		for k, v := range in.Header.Options {
+			if options == nil {
+				options = map[string]string{}
+			}
+			if old, ok := options[k]; ok && old != v {
+				differing[k] = true
+			}
+			options[k] = v
+		}
+		for k, v := range in.Header.Binaries {
+			if binaries == nil {
+				binaries = map[string]string{}
+			}
+			if _, ok := binaries[k]; !ok {
+				binaries[k] = v
+			}
+		}
+	}
+	for _, in := range inputs {
+		for k := range options {
+			if _, ok := in.Header.Options[k]; !ok {
+				differing[k] = true
+			}
+		}
+	}
+	maps.DeleteFunc(options, func(k, _ string) bool { return differing[k] })
+	return options, binaries
 }
