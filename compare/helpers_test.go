@@ -15,12 +15,21 @@ func runOf(name string, values [][]float64) *record.Run {
 	return r
 }
 
+// addBench adds values[i] as the slices of iteration i+1, all in suite
+// run 1.
 func addBench(r *record.Run, name, unit, version string, values [][]float64) {
+	addSlices(r, name, unit, version, values, func(i int) (int, int) { return 1, i + 1 })
+}
+
+// addSlices adds values[i] as the slices of one process of the benchmark,
+// placed in the suite run and iteration at(i) returns.
+func addSlices(r *record.Run, name, unit, version string, values [][]float64, at func(i int) (suiteRun, iteration int)) {
 	for i, it := range values {
+		sr, iter := at(i)
 		for j, v := range it {
 			r.Slices = append(r.Slices, record.Slice{
 				Package: "example.com/p", Benchmark: name, Version: version,
-				SuiteRun: 1, Iteration: i + 1, Slice: j + 1, N: 1000,
+				SuiteRun: sr, Iteration: iter, Slice: j + 1, N: 1000,
 				Values: map[string]float64{unit: v},
 			})
 		}
@@ -68,15 +77,7 @@ func components(rng *rand.Rand, mu float64, n, m int, sdB, sdE float64) [][]floa
 // addRuns adds one process per suite run: values[k] are the slices of the
 // process of suite run k+1.
 func addRuns(r *record.Run, name, unit, version string, values [][]float64) {
-	for k, it := range values {
-		for j, v := range it {
-			r.Slices = append(r.Slices, record.Slice{
-				Package: "example.com/p", Benchmark: name, Version: version,
-				SuiteRun: k + 1, Iteration: 1, Slice: j + 1, N: 1000,
-				Values: map[string]float64{unit: v},
-			})
-		}
-	}
+	addSlices(r, name, unit, version, values, func(k int) (int, int) { return k + 1, 1 })
 }
 
 // pairedRuns returns the halves of a run that measured base and head in

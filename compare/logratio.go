@@ -271,7 +271,7 @@ func (lr logRatio) need(alpha, threshold float64) int {
 	fits := func(n int) bool {
 		df := float64(n - 1)
 		if lr.trim > 0 {
-			df = float64(n - 2*int(math.Floor(lr.trim*float64(n))) - 1)
+			df = float64(n - 2*trimCount(n) - 1)
 		}
 		if !lr.paired {
 			df = 2 * float64(n-1) // Welch's df with equal sizes and variances

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,13 +22,7 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 	if mod != nil {
 		mod(opts)
 	}
-	err = absRun(opts)
-	code, msg := 0, ""
-	if err != nil {
-		var ex *exitError
-		require.True(t, errors.As(err, &ex), "%v", err)
-		code, msg = ex.code, ex.msg
-	}
+	code, msg := exitOf(t, absRun(opts))
 	return out.String(), code, msg
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"testing"
 
@@ -22,13 +21,7 @@ func runCompare(t *testing.T, mod func(*CompareOptions), old, new string) (strin
 	if mod != nil {
 		mod(opts)
 	}
-	err := compareRun(opts)
-	code, msg := 0, ""
-	if err != nil {
-		var ex *exitError
-		require.True(t, errors.As(err, &ex), "%v", err)
-		code, msg = ex.code, ex.msg
-	}
+	code, msg := exitOf(t, compareRun(opts))
 	return out.String(), code, msg
 }
 

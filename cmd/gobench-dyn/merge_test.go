@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,13 +45,8 @@ func writeMergeRaw(t *testing.T, dir, name string, h record.Header, benchmarks .
 func runMerge(t *testing.T, out string, inputs ...string) (int, string, string) {
 	t.Helper()
 	var errOut bytes.Buffer
-	err := mergeRun(&MergeOptions{Out: out, Inputs: inputs, ErrOut: &errOut})
-	if err == nil {
-		return 0, "", errOut.String()
-	}
-	var ex *exitError
-	require.True(t, errors.As(err, &ex), "%v", err)
-	return ex.code, ex.msg, errOut.String()
+	code, msg := exitOf(t, mergeRun(&MergeOptions{Out: out, Inputs: inputs, ErrOut: &errOut}))
+	return code, msg, errOut.String()
 }
 
 func TestMergeCommand(t *testing.T) {

@@ -52,13 +52,8 @@ func runReplay(t *testing.T, opts *ReplayOptions) (int, string, string) {
 	if opts.Resamples == 0 {
 		opts.Resamples = 1000
 	}
-	err := replayRun(opts)
-	if err == nil {
-		return 0, "", out.String()
-	}
-	var ex *exitError
-	require.True(t, errors.As(err, &ex), "%v", err)
-	return ex.code, ex.msg, out.String()
+	code, msg := exitOf(t, replayRun(opts))
+	return code, msg, out.String()
 }
 
 func TestReplayCommandRaw(t *testing.T) {
