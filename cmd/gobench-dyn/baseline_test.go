@@ -113,7 +113,7 @@ func splitLines(s string) []string {
 // TestBaselineSequential runs the default dynamic configuration on a
 // repository whose last commit makes one benchmark report five times the
 // ns/op. Both pairs run back to back in every suite run; at the first look
-// (5 paired suite runs, before the cap of 20) the changed pair is decided
+// (5 paired suite runs, before the cap of 40) the changed pair is decided
 // a regression and the unchanged one no change, both versions of each stop
 // with the reason recorded, and the run fails on the regression. With
 // --sequential=false, or the deprecated --early-verdict=false, nothing
@@ -145,7 +145,7 @@ func TestBaselineSequential(t *testing.T) {
 	assert.Regexp(t, `Changed\S*\s.*regression`, stderr)
 	assert.Regexp(t, `Same\S*\s.*no change`, stderr)
 	assert.Equal(t, "true", r.Header.Options["sequential"])
-	assert.Equal(t, "5,8,12,18,20", r.Header.Options["looks"])
+	assert.Equal(t, "5,8,12,18,27,40", r.Header.Options["looks"])
 	assert.Contains(t, stderr, "paired by suite run, sequential")
 	// Each suite run holds the two versions of a benchmark back to back.
 	order := map[[3]string]int{}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/progress"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/session"
@@ -72,9 +73,10 @@ const (
 	defaultSliceTime  = 100 * time.Millisecond
 	defaultTimeout    = 10 * time.Minute
 	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
-	// decided pairs stop at one of the looks 5, 8, 12 or 18, and the
-	// undecided get up to 20 paired suite runs (docs/COMPARE.md).
-	defaultBaselineSuiteRuns = 20
+	// decided pairs stop at one of the looks 5, 8, 12, 18 or 27, and the
+	// undecided get up to compare.DefaultLastLook paired suite runs
+	// (docs/COMPARE.md).
+	defaultBaselineSuiteRuns = compare.DefaultLastLook
 	// defaultIntervalSuiteRuns is the cap under the default --stop
 	// interval: a benchmark that reaches its target stops after 4
 	// processes and one predicted out of reach stops there too, so the
@@ -130,7 +132,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.SortFlags = false
 	fs.StringVarP(&opts.Bench, "bench", "b", ".", "run only benchmarks matching `regexp`, as go test -bench")
 	bindStopFlags(fs, &opts.Stop)
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, "s: maximum suite runs (default 10 under --stop interval, 20 with --baseline --sequential, 5 otherwise)")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, "s: maximum suite runs (default 10 under --stop interval, 40 with --baseline --sequential, 5 otherwise)")
 	fs.IntVar(&opts.Iterations, "iterations", defaultIterations, "i: iterations per benchmark per suite run")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
@@ -149,7 +151,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
-	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 20 unless --suite-runs is set)")
+	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindCompareFlags(fs, &opts.Compare, "min-change")

@@ -108,13 +108,15 @@ func (in injection) evaluate() error {
 				}
 			}
 			// The table so far, so that a run cut short keeps its figures.
-			fmt.Fprint(os.Stderr, t.table(targets))
+			fmt.Fprint(os.Stderr, t.table(targets), "\n", t.capTable(targets))
 		}
 	}
 	fmt.Printf("\n%s %s, %s; targets %s (%s) and %s (%s); %d seeds; gate: `run --baseline HEAD --overlay`, %s slices, default caps and rule; usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
 		rs.module, rs.version, in.suite.bench, targets[0].name, targets[0].kind, targets[1].name, targets[1].kind,
 		in.seeds, in.slice, in.count, in.benchtime)
 	fmt.Print(t.table(targets))
+	fmt.Printf("\nthe same pairs judged as a run capped at %d paired suite runs would have (its wall at most the one given):\n\n", formerCap)
+	fmt.Print(t.capTable(targets))
 	return nil
 }
 
@@ -179,7 +181,8 @@ func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, o
 			return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
 		}
 	}
-	t.addTime(key, "gate", time.Since(start))
+	wall := time.Since(start)
+	t.addTime(key, "gate", wall)
 	r, _, err := record.ReadFile(raw)
 	if err != nil {
 		return err
@@ -189,13 +192,66 @@ func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, o
 	if err != nil {
 		return err
 	}
-	for _, c := range res.Comparisons {
-		if c.Unit != "sec/op" && c.Unit != "ns/op" {
-			continue
-		}
+	for _, c := range timeComparisons(res) {
 		t.add(key, "gate", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
 	}
+	return in.rejudge(t, key, tg, r, wall)
+}
+
+// formerCap is the suite-run cap of a sequential baseline run before it
+// became compare.DefaultLastLook; rejudge says what it would have decided.
+const formerCap = 20
+
+// rejudge judges the gate's pairs as a run with the former cap would have:
+// the looks of that plan over the first formerCap paired suite runs. The
+// verdicts are exactly that run's on the same pairs, because a pair the
+// longer plan decided at a look decides at that look or earlier under the
+// shorter plan's wider level per look. Its wall time is bounded above by
+// the gate's, less the time after the suite run at which its last pair
+// would have stopped.
+func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *record.Run, wall time.Duration) error {
+	short := &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
+	var end, endShort time.Time
+	for _, s := range r.Slices {
+		if s.SuiteRun <= formerCap {
+			short.Slices = append(short.Slices, s)
+		}
+	}
+	old, head := compare.Split(short)
+	opts := compare.DefaultOptions()
+	opts.Paired = true
+	opts.Plan = compare.NewPlan(compare.DefaultFirstLook, formerCap)
+	res, err := compare.Runs(old, head, opts)
+	if err != nil {
+		return err
+	}
+	last := 0
+	for _, c := range timeComparisons(res) {
+		t.add(key, "gate20", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
+		last = max(last, c.Look)
+	}
+	for _, s := range r.Slices {
+		e := s.Start.Add(time.Duration(s.WallNs))
+		if e.After(end) {
+			end = e
+		}
+		if s.SuiteRun <= last && e.After(endShort) {
+			endShort = e
+		}
+	}
+	t.addTime(key, "gate20", wall-end.Sub(endShort))
 	return nil
+}
+
+// timeComparisons returns the comparisons of time per operation.
+func timeComparisons(res *compare.Result) []compare.Comparison {
+	var out []compare.Comparison
+	for _, c := range res.Comparisons {
+		if c.Unit == "sec/op" || c.Unit == "ns/op" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // goTest runs the usual workflow: go test -count on the base, then on

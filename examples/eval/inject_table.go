@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/gobench-dyn/gobench-dyn/compare"
 )
 
 // benchstatVerdict judges two samples as benchstat does: the Mann–Whitney
@@ -150,6 +152,45 @@ func (t *injectTally) table(targets []injectTarget) string {
 		fmt.Fprintf(&b, "| controls (benchmarks the slowed function does not dominate) | 0%% | %d | — | %s | %s | %s | — | %s | %s | | | |\n",
 			g[""], frac(falseAlarms(g, 0), g[""]), frac(g["inconclusive"], g[""]), frac(g["no change"], g[""]),
 			frac(falseAlarms(s, 0), s[""]), frac(s["~"], s[""]))
+	}
+	return b.String()
+}
+
+// capTable formats the gate's verdicts beside those of the same pairs
+// judged with the former cap ("gate20"), a row per target and factor on
+// the benchmarks it dominates and a row of the controls.
+func (t *injectTally) capTable(targets []injectTarget) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| function | v | n | cap %d: regression / inconclusive / no change / false alarm | cap %d: the same | wall, cap %d | wall, cap %d (at most) |\n",
+		compare.DefaultLastLook, formerCap, compare.DefaultLastLook, formerCap)
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|\n")
+	counts := func(m map[string]int, v float64) string {
+		fa := m["improvement"]
+		if v == 0 {
+			fa += m["regression"]
+			return fmt.Sprintf("— / %d / %d / %d", m["inconclusive"], m["no change"], fa)
+		}
+		return fmt.Sprintf("%d / %d / %d / %d", m["regression"], m["inconclusive"], m["no change"], fa)
+	}
+	controls := map[string]map[string]int{"gate": {}, "gate20": {}}
+	for _, tg := range targets {
+		for _, v := range t.factors {
+			k := injectKey{tg.name, v}
+			g, g20 := t.verdicts[verdictCell{k, "gate", true}], t.verdicts[verdictCell{k, "gate20", true}]
+			if g == nil {
+				continue
+			}
+			for _, w := range []string{"gate", "gate20"} {
+				for verdict, n := range t.verdicts[verdictCell{k, w, false}] {
+					controls[w][verdict] += n
+				}
+			}
+			fmt.Fprintf(&b, "| %s (%s) | %+.0f%% | %d | %s | %s | %.1f s | %.1f s |\n", tg.name, tg.kind, 100*v, g[""],
+				counts(g, v), counts(g20, v), t.wall[k]["gate"].Seconds(), t.wall[k]["gate20"].Seconds())
+		}
+	}
+	if n := controls["gate"][""]; n > 0 {
+		fmt.Fprintf(&b, "| controls | 0%% | %d | %s | %s | | |\n", n, counts(controls["gate"], 0), counts(controls["gate20"], 0))
 	}
 	return b.String()
 }

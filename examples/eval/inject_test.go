@@ -1,12 +1,15 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 func TestBenchstatVerdict(t *testing.T) {
@@ -72,4 +75,36 @@ func TestInjectTallyTable(t *testing.T) {
 	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 4 | — | 1/4 | 2/4 | 1/4 | — | 0/4 | 4/4 | 0.0 s | 0.0 s | — |", lines[2])
 	assert.Equal(t, "| Unmarshal (CPU-bound) | +25% | 4 | 3/4 | 0/4 | 1/4 | 0/4 | 2/4 | 1/4 | 1/4 | 3.0 s | 10.0 s | 0.30× |", lines[3])
 	assert.Equal(t, "| controls (benchmarks the slowed function does not dominate) | 0% | 2 | — | 1/2 | 0/2 | 1/2 | — | 0/2 | 2/2 | | | |", lines[4])
+}
+
+// TestRejudgeFormerCap judges 30 paired suite runs of one benchmark whose
+// per-suite-run ratios alternate between +20% and −20%: undecided at every
+// look, so the former cap's verdict is inconclusive at its last look, 20,
+// and its wall is the gate's less the 10 suite runs after the 20th (10 ms
+// each).
+func TestRejudgeFormerCap(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := &record.Run{Complete: true}
+	for k := 1; k <= 30; k++ {
+		head := 100 * math.Exp(0.2*float64(2*(k%2)-1))
+		for i, v := range map[string]float64{record.VersionBaseline: 100, record.VersionHead: head} {
+			for sl := 1; sl <= 3; sl++ {
+				r.Slices = append(r.Slices, record.Slice{
+					Type: record.TypeSlice, Package: "p", Benchmark: "BenchmarkUnmarshal/x-2", Version: i,
+					SuiteRun: k, Iteration: 1, Slice: sl, N: 1000, Values: map[string]float64{"ns/op": v},
+					Start: start.Add(time.Duration(k) * 10 * time.Millisecond), WallNs: int64(time.Millisecond),
+				})
+			}
+		}
+	}
+	tally := newInjectTally()
+	key := injectKey{"Unmarshal", 0}
+	in := injection{suite: injectSuites["toml"]}
+	require.NoError(t, in.rejudge(tally, key, in.suite.targets[0], r, time.Second))
+	assert.Equal(t, map[string]int{"": 1, "inconclusive": 1}, tally.verdicts[verdictCell{key, "gate20", true}])
+	assert.Equal(t, 900*time.Millisecond, tally.wall[key]["gate20"])
+	tally.add(key, "gate", true, "no change")
+	lines := strings.Split(strings.TrimSpace(tally.capTable(in.suite.targets)), "\n")
+	require.Len(t, lines, 3)
+	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 1 | — / 0 / 1 / 0 | — / 1 / 0 / 0 | 0.0 s | 0.9 s |", lines[2])
 }
