@@ -3,6 +3,7 @@ package record
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/bootstrap"
 )
@@ -15,6 +16,11 @@ type IterationSample struct {
 	Iteration int
 	Warmup    []float64 // warmup slices
 	Values    []float64 // measurement slices
+	// Walls are the wall times of the slices, warmup first, in the order
+	// of Warmup then Values; the first is timed from the process start,
+	// so it carries the process's start-up. Nil when the recording has no
+	// times (a converted CSV or JMH file).
+	Walls []time.Duration
 }
 
 // Series returns the samples of benchmark k in unit, one element per
@@ -26,6 +32,11 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 	}
 	index := map[id]int{}
 	var out []IterationSample
+	// The walls of each iteration's warmup and measurement slices, kept
+	// apart as the values are, so that Walls lines up with Warmup then
+	// Values whatever order the slices were recorded in.
+	var warmWalls, valueWalls [][]time.Duration
+	timed := true
 	for _, i := range r.positions(k) {
 		s := &r.Slices[i]
 		v, ok := s.Values[unit]
@@ -38,11 +49,20 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 			j = len(out)
 			index[key] = j
 			out = append(out, IterationSample{Instance: s.Instance, SuiteRun: s.SuiteRun, Iteration: s.Iteration})
+			warmWalls, valueWalls = append(warmWalls, nil), append(valueWalls, nil)
 		}
 		if s.Warmup {
 			out[j].Warmup = append(out[j].Warmup, v)
+			warmWalls[j] = append(warmWalls[j], time.Duration(s.WallNs))
 		} else {
 			out[j].Values = append(out[j].Values, v)
+			valueWalls[j] = append(valueWalls[j], time.Duration(s.WallNs))
+		}
+		timed = timed && s.WallNs > 0
+	}
+	if timed {
+		for j := range out {
+			out[j].Walls = append(warmWalls[j], valueWalls[j]...)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b IterationSample) int {

@@ -18,12 +18,18 @@
 //   - change rate: |mean(dynamic) − mean(full)| / mean(full);
 //   - the A/A test: whether the 99% hierarchical bootstrap interval of
 //     mean(dynamic)/mean(full) contains 1;
-//   - time saved: 1 − slices consumed dynamically / slices recorded, warmup
-//     included on both sides, since every slice costs one slice time.
+//   - time saved: 1 − time consumed dynamically / time recorded. A
+//     recording with slice times (a gobench-dyn raw file) counts the walls
+//     of the slices consumed, the first of each process timed from its
+//     start, so a replayed process pays its start-up as a live one does;
+//     one without (CSV, JMH) counts slices, warmup included on both sides,
+//     and each process Options.ProcessCost slice times more (zero, as the
+//     paper counts, by default).
 package replay
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -56,6 +62,12 @@ type Options struct {
 	// Now reads the clock that times the policy's criteria; nil leaves
 	// them untimed, and the replay a function of its inputs.
 	Now func() time.Time
+	// ProcessCost is, for a recording without slice times, the cost of
+	// starting and ending one process in slice times. It enters the time
+	// saved and the costs the policy sees, from which the Interval
+	// criterion plans slices per process; a recording with times uses
+	// those instead.
+	ProcessCost float64
 }
 
 // An Iteration is where the policy ended one replayed iteration.
@@ -77,8 +89,14 @@ type Benchmark struct {
 	Stopped    bool        // the policy stopped it before the recorded iterations ran out
 	Met        bool        // the criterion held at the last iteration decision
 
-	FullSlices, DynSlices int     // slices consumed, warmup included
-	TimeSaved             float64 // 1 − DynSlices/FullSlices
+	FullSlices, DynSlices int // slices consumed, warmup included
+	// FullCost and DynCost are the time consumed: seconds when the
+	// recording has slice times, otherwise slice times with each process
+	// Options.ProcessCost more.
+	FullCost, DynCost float64
+	TimeSaved         float64 // 1 − DynCost/FullCost
+	// Timed reports that the costs are the recorded slice times.
+	Timed bool
 
 	FullMean, DynMean float64
 	Change            float64            // |DynMean − FullMean| / FullMean
@@ -99,7 +117,12 @@ type Summary struct {
 	Benchmarks int
 
 	FullSlices, DynSlices int
-	TimeSaved             float64 // 1 − ΣDynSlices/ΣFullSlices
+	FullCost, DynCost     float64 // as a Benchmark's, summed
+	TimeSaved             float64 // 1 − ΣDynCost/ΣFullCost
+	// Timed reports that every benchmark's costs are recorded slice
+	// times; ProcessCost is the cost per process otherwise.
+	Timed       bool
+	ProcessCost float64
 
 	// Same is the share of benchmarks whose A/A test finds no difference.
 	Same float64
@@ -139,6 +162,9 @@ func Run(run *record.Run, opts Options) (*Result, error) {
 	if opts.Resamples == 0 {
 		opts.Resamples = 10000
 	}
+	if !(opts.ProcessCost >= 0) || math.IsInf(opts.ProcessCost, 0) {
+		return nil, fmt.Errorf("replay: process cost %v: want a finite number of slice times ≥ 0", opts.ProcessCost)
+	}
 	p, err := stopper.NewPolicy(opts.Config)
 	if err != nil {
 		return nil, err
@@ -161,6 +187,7 @@ func Run(run *record.Run, opts Options) (*Result, error) {
 		return nil, errors.New("replay: no benchmark has ns/op measurements")
 	}
 	res.Summary = summarize(res.Benchmarks)
+	res.Summary.ProcessCost = opts.ProcessCost
 	return res, nil
 }
 
@@ -190,6 +217,8 @@ func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.Ite
 		vals := append(append([]float64(nil), it.Warmup...), it.Values...)
 		b.Recorded++
 		b.FullSlices += len(vals)
+		b.FullCost += consumedCost(it.Walls, len(vals), opts.ProcessCost)
+		b.Timed = it.Walls != nil
 		fullVals := it.Values
 		if opts.FullWarmup >= 0 {
 			fullVals = vals[min(opts.FullWarmup, len(vals)):]
@@ -220,15 +249,14 @@ func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.Ite
 		measured := feed.Measured
 		rec.Warmup, rec.Measured = len(feed.Warmup), len(measured)
 		b.DynSlices += pos
+		b.DynCost += consumedCost(it.Walls, pos, opts.ProcessCost)
 		b.warmups = append(b.warmups, float64(len(feed.Warmup)))
 		if it.SuiteRun != lastRun || dynRun == nil {
 			dynRun = &bootstrap.Tree{}
 			dyn.Children = append(dyn.Children, dynRun)
 		}
 		dynRun.Children = append(dynRun.Children, bootstrap.Leaf(measured))
-		// A recording holds no process costs: the policy keeps its pilot
-		// slices per iteration.
-		d := feed.End(policy.Iteration{SuiteRun: it.SuiteRun})
+		d := feed.End(costsOf(it, pos, len(feed.Warmup), opts.ProcessCost))
 		stopped = d.Stop
 		b.Met, b.Criterion, b.Precision = d.Met, loop.Spent(id), d.Precision
 		b.Iterations = append(b.Iterations, rec)
@@ -244,7 +272,7 @@ func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.Ite
 
 // compare fills in the time saved and the result comparison.
 func (b *Benchmark) compare(resamples int, rng *rand.Rand) {
-	b.TimeSaved = 1 - float64(b.DynSlices)/float64(b.FullSlices)
+	b.TimeSaved = 1 - b.DynCost/b.FullCost
 	nan := math.NaN()
 	b.FullMean, b.DynMean, b.Change = nan, nan, nan
 	b.Ratio = bootstrap.Interval{Center: nan, Lo: nan, Hi: nan, Confidence: stopper.Confidence}
@@ -263,9 +291,13 @@ func summarize(bs []*Benchmark) Summary {
 	var changes, warmups, iters []float64
 	same, unmet, warmupUnmet, nIter := 0, 0, 0, 0
 	var below [3]int
+	s.Timed = len(bs) > 0
 	for _, b := range bs {
 		s.FullSlices += b.FullSlices
 		s.DynSlices += b.DynSlices
+		s.FullCost += b.FullCost
+		s.DynCost += b.DynCost
+		s.Timed = s.Timed && b.Timed
 		iters = append(iters, float64(len(b.Iterations)))
 		warmups = append(warmups, b.warmups...)
 		for _, it := range b.Iterations {
@@ -300,7 +332,7 @@ func summarize(bs []*Benchmark) Summary {
 		}
 		return float64(k) / float64(n)
 	}
-	s.TimeSaved = 1 - float64(s.DynSlices)/float64(s.FullSlices)
+	s.TimeSaved = 1 - s.DynCost/s.FullCost
 	s.Same = share(same, s.Benchmarks)
 	s.MeanChange, s.SDChange = meanSD(changes)
 	s.Below1, s.Below2, s.Below3 = share(below[0], s.Benchmarks), share(below[1], s.Benchmarks), share(below[2], s.Benchmarks)
@@ -319,4 +351,48 @@ func meanSD(xs []float64) (float64, float64) {
 		return xs[0], 0
 	}
 	return stat.MeanStdDev(xs, nil)
+}
+
+// costUnit is the nominal time of one slice of a recording without
+// times: the policy sees costs in slice times through it.
+const costUnit = time.Second
+
+// consumedCost returns the time the first n slices of an iteration took:
+// the sum of their recorded walls in seconds (the first includes the
+// process's start-up), or, without times, n slice times and processCost.
+func consumedCost(walls []time.Duration, n int, processCost float64) float64 {
+	if walls == nil {
+		return float64(n) + processCost
+	}
+	var d time.Duration
+	for _, w := range walls[:min(n, len(walls))] {
+		d += w
+	}
+	return d.Seconds()
+}
+
+// costsOf returns what the policy sees at the end of a replayed iteration
+// that consumed n slices, the first warm of them warmup: as a live run
+// measures them, c₁ is the mean wall of its measurement slices and c₂ the
+// rest of its wall. Without times, a slice costs costUnit and the process
+// processCost of them more; with neither, the costs are unknown (zero).
+func costsOf(it record.IterationSample, n, warm int, processCost float64) policy.Iteration {
+	out := policy.Iteration{SuiteRun: it.SuiteRun}
+	measured := n - warm
+	switch {
+	case measured <= 0:
+	case it.Walls != nil:
+		var all, in time.Duration
+		for i, w := range it.Walls[:min(n, len(it.Walls))] {
+			all += w
+			if i >= warm {
+				in += w
+			}
+		}
+		out.SliceCost, out.ProcessCost = in/time.Duration(measured), all-in
+	case processCost > 0:
+		out.SliceCost = costUnit
+		out.ProcessCost = time.Duration((processCost + float64(warm)) * float64(costUnit))
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,4 +162,63 @@ func TestReplayJMHSubset(t *testing.T) {
 		}
 		t.Logf("%s: saved %.3f, change %.4f ± %.4f, same %.2f", c, res.Summary.TimeSaved, res.Summary.MeanChange, res.Summary.SDChange, res.Summary.Same)
 	}
+}
+
+// TestReplayProcessCosts counts processes in the time saved. The run of
+// TestReplayStopsAndSavings replays 2 of 4 iterations of 10 slices, 7
+// slices each. Without times and with a process costing 2 slice times,
+// full = 4·(10+2) = 48 and dynamic = 2·(7+2) = 18 slice times. With
+// times, a first slice of 500 ms (timed from the process start) and the
+// others 100 ms: full = 4·1.4 s, dynamic = 2·(0.5 + 6·0.1) s.
+func TestReplayProcessCosts(t *testing.T) {
+	it := []float64{300, 100, 100, 100, 100, 100, 100, 100, 100, 100}
+	run := synthetic(2, it, it, it, it)
+	res, err := Run(run, Options{Config: cvConfig(), FullWarmup: -1, Resamples: 200, ProcessCost: 2})
+	require.NoError(t, err)
+	b := res.Benchmarks[0]
+	assert.Equal(t, 14, b.DynSlices)
+	assert.InDelta(t, 48, b.FullCost, 1e-12)
+	assert.InDelta(t, 18, b.DynCost, 1e-12)
+	assert.InDelta(t, 1-18.0/48, res.Summary.TimeSaved, 1e-12)
+	assert.False(t, res.Summary.Timed)
+	assert.Equal(t, 2.0, res.Summary.ProcessCost)
+
+	for i := range run.Slices {
+		run.Slices[i].WallNs = int64(100 * time.Millisecond)
+		if run.Slices[i].Slice == 1 {
+			run.Slices[i].WallNs = int64(500 * time.Millisecond)
+		}
+	}
+	res, err = Run(run, Options{Config: cvConfig(), FullWarmup: -1, Resamples: 200, ProcessCost: 2})
+	require.NoError(t, err)
+	b = res.Benchmarks[0]
+	assert.Equal(t, 14, b.DynSlices, "the costs the policy sees do not move CV's stops")
+	assert.InDelta(t, 5.6, b.FullCost, 1e-9)
+	assert.InDelta(t, 2.2, b.DynCost, 1e-9)
+	assert.InDelta(t, 1-2.2/5.6, res.Summary.TimeSaved, 1e-9)
+	assert.True(t, res.Summary.Timed, "recorded times win over the flag")
+
+	_, err = Run(run, Options{Config: cvConfig(), ProcessCost: -1})
+	assert.Error(t, err)
+	_, err = Run(run, Options{Config: cvConfig(), ProcessCost: math.NaN()})
+	assert.Error(t, err)
+}
+
+// TestCostsOf checks the costs a replayed iteration reports, as a live
+// run measures them: 7 slices consumed, 4 of them warmup.
+func TestCostsOf(t *testing.T) {
+	ms := time.Millisecond
+	it := record.IterationSample{SuiteRun: 3, Walls: []time.Duration{500 * ms, 100 * ms, 100 * ms, 100 * ms, 100 * ms, 100 * ms, 100 * ms, 100 * ms}}
+	c := costsOf(it, 7, 4, 0)
+	assert.Equal(t, 3, c.SuiteRun)
+	assert.Equal(t, 100*ms, c.SliceCost)
+	assert.Equal(t, 800*ms, c.ProcessCost, "start-up and warmup: 500 + 3·100 ms")
+	it.Walls = nil
+	c = costsOf(it, 7, 4, 2)
+	assert.Equal(t, time.Second, c.SliceCost)
+	assert.Equal(t, 6*time.Second, c.ProcessCost, "2 slice times and 4 warmup slices")
+	c = costsOf(it, 7, 4, 0)
+	assert.Zero(t, c.SliceCost, "unknown costs stay zero")
+	c = costsOf(it, 4, 4, 2)
+	assert.Zero(t, c.SliceCost, "no measurement slice, no slice cost")
 }

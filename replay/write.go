@@ -81,7 +81,7 @@ func WriteTable(w io.Writer, res *Result, fullWarmup int) error {
 		return err
 	}
 	s := res.Summary
-	fmt.Fprintf(bw, "\nsuite: %d benchmarks, %d of %d slices, time saved %s\n", len(res.Benchmarks), s.DynSlices, s.FullSlices, pct(s.TimeSaved))
+	fmt.Fprintf(bw, "\nsuite: %d benchmarks, %d of %d slices, time saved %s (%s)\n", len(res.Benchmarks), s.DynSlices, s.FullSlices, pct(s.TimeSaved), timeBasis(s))
 	fmt.Fprintf(bw, "A/A not different %s; change rate %s ± %s; below 1%% %s, 2%% %s, 3%% %s\n",
 		pct(s.Same), pct(s.MeanChange), pct(s.SDChange), pct(s.Below1), pct(s.Below2), pct(s.Below3))
 	fmt.Fprintf(bw, "warmup %.1f ± %.1f slices (cap hit in %s of iterations); iterations %.1f ± %.1f (criterion unmet in %s of benchmarks)\n",
@@ -90,6 +90,17 @@ func WriteTable(w io.Writer, res *Result, fullWarmup int) error {
 		fmt.Fprintf(bw, "%d iterations were recorded shorter than the policy wanted; they count as they were recorded\n", s.Short)
 	}
 	return bw.Flush()
+}
+
+// timeBasis says what the time saved counts.
+func timeBasis(s Summary) string {
+	switch {
+	case s.Timed:
+		return "recorded slice times, each process's start-up included"
+	case s.ProcessCost > 0:
+		return fmt.Sprintf("slices, each process %g slice times more", s.ProcessCost)
+	}
+	return "slices alone; --process-cost adds the processes"
 }
 
 // jsonFloat writes NaN and infinities, which JSON lacks, as null.
@@ -152,16 +163,20 @@ type jsonResult struct {
 	FullSlices    int         `json:"full_slices"`
 	DynSlices     int         `json:"slices_used"`
 	TimeSaved     jsonFloat   `json:"time_saved"`
-	Same          jsonFloat   `json:"aa_same"`
-	MeanChange    jsonFloat   `json:"change_mean"`
-	SDChange      jsonFloat   `json:"change_sd"`
-	Below1        jsonFloat   `json:"below_1pct"`
-	Below2        jsonFloat   `json:"below_2pct"`
-	Below3        jsonFloat   `json:"below_3pct"`
-	WarmupMean    jsonFloat   `json:"warmup_mean"`
-	WarmupUnmet   jsonFloat   `json:"warmup_unmet"`
-	IterMean      jsonFloat   `json:"iterations_mean"`
-	Unmet         jsonFloat   `json:"unmet"`
+	// TimeBasis is "recorded" when the time saved counts recorded slice
+	// times, "slices" when it counts slices and ProcessCost per process.
+	TimeBasis   string    `json:"time_basis"`
+	ProcessCost float64   `json:"process_cost"`
+	Same        jsonFloat `json:"aa_same"`
+	MeanChange  jsonFloat `json:"change_mean"`
+	SDChange    jsonFloat `json:"change_sd"`
+	Below1      jsonFloat `json:"below_1pct"`
+	Below2      jsonFloat `json:"below_2pct"`
+	Below3      jsonFloat `json:"below_3pct"`
+	WarmupMean  jsonFloat `json:"warmup_mean"`
+	WarmupUnmet jsonFloat `json:"warmup_unmet"`
+	IterMean    jsonFloat `json:"iterations_mean"`
+	Unmet       jsonFloat `json:"unmet"`
 }
 
 // WriteJSON writes res as one indented JSON object: the policy, each
@@ -173,10 +188,14 @@ func WriteJSON(w io.Writer, res *Result) error {
 		Warmup: res.Config.WarmupMin, WarmupMax: res.Config.WarmupMax, Slices: res.Config.Measure,
 		MinIterations: res.Config.MinIterations,
 		FullSlices:    s.FullSlices, DynSlices: s.DynSlices, TimeSaved: jsonFloat(s.TimeSaved),
+		TimeBasis: "slices", ProcessCost: s.ProcessCost,
 		Same: jsonFloat(s.Same), MeanChange: jsonFloat(s.MeanChange), SDChange: jsonFloat(s.SDChange),
 		Below1: jsonFloat(s.Below1), Below2: jsonFloat(s.Below2), Below3: jsonFloat(s.Below3),
 		WarmupMean: jsonFloat(s.WarmupMean), WarmupUnmet: jsonFloat(s.WarmupUnmet),
 		IterMean: jsonFloat(s.IterationsMean), Unmet: jsonFloat(s.Unmet),
+	}
+	if s.Timed {
+		out.TimeBasis, out.ProcessCost = "recorded", 0
 	}
 	for _, b := range res.Benchmarks {
 		out.Benchmarks = append(out.Benchmarks, jsonBenchOf(b))

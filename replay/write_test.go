@@ -26,7 +26,7 @@ func TestWriteTable(t *testing.T) {
 	assert.Contains(t, out, "replay: --stop cv --threshold ")
 	assert.Contains(t, out, "; full result without the first 3 slices of each iteration\n")
 	assert.Regexp(t, `(?m)^BenchmarkX +2/4 +4\.0 +yes +65\.0% +0\.0% +same +`, out)
-	assert.Contains(t, out, "suite: 1 benchmarks, 14 of 40 slices, time saved 65.0%\n")
+	assert.Contains(t, out, "suite: 1 benchmarks, 14 of 40 slices, time saved 65.0% (slices alone; --process-cost adds the processes)\n")
 
 	buf.Reset()
 	require.NoError(t, WriteTable(&buf, writeFixture(t), -1))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,6 +30,7 @@ type ReplayOptions struct {
 	MaxIterations int
 	Resamples     int
 	Seed          uint64
+	ProcessCost   float64
 	JSON          bool
 
 	Out    io.Writer
@@ -94,6 +96,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 	fs.IntVar(&opts.FullWarmup, "full-warmup", 0, "leading slices of each iteration the full result leaves out (default: the recorded warmup)")
 	fs.IntVar(&opts.MaxIterations, "max-iterations", 0, "cap the replayed iterations per benchmark (0: all recorded)")
 	fs.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the A/A test")
+	fs.Float64Var(&opts.ProcessCost, "process-cost", 0, "for recordings without slice times (CSV, JMH): the cost of starting and ending one process, in slice times, counted in the time saved and seen by --stop interval (0: slices alone, as the FSE'20 paper counts); a raw file's recorded times are used instead")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
 	fs.BoolVar(&opts.JSON, "json", false, "print JSON instead of a table")
 	return cmd
@@ -107,6 +110,8 @@ func replayRun(opts *ReplayOptions) error {
 		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
 	case opts.fullWarmupSet && opts.FullWarmup < 0:
 		return usageErr("--full-warmup: must not be negative, got %d", opts.FullWarmup)
+	case !(opts.ProcessCost >= 0) || math.IsInf(opts.ProcessCost, 0):
+		return usageErr("--process-cost: want a finite number of slice times ≥ 0, got %v", opts.ProcessCost)
 	}
 	files, err := readInputs(opts.Files, opts.ErrOut, recordedFormats...)
 	if err != nil {
@@ -136,6 +141,7 @@ func replayRun(opts *ReplayOptions) error {
 		MaxIterations: opts.MaxIterations,
 		Resamples:     opts.Resamples,
 		Seed:          opts.Seed,
+		ProcessCost:   opts.ProcessCost,
 	})
 	if err != nil {
 		return usageErr("%v", err)

@@ -64,7 +64,7 @@ func TestReplayCommandRaw(t *testing.T) {
 	require.Zero(t, code, msg)
 	assert.Contains(t, out, "BenchmarkA-8")
 	assert.Contains(t, out, "--stop cv --threshold 0.01 --window 3")
-	assert.Regexp(t, `suite: 1 benchmarks, \d+ of 48 slices, time saved`, out)
+	assert.Regexp(t, `suite: 1 benchmarks, \d+ of 48 slices, time saved \d+\.\d% \(recorded slice times`, out)
 	assert.Contains(t, out, "A/A not different")
 	assert.Regexp(t, `precision \(95%\)[\s\S]*BenchmarkA-8\s.*±\d`, out, "the interval of the mean over the replayed processes")
 
@@ -169,4 +169,26 @@ func TestStopFlags(t *testing.T) {
 		assert.Equal(t, 2, ex.code)
 		assert.True(t, strings.HasPrefix(ex.msg, flag+":"), "%s: %s", flag, ex.msg)
 	}
+}
+
+// TestReplayCommandProcessCost: a process cost counts in the time saved
+// of a recording without times, and a bad one is a usage error naming the
+// flag.
+func TestReplayCommandProcessCost(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("m_id,n,ns_per_op,it_setup,fork_setup,it_pos,fork_pos,b_name\n")
+	for f := 1; f <= 3; f++ {
+		for i := 1; i <= 60; i++ {
+			fmt.Fprintf(&b, "%d,100.0,%g,60,3,%d,%d,proj#a.B.m#\n", 60*(f-1)+i, 1000+float64(i%4), i, f)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "laaber_proj.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	code, msg, out := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), FullWarmup: -1, ProcessCost: 30})
+	require.Zero(t, code, msg)
+	assert.Contains(t, out, "(slices, each process 30 slice times more)")
+
+	code, msg, _ = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), ProcessCost: -1})
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "--process-cost")
 }
