@@ -15,10 +15,10 @@ import (
 type pairOptions struct {
 	Stop    stopper.Config
 	Compare compare.Options
-	// Decided, if set, stops a pair once its comparison is decided
-	// (rmit.Paired.Decided); otherwise a pair stops once both versions
-	// are stable.
-	Decided   func(base, head [][]float64) bool
+	// Judge, if set, stops a pair once its comparison is decided or out
+	// of reach (rmit.Paired.Judge); otherwise a pair stops once both
+	// versions are stable.
+	Judge     func(base, head [][]float64) string
 	SuiteRuns int // the cap, which the Interval criterion plans for
 	Seed      uint64
 	SliceTime time.Duration
@@ -31,9 +31,9 @@ type pairOptions struct {
 }
 
 // pairRun runs the unchanged benchmarks base and their slowed partners
-// head interleaved in one schedule, each pair stopping once o.Decided
-// holds its comparison decided (or, without it, once its policy holds both
-// versions stable), and compares them. It is
+// head interleaved in one schedule, each pair stopping once o.Judge
+// stops it (or, without it, once its policy holds both versions stable),
+// and compares them. It is
 // the one place that drives the runner, the stopping policy and the
 // comparison. It returns the comparison, the unchanged code's
 // measurements, and the number of failed iterations; with an interrupted
@@ -57,7 +57,7 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 	// suite run.
 	paired := rmit.NewPaired(policy, base, head)
 	if stop.Criterion != stopper.None {
-		paired.Decided = o.Decided
+		paired.Judge = o.Judge
 	}
 	obs := newCollector()
 	r := &rmit.Runner{

@@ -148,14 +148,14 @@ func TestPairRunOptions(t *testing.T) {
 	assert.Equal(t, []int{5, 8, 10}, o.Compare.Plan.Looks)
 	assert.Equal(t, 0.5, o.Compare.Threshold)
 	assert.Equal(t, compare.RuleCI, o.Compare.Rule)
-	require.NotNil(t, o.Decided)
+	require.NotNil(t, o.Judge)
 	base := [][]float64{{100}, {101}, {99}, {100}, {100}}
 	head := [][]float64{{1000}, {1010}, {990}, {1000}, {1001}}
-	assert.True(t, o.Decided(base, head), "a tenfold change at the first look")
-	assert.False(t, o.Decided(base[:4], head[:4]), "4 is not a look")
+	assert.Equal(t, record.ReasonSettled, o.Judge(base, head), "a tenfold change at the first look")
+	assert.Empty(t, o.Judge(base[:4], head[:4]), "4 is not a look")
 
 	o = pairRunOptions(RulePaper, stopper.Default(stopper.Interval), 0.5, 10)
 	assert.Equal(t, compare.RuleUTest, o.Compare.Rule)
-	assert.Nil(t, o.Decided)
+	assert.Nil(t, o.Judge)
 	assert.Equal(t, MinSuiteRuns, o.Stop.MinIterations)
 }

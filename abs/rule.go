@@ -66,7 +66,7 @@ func pairRunOptions(rule Rule, stop stopper.Config, threshold float64, suiteRuns
 	plan := compare.NewPlan(compare.DefaultFirstLook, suiteRuns)
 	o.Paired, o.Plan = true, plan
 	confidence := o.Confidence
-	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Decided: func(base, head [][]float64) bool {
-		return compare.PairDecided(base, head, threshold, confidence, plan)
+	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judge: func(base, head [][]float64) string {
+		return compare.JudgePair(base, head, threshold, confidence, plan).Reason()
 	}}
 }

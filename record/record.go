@@ -172,6 +172,10 @@ const (
 	// predicted to stay far from its target within the cap, so it
 	// stopped unmet (policy.ReasonOutOfReach).
 	ReasonOutOfReach = "out of reach"
+	// ReasonNoVerdict: the benchmark and its baseline stopped undecided
+	// because a verdict was predicted out of reach within the cap
+	// (compare.OutOfReach); their comparison is inconclusive.
+	ReasonNoVerdict = "verdict out of reach"
 )
 
 // A Bench identifies a benchmark in every package of gobench-dyn: its

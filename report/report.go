@@ -85,7 +85,8 @@ const (
 	// comparison was already decided (run --sequential).
 	StatusSettled Status = "settled"
 	// StatusOutOfReach: it stopped before its cap because its interval
-	// was predicted to stay far from the target within it.
+	// was predicted to stay far from the target within it, or, with its
+	// baseline, because a verdict was.
 	StatusOutOfReach Status = "out of reach"
 )
 
@@ -613,7 +614,7 @@ func status(b *Benchmark, stopOn bool, budget map[record.Key]bool, keys []record
 		return StatusSettled
 	case b.Head.Stop != nil && b.Head.Stop.Met:
 		return StatusStable
-	case b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonOutOfReach:
+	case b.Head.Stop != nil && (b.Head.Stop.Reason == record.ReasonOutOfReach || b.Head.Stop.Reason == record.ReasonNoVerdict):
 		return StatusOutOfReach
 	case b.Head.Stop != nil:
 		return StatusCap

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
 	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // A row is one benchmark's line in the results table, formatted.
@@ -64,6 +65,9 @@ func (rep *Report) rows() []row {
 			r.StatusNote = "stopped at its cap before the criterion held"
 		case StatusOutOfReach:
 			r.StatusNote = "stopped early: the target was out of reach within the cap"
+			if b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonNoVerdict {
+				r.StatusNote = "stopped early with its baseline: a verdict was out of reach within the cap"
+			}
 		case StatusFull:
 			r.StatusNote = "ran its full configuration without a stop"
 		case StatusBudget:

@@ -15,24 +15,26 @@ import (
 // stopping one side early would leave the comparison with unequal,
 // differently timed samples.
 //
-// Without Decided, a pair stops when its policy holds both versions
-// stable. With Decided, it stops when their comparison is decided (a
-// regression, an improvement or no change beyond doubt), and otherwise
-// runs on to its cap or the end of the budget: two versions each stable on
-// its own can still leave their difference undecided, and those pairs are
-// where more processes buy the most.
+// Without Judge, a pair stops when its policy holds both versions stable.
+// With Judge, it stops when their comparison is decided (a regression, an
+// improvement or no change beyond doubt) or its verdict is out of reach,
+// and otherwise runs on to its cap or the end of the budget: two versions
+// each stable on its own can still leave their difference undecided, and
+// those pairs are where more processes buy the most.
 type Paired struct {
 	Policy
 	Pairing
-	// Decided, if set, reports whether a pair's comparison is decided.
-	// base[i] and head[i] are the process means (ns/op) of the two
-	// versions in the i-th suite run both have run, in suite run order
-	// (for example compare.PairDecided). It is asked after every
-	// iteration of either side.
-	Decided func(base, head [][]float64) bool
+	// Judge, if set, says why a pair stops: record.ReasonSettled when its
+	// comparison is decided, record.ReasonNoVerdict when no verdict is in
+	// reach within its cap, "" to run on. base[i] and head[i] are the
+	// process means (ns/op) of the two versions in the i-th suite run both
+	// have run, in suite run order (for example through
+	// compare.JudgePair). It is asked after every iteration of either
+	// side.
+	Judge func(base, head [][]float64) string
 
 	stable  map[string]bool
-	settled map[string]bool
+	settled map[string]string // why a pair stopped, by benchmark
 	means   map[string]map[int][]float64 // by benchmark, then suite run
 }
 
@@ -44,11 +46,10 @@ func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
 
 // EndIteration implements Policy: it passes on the wrapped policy's
 // decision, stopping a pair only when both sides are stable (without
-// Decided) or their comparison is decided (with it), and then stopping the
-// partner with it.
+// Judge) or Judge stops it, and then stopping the partner with it.
 func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision {
 	if p.stable == nil {
-		p.stable, p.settled, p.means = map[string]bool{}, map[string]bool{}, map[string]map[int][]float64{}
+		p.stable, p.settled, p.means = map[string]bool{}, map[string]string{}, map[string]map[int][]float64{}
 	}
 	d := p.Policy.EndIteration(bench, it)
 	p.stable[bench] = d.Stop
@@ -56,7 +57,7 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 	if !ok {
 		return d
 	}
-	if p.Decided == nil {
+	if p.Judge == nil {
 		d.Stop = p.stable[bench] && p.stable[other]
 	} else {
 		if len(it.Measured) > 0 {
@@ -65,19 +66,18 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 			}
 			p.means[bench][it.SuiteRun] = append(p.means[bench][it.SuiteRun], stat.Mean(it.Measured, nil))
 		}
-		if !p.settled[bench] {
-			if base, head := p.pairs(bench, other); p.Decided(base, head) {
-				p.settled[bench], p.settled[other] = true, true
-			}
+		if p.settled[bench] == "" {
+			why := p.Judge(p.pairs(bench, other))
+			p.settled[bench], p.settled[other] = why, why
 		}
-		d.Stop = p.settled[bench]
+		d.Stop = p.settled[bench] != ""
 	}
 	if d.Stop {
 		// A pair stops together, so the version that did not end the
 		// deciding iteration does not run another one.
 		d.With = append(d.With, other)
-		if p.settled[bench] {
-			d.Reason = record.ReasonSettled
+		if why := p.settled[bench]; why != "" {
+			d.Reason = why
 		}
 	}
 	return d

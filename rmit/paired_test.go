@@ -62,10 +62,11 @@ func TestShareN(t *testing.T) {
 	assert.Equal(t, int64(7), gone.N, "a benchmark without partner keeps its own")
 }
 
-// With Decided, a pair stops as soon as its comparison is decided, though
-// neither side is stable; Decided sees the process means of the suite runs
+// With Judge, a pair stops as soon as its comparison is decided, though
+// neither side is stable; Judge sees the process means of the suite runs
 // both versions completed, the baseline's first whichever side ended the
-// iteration, and the stop says why. Stability alone no longer stops it.
+// iteration, and the stop gives Judge's reason. Stability alone no longer
+// stops it.
 func TestPairedStopsWhenDecided(t *testing.T) {
 	pkg := &Package{ImportPath: "p"}
 	base := &Package{ImportPath: "p", Version: "baseline"}
@@ -73,9 +74,12 @@ func TestPairedStopsWhenDecided(t *testing.T) {
 	b := NewBenchmark(base, "BenchmarkA", 1, false)
 	p := NewPaired(stableAfter{h.ID: 1, b.ID: 1}, []*Benchmark{b}, []*Benchmark{h})
 	var seen [][2][][]float64
-	p.Decided = func(baseMeans, headMeans [][]float64) bool {
+	p.Judge = func(baseMeans, headMeans [][]float64) string {
 		seen = append(seen, [2][][]float64{baseMeans, headMeans})
-		return len(baseMeans) >= 2
+		if len(baseMeans) >= 2 {
+			return record.ReasonSettled
+		}
+		return ""
 	}
 	assert.False(t, end(p, b.ID, 1, []float64{10, 12}).Stop, "stable but undecided runs on")
 	assert.False(t, end(p, h.ID, 1, []float64{20, 20, 23}).Stop)
@@ -93,6 +97,14 @@ func TestPairedStopsWhenDecided(t *testing.T) {
 		{{{11}}, {{21}}},
 		{{{11}, {11}}, {{21}, {21}}},
 	}, seen)
+
+	// A pair whose verdict is out of reach stops with that reason.
+	p = NewPaired(stableAfter{}, []*Benchmark{b}, []*Benchmark{h})
+	p.Judge = func(baseMeans, headMeans [][]float64) string { return record.ReasonNoVerdict }
+	d = end(p, b.ID, 1, []float64{10})
+	assert.True(t, d.Stop)
+	assert.Equal(t, record.ReasonNoVerdict, d.Reason)
+	assert.Equal(t, []string{h.ID}, d.With)
 }
 
 // A paired schedule runs each baseline iteration right next to the same

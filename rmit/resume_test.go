@@ -207,7 +207,12 @@ func TestResumePairedSettles(t *testing.T) {
 	}
 	policy := func() Policy {
 		p := NewPaired(Static{Warmup: 1, Slices: 2}, base, head)
-		p.Decided = func(b, h [][]float64) bool { return len(b) >= 2 }
+		p.Judge = func(b, h [][]float64) string {
+			if len(b) >= 2 {
+				return record.ReasonSettled
+			}
+			return ""
+		}
 		return p
 	}
 	stops := func(run *record.Run) []record.Event {

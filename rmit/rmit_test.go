@@ -286,7 +286,12 @@ func TestRunPairedStopsTogether(t *testing.T) {
 	require.Len(t, head, 1)
 	base := baselineOf(head)
 	p := NewPaired(stableAfter{head[0].ID: 99, base[0].ID: 99}, base, head)
-	p.Decided = func(baseMeans, headMeans [][]float64) bool { return len(baseMeans) >= 1 && len(baseMeans[0]) >= 2 }
+	p.Judge = func(baseMeans, headMeans [][]float64) string {
+		if len(baseMeans) >= 1 && len(baseMeans[0]) >= 2 {
+			return record.ReasonSettled
+		}
+		return ""
+	}
 
 	obs, sum, run := runSuite(t, append(head, base...), 3, p)
 	assert.Equal(t, 2, sum.Stopped)

@@ -118,6 +118,7 @@ type Summary struct {
 	Stopped     int // benchmarks the policy stopped early
 	Settled     int // of those, benchmarks stopped with their baseline on a settled verdict
 	OutOfReach  int // of those, benchmarks stopped unmet because their target was out of reach
+	NoVerdict   int // of those, benchmarks stopped with their baseline because a verdict was out of reach
 	CapHit      int // benchmarks that reached their cap
 	Failed      []*Failure
 	Padded      int
@@ -363,6 +364,8 @@ func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string
 		sum.Settled++
 	case record.ReasonOutOfReach:
 		sum.OutOfReach++
+	case record.ReasonNoVerdict:
+		sum.NoVerdict++
 	}
 	if !recorded[b.ID] {
 		r.event(ev)

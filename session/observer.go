@@ -92,6 +92,8 @@ func stopWhy(ev *record.Event) string {
 		return "stable"
 	case ev.Reason == record.ReasonSettled:
 		return "verdict decided"
+	case ev.Reason == record.ReasonNoVerdict:
+		return "verdict out of reach"
 	case ev.Reason == record.ReasonOutOfReach && ev.Precision != nil:
 		pr := ev.Precision
 		return fmt.Sprintf("out of reach at ±%.2g%% (about %d processes for ±%.2g%%)", 100*pr.RelHalfWidth, pr.Processes, 100*pr.Target)

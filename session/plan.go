@@ -58,8 +58,8 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		plan := compare.NewPlan(compare.DefaultFirstLook, maxSuiteRuns(o, cf))
 		o.Compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
-		paired.Decided = func(base, head [][]float64) bool {
-			return compare.PairDecided(base, head, threshold, confidence, plan)
+		paired.Judge = func(base, head [][]float64) string {
+			return compare.JudgePair(base, head, threshold, confidence, plan).Reason()
 		}
 	}
 	return paired, &paired.Pairing

@@ -177,6 +177,47 @@ func TestBaselinePairsStopTogether(t *testing.T) {
 	}
 }
 
+// TestBaselinePairOutOfReachStops: a pair whose ns/op jumps by up to
+// ±30% every 6 slices, in both versions, cannot show ±3% within 40 paired
+// suite runs; from the third look it stops with its baseline,
+// inconclusive, and the summary says why.
+func TestBaselinePairOutOfReachStops(t *testing.T) {
+	f := newFake("BenchmarkNoisy")
+	f.nsPerOp = func(dir, _ string, i int) float64 {
+		if dir == "baseline" {
+			i += 3
+		}
+		return 1000 * (1 + 0.3*float64((i/6*7919)%17-8)/8)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = compare.DefaultLastLook
+	o.Baseline, o.Sequential = "main", true
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	require.NotNil(t, got.res.Comparison)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	var stops []record.Event
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops = append(stops, e)
+		}
+	}
+	require.Len(t, stops, 2, "both versions stop")
+	for _, e := range stops {
+		assert.Equal(t, record.ReasonNoVerdict, e.Reason)
+		assert.Less(t, e.SuiteRun, o.SuiteRuns, "stopped before the cap")
+	}
+	c := got.res.Comparison.Comparisons[0]
+	require.Equal(t, "ns/op", c.Unit)
+	assert.Equal(t, compare.Inconclusive, c.Verdict)
+	var text strings.Builder
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "2 benchmarks stopped with their baseline, inconclusive", text.String())
+	assert.Contains(t, text.String(), "--stop interval: 0 benchmarks stable early", "a pair's stop is not stability")
+}
+
 // TestResumeCompletesAnInterruptedRun interrupts a run in the middle of an
 // iteration, resumes it, and checks that the records hold what an
 // uninterrupted run with the same seed measures.

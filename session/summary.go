@@ -55,12 +55,15 @@ func (r *Result) WriteSummary(w io.Writer) {
 		100*sum.Efficiency(), progress.FormatDuration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, sum.Stopped-sum.OutOfReach, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+			o.Stop.Criterion, sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.OutOfReach > 0 {
 			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
 		}
 		if sum.Settled > 0 {
 			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline once their verdict was decided\n", sum.Settled)
+		}
+		if sum.NoVerdict > 0 {
+			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", sum.NoVerdict, 100*compare.OutOfReach)
 		}
 		if !sum.Interrupted {
 			// A partial run never reached the cap it would be measured
