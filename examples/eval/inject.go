@@ -206,8 +206,10 @@ const formerCap = 20
 // the looks of that plan over the first formerCap paired suite runs. The
 // verdicts are exactly that run's on the same pairs, because a pair the
 // longer plan decided at a look decides at that look or earlier under the
-// shorter plan's wider level per look. Its wall time is bounded above by
-// the gate's, less the time after the suite run at which its last pair
+// shorter plan's wider level per look. A pair the gate stopped out of
+// reach before the former cap has no such verdict (that run would have
+// gone on) and is left out of its column. Its wall time is bounded above
+// by the gate's, less the time after the suite run at which its last pair
 // would have stopped.
 func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *record.Run, wall time.Duration) error {
 	short := &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
@@ -225,8 +227,17 @@ func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *r
 	if err != nil {
 		return err
 	}
+	early := map[string]bool{}
+	for _, e := range r.Events {
+		if e.Event == record.EventStop && e.Reason == record.ReasonNoVerdict && e.SuiteRun < formerCap {
+			early[e.Benchmark] = true
+		}
+	}
 	last := 0
 	for _, c := range timeComparisons(res) {
+		if early[c.Benchmark] {
+			continue
+		}
 		t.add(key, "gate20", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
 		last = max(last, c.Look)
 	}

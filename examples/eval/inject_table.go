@@ -164,13 +164,15 @@ func (t *injectTally) capTable(targets []injectTarget) string {
 	fmt.Fprintf(&b, "| function | v | n | cap %d: regression / inconclusive / no change / false alarm | cap %d: the same | wall, cap %d | wall, cap %d (at most) |\n",
 		compare.DefaultLastLook, formerCap, compare.DefaultLastLook, formerCap)
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|\n")
+	// Each column counts its own pairs: the former cap's leaves out those
+	// the gate stopped out of reach before it.
 	counts := func(m map[string]int, v float64) string {
 		fa := m["improvement"]
 		if v == 0 {
 			fa += m["regression"]
-			return fmt.Sprintf("— / %d / %d / %d", m["inconclusive"], m["no change"], fa)
+			return fmt.Sprintf("— / %d / %d / %d of %d", m["inconclusive"], m["no change"], fa, m[""])
 		}
-		return fmt.Sprintf("%d / %d / %d / %d", m["regression"], m["inconclusive"], m["no change"], fa)
+		return fmt.Sprintf("%d / %d / %d / %d of %d", m["regression"], m["inconclusive"], m["no change"], fa, m[""])
 	}
 	controls := map[string]map[string]int{"gate": {}, "gate20": {}}
 	for _, tg := range targets {

@@ -106,5 +106,12 @@ func TestRejudgeFormerCap(t *testing.T) {
 	tally.add(key, "gate", true, "no change")
 	lines := strings.Split(strings.TrimSpace(tally.capTable(in.suite.targets)), "\n")
 	require.Len(t, lines, 3)
-	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 1 | — / 0 / 1 / 0 | — / 1 / 0 / 0 | 0.0 s | 0.9 s |", lines[2])
+	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 1 | — / 0 / 1 / 0 of 1 | — / 1 / 0 / 0 of 1 | 0.0 s | 0.9 s |", lines[2])
+
+	// A pair the gate stopped out of reach before the former cap has no
+	// verdict there.
+	r.Events = append(r.Events, record.Event{Event: record.EventStop, Benchmark: "BenchmarkUnmarshal/x-2", SuiteRun: 12, Reason: record.ReasonNoVerdict})
+	other := injectKey{"Unmarshal", 0.1}
+	require.NoError(t, in.rejudge(tally, other, in.suite.targets[0], r, time.Second))
+	assert.Empty(t, tally.verdicts[verdictCell{other, "gate20", true}])
 }
