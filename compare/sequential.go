@@ -29,8 +29,8 @@ type Plan struct {
 
 // PlanGrowth is the ratio between successive looks: looking after every
 // suite run would split α over many looks and widen every interval;
-// looking at geometrically spaced points keeps K small (5 looks from 5 to
-// 20 suite runs) while no pair runs much past the point where it is
+// looking at geometrically spaced points keeps K small (6 looks from 5 to
+// 40 suite runs) while no pair runs much past the point where it is
 // decided.
 const PlanGrowth = 1.5
 

@@ -163,7 +163,7 @@ func TestBaselineSequential(t *testing.T) {
 	s := settled(r)
 	assert.Len(t, s, 4, "both versions of both pairs stop: %v\n%s", s, stderr)
 	for k, sr := range s {
-		assert.Equal(t, 5, sr, "%s decided at the first look, before the cap of 20", k)
+		assert.Equal(t, 5, sr, "%s decided at the first look, before the cap of 40", k)
 	}
 	assert.Contains(t, stderr, "--sequential: 4 benchmarks stopped with their baseline")
 

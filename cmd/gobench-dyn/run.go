@@ -47,7 +47,7 @@ type RunOptions struct {
 	Baseline    string
 	BaselineOut string
 	// Sequential stops each pair of a baseline run once its comparison
-	// is decided (compare.PairDecided) and runs the undecided on to the
+	// is decided (compare.JudgePair) and runs the undecided on to the
 	// cap. EarlyVerdict is its deprecated former name.
 	Sequential   bool
 	EarlyVerdict bool

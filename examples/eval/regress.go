@@ -193,7 +193,7 @@ func evaluateRegressions(bin, out string, seeds int, slice time.Duration, s, d i
 type regressEval struct {
 	bin, out, repo, base string
 	// common runs the static configuration; dynamicArgs the default
-	// criterion at its default caps (20 suite runs with sequential
+	// criterion at its default caps (40 suite runs with sequential
 	// sampling, 5 without).
 	common, dynamicArgs []string
 	opts                compare.Options
