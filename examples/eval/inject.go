@@ -250,7 +250,10 @@ func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *r
 			endShort = e
 		}
 	}
-	t.addTime(key, "gate20", wall-end.Sub(endShort))
+	if last > 0 {
+		// With every pair left out there is no such run to time.
+		t.addTime(key, "gate20", wall-end.Sub(endShort))
+	}
 	return nil
 }
 

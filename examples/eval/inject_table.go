@@ -187,8 +187,12 @@ func (t *injectTally) capTable(targets []injectTarget) string {
 					controls[w][verdict] += n
 				}
 			}
-			fmt.Fprintf(&b, "| %s (%s) | %+.0f%% | %d | %s | %s | %.1f s | %.1f s |\n", tg.name, tg.kind, 100*v, g[""],
-				counts(g, v), counts(g20, v), t.wall[k]["gate"].Seconds(), t.wall[k]["gate20"].Seconds())
+			wall20 := "—"
+			if g20[""] > 0 {
+				wall20 = fmt.Sprintf("%.1f s", t.wall[k]["gate20"].Seconds())
+			}
+			fmt.Fprintf(&b, "| %s (%s) | %+.0f%% | %d | %s | %s | %.1f s | %s |\n", tg.name, tg.kind, 100*v, g[""],
+				counts(g, v), counts(g20, v), t.wall[k]["gate"].Seconds(), wall20)
 		}
 	}
 	if n := controls["gate"][""]; n > 0 {

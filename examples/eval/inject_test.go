@@ -114,4 +114,5 @@ func TestRejudgeFormerCap(t *testing.T) {
 	other := injectKey{"Unmarshal", 0.1}
 	require.NoError(t, in.rejudge(tally, other, in.suite.targets[0], r, time.Second))
 	assert.Empty(t, tally.verdicts[verdictCell{other, "gate20", true}])
+	assert.Zero(t, tally.wall[other]["gate20"], "no run to time")
 }
