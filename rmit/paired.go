@@ -34,7 +34,7 @@ type Paired struct {
 	Judge func(base, head [][]float64) string
 
 	stable  map[string]bool
-	settled map[string]string // why a pair stopped, by benchmark
+	settled map[string]string            // why a pair stopped, by benchmark
 	means   map[string]map[int][]float64 // by benchmark, then suite run
 }
 
