@@ -57,6 +57,19 @@ func TestSettledStatus(t *testing.T) {
 	assert.NotContains(t, kinds, markStopCap)
 }
 
+// A pair stopped because no verdict was in reach counts as out of reach,
+// and its row says why.
+func TestNoVerdictStatus(t *testing.T) {
+	run := smallRun()
+	run.Events[0].Met, run.Events[0].Reason = false, record.ReasonNoVerdict
+	rep, err := Build([]*record.Run{run}, Options{Seed: 1})
+	require.NoError(t, err)
+	assert.Equal(t, StatusOutOfReach, rep.Benchmarks[0].Status)
+	rows := rep.rows()
+	require.Len(t, rows, 1)
+	assert.Equal(t, "stopped early with its baseline: a verdict was out of reach within the cap", rows[0].StatusNote)
+}
+
 func TestBuildKnownAnswers(t *testing.T) {
 	rep, err := Build([]*record.Run{smallRun()}, Options{Seed: 1})
 	require.NoError(t, err)
