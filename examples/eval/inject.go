@@ -213,15 +213,13 @@ const formerCap = 20
 // would have stopped.
 func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *record.Run, wall time.Duration) error {
 	short := &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
-	var end, endShort time.Time
 	for _, s := range r.Slices {
 		if s.SuiteRun <= formerCap {
 			short.Slices = append(short.Slices, s)
 		}
 	}
 	old, head := compare.Split(short)
-	opts := compare.DefaultOptions()
-	opts.Paired = true
+	opts := pairedOptions(compare.DefaultOptions(), r)
 	opts.Plan = compare.NewPlan(compare.DefaultFirstLook, formerCap)
 	res, err := compare.Runs(old, head, opts)
 	if err != nil {
@@ -241,6 +239,7 @@ func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *r
 		t.add(key, "gate20", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
 		last = max(last, c.Look)
 	}
+	var end, endShort time.Time
 	for _, s := range r.Slices {
 		e := s.Start.Add(time.Duration(s.WallNs))
 		if e.After(end) {
