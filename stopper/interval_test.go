@@ -204,7 +204,7 @@ var coverageCases = []struct {
 // costing 150 ms besides them.
 func TestIntervalCoverage(t *testing.T) {
 	for _, c := range coverageCases {
-		cov := intervalCoverage(t, c.between, MinProcesses)
+		cov := intervalCoverage(t, c.between, MinProcesses, 30)
 		t.Logf("%s: coverage %.1f%%", c.name, 100*cov)
 		assert.GreaterOrEqual(t, cov, c.least, c.name)
 	}
@@ -219,24 +219,43 @@ func TestIntervalCoverageSixProcesses(t *testing.T) {
 		if c.name != "ratio 3" && c.name != "bimodal ±3%" {
 			continue
 		}
-		cov := intervalCoverage(t, c.between, 6)
+		cov := intervalCoverage(t, c.between, 6, 30)
 		t.Logf("%s, at least 6 processes: coverage %.1f%%", c.name, 100*cov)
 		assert.GreaterOrEqual(t, cov, 0.93, c.name)
+	}
+}
+
+// TestIntervalCoverageAtDefaultCap: at the cap `run` gives Interval by
+// default (10 suite runs), every normal case is within 2 points of 95%,
+// ratio 3 included (93.8%): a benchmark that needs about 18 processes now
+// runs to the cap and stops there, or out of reach, instead of stopping
+// on the first of many looks whose spread came out low. The bimodal case
+// stays short (87.2%) for the reason coverageCases gives.
+func TestIntervalCoverageAtDefaultCap(t *testing.T) {
+	for _, c := range coverageCases {
+		cov := intervalCoverage(t, c.between, MinProcesses, 10)
+		t.Logf("%s, cap 10: coverage %.1f%%", c.name, 100*cov)
+		least := 0.93
+		if c.name == "bimodal ±3%" {
+			least = c.least
+		}
+		assert.GreaterOrEqual(t, cov, least, c.name)
 	}
 }
 
 // intervalCoverage returns the share of 2000 simulated benchmarks, each
 // with a within-process sd of 2% and the given between-process effect,
 // whose interval at their stop covers the true mean, under the default
-// Interval policy with at least minIterations processes.
-func intervalCoverage(t *testing.T, between func(*rand.Rand) float64, minIterations int) float64 {
+// Interval policy with at least minIterations processes and a cap of
+// capProcs.
+func intervalCoverage(t *testing.T, between func(*rand.Rand) float64, minIterations, capProcs int) float64 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cfg := Default(Interval)
-	cfg.MaxIterations, cfg.MinIterations = 30, minIterations
+	cfg.MaxIterations, cfg.MinIterations = capProcs, minIterations
 	p := newPolicy(t, cfg)
 	covered, n := 0, 2000
 	for i := range n {
-		d, _, _ := simulate(p, string(rune(i)), rng, 2, between, 30, 100*time.Millisecond, 150*time.Millisecond)
+		d, _, _ := simulate(p, string(rune(i)), rng, 2, between, capProcs, 100*time.Millisecond, 150*time.Millisecond)
 		require.True(t, d.Precision.Known())
 		// The interval is the mean ± Width·|mean|; recover it from the
 		// estimate to check it.

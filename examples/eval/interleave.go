@@ -30,6 +30,9 @@ type interleaving struct {
 	cap           int // processes of the default's cap, and of --stop none
 	target        float64
 	seed          uint64
+	// also is a second setting of the default, run in the same schedule
+	// as method "also": flags added to the default's (none: no such method).
+	also []string
 }
 
 // A track is everything one method (or reference half) ran, over rounds.
@@ -79,6 +82,9 @@ func (il interleaving) evaluate() error {
 	}
 	il.common = []string{"--bench", il.bench, "--slice-time", il.slice.String(), "--progress", "off", "--keep-going", "-o", os.DevNull}
 	names := []string{"ref A", "ref B", "interval", "none", "gotest"}
+	if len(il.also) > 0 {
+		names = append(names, "also")
+	}
 	tracks := map[string]*track{}
 	for _, n := range names {
 		tracks[n] = &track{name: n, gotest: n == "gotest"}
@@ -102,6 +108,9 @@ func (il interleaving) evaluate() error {
 		ref:     &track{name: "reference", runs: slices.Concat(tracks["ref A"].runs, tracks["ref B"].runs)},
 		methods: []*track{tracks["interval"], tracks["none"], tracks["gotest"]},
 	}
+	if t := tracks["also"]; t != nil {
+		res.methods = append(res.methods, t)
+	}
 	for _, r := range res.ref.runs {
 		res.refWall += r.wall
 	}
@@ -119,6 +128,8 @@ func (il interleaving) runOne(name string, round int) (*result, error) {
 	switch name {
 	case "interval":
 		args = slices.Concat(il.common, seed, []string{"--stop", "interval", "--target", fmt.Sprint(il.target)}, capped)
+	case "also":
+		args = slices.Concat(il.common, seed, []string{"--stop", "interval", "--target", fmt.Sprint(il.target)}, capped, il.also)
 	case "none":
 		args = slices.Concat(il.common, seed, []string{"--stop", "none"}, capped)
 	case "gotest":

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/perf/benchmath"
@@ -151,6 +152,8 @@ func label(t *track, il interleaving) string {
 		return fmt.Sprintf("--stop none (cap %d × %d slices)", il.cap, il.slices)
 	case "gotest":
 		return fmt.Sprintf("go test -count %d + benchstat ±", il.cap*il.slices)
+	case "also":
+		return fmt.Sprintf("default %s (cap %d)", strings.Join(il.also, " "), il.cap)
 	}
 	return fmt.Sprintf("reference chunk (--stop none, %d × %d slices; A and B)", il.refProcs, il.slices)
 }
@@ -169,14 +172,22 @@ func median(xs []float64) float64 {
 
 // printPerBenchmark writes, per benchmark, what the reference says about
 // itself beside the precision every method reached: the median over rounds
-// of the achieved ±, and for the default the processes it spent.
+// of the achieved ±, and for the default (and its -also setting) the
+// processes it spent.
 func (res *interleaved) printPerBenchmark(il interleaving) {
-	fmt.Printf("\n| benchmark | ref B / ref A | default: processes | default ± | --stop none ± | go test benchstat ± |\n")
-	fmt.Println("|---|--:|--:|--:|--:|--:|")
+	adaptive := []string{"interval"}
+	head := "| benchmark | ref B / ref A | default: processes | default ± |"
+	if len(il.also) > 0 {
+		adaptive = append(adaptive, "also")
+		head += " -also: processes | -also ± |"
+	}
+	fmt.Printf("\n%s --stop none ± | go test benchstat ± |\n", head)
+	fmt.Println("|---|--:|" + strings.Repeat("--:|", 2*len(adaptive)+2))
 	widths := map[string]map[record.Bench][]float64{}
-	procs := map[record.Bench][]float64{}
+	procs := map[string]map[record.Bench][]float64{}
 	for _, t := range res.methods {
 		widths[t.name] = map[record.Bench][]float64{}
+		procs[t.name] = map[record.Bench][]float64{}
 		for _, r := range t.runs {
 			for _, k := range r.run.Keys() {
 				series := r.run.Series(k, "ns/op")
@@ -184,9 +195,7 @@ func (res *interleaved) printPerBenchmark(il interleaving) {
 					continue
 				}
 				widths[t.name][k.Bench] = append(widths[t.name][k.Bench], achieved(series, t.gotest))
-				if t.name == "interval" {
-					procs[k.Bench] = append(procs[k.Bench], float64(len(series)))
-				}
+				procs[t.name][k.Bench] = append(procs[t.name][k.Bench], float64(len(series)))
 			}
 		}
 	}
@@ -196,7 +205,10 @@ func (res *interleaved) printPerBenchmark(il interleaving) {
 		if math.IsNaN(a) {
 			continue
 		}
-		fmt.Printf("| %s | %.3f | %.1f | ±%.1f%% | ±%.1f%% | ±%.1f%% |\n", path.Base(k.Package)+"."+k.Benchmark, b/a, mean(procs[k.Bench]),
-			100*median(widths["interval"][k.Bench]), 100*median(widths["none"][k.Bench]), 100*median(widths["gotest"][k.Bench]))
+		fmt.Printf("| %s | %.3f |", path.Base(k.Package)+"."+k.Benchmark, b/a)
+		for _, m := range adaptive {
+			fmt.Printf(" %.1f | ±%.1f%% |", mean(procs[m][k.Bench]), 100*median(widths[m][k.Bench]))
+		}
+		fmt.Printf(" ±%.1f%% | ±%.1f%% |\n", 100*median(widths["none"][k.Bench]), 100*median(widths["gotest"][k.Bench]))
 	}
 }

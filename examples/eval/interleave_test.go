@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,4 +66,9 @@ func TestInterleavingCheckNamesTheFlag(t *testing.T) {
 	} {
 		assert.ErrorContains(t, il.check(), flag)
 	}
+}
+
+func TestAlsoIsLabelledByItsFlags(t *testing.T) {
+	il := interleaving{cap: 10, also: strings.Fields("--min-iterations 6")}
+	assert.Equal(t, "default --min-iterations 6 (cap 10)", label(&track{name: "also"}, il))
 }

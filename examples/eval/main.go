@@ -63,6 +63,7 @@ func main() {
 	f.rounds = flag.Int("rounds", 3, "with -interleave, rounds of the schedule, each in its own shuffled order")
 	f.refProcs = flag.Int("ref-procs", 10, "with -interleave, processes of each reference chunk (one chunk of A and one of B per round)")
 	f.procCap = flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
+	f.also = flag.String("also", "", "with -interleave, gobench-dyn flags of a second setting of the default run in the same schedule, such as \"--min-iterations 6\"")
 	f.target = flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
 	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml (or -suite expfmt) through go test -overlay and compare the gate with go test -count + benchstat")
 	f.factors = flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
@@ -89,6 +90,7 @@ type evalFlags struct {
 	scaleFiles *string
 	scaleRun   *string
 	interleave *bool
+	also       *string
 	rounds     *int
 	refProcs   *int
 	procCap    *int
@@ -180,7 +182,8 @@ func (f *evalFlags) runSuite() int {
 	}
 	if *f.interleave {
 		il := interleaving{dir: *f.dir, out: *f.out, pkgs: pkgs, slice: *f.slice, bench: *f.bench, rounds: *f.rounds,
-			refProcs: *f.refProcs, slices: *f.slices, cap: *f.procCap, target: *f.target, seed: 1}
+			refProcs: *f.refProcs, slices: *f.slices, cap: *f.procCap, target: *f.target, seed: 1,
+			also: strings.Fields(*f.also)}
 		if err := il.check(); err != nil {
 			return exitStatus(err, 2)
 		}
