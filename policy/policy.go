@@ -119,6 +119,10 @@ func (p Precision) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("±%s", pct(p.Width))
+	if p.Width > p.Target && pct(p.Width) == pct(p.Target) {
+		// Just past the target: show the digits that say so.
+		s = fmt.Sprintf("±%.2f%%", 100*p.Width)
+	}
 	switch {
 	case p.Target <= 0 || p.Width <= p.Target || p.Processes <= 0:
 	case p.Processes > ManyProcesses:
