@@ -102,4 +102,5 @@ func (c *collector) Slice(b *rmit.Benchmark, s *record.Slice) {
 
 func (c *collector) IterationDone(*rmit.Benchmark, *rmit.Failure) {}
 
-func (c *collector) BenchmarkDone(*rmit.Benchmark, *record.Event) {}
+func (c *collector) BenchmarkDone(*rmit.Benchmark, *record.Event)  {}
+func (c *collector) StillScheduled(*rmit.Benchmark, *record.Event) {}

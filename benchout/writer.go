@@ -54,6 +54,8 @@ type Writer struct {
 	// version, or VersionHeadLabel for the code under test. Set it when
 	// the run interleaves a baseline.
 	Versioned bool
+	// pkg is the import path of the last result written.
+	pkg string
 }
 
 // NewWriter returns a Writer writing to w. Every result line is written
@@ -104,7 +106,35 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 	text := w.buf.Bytes()
 	text = text[:bytes.LastIndexByte(text[:len(text)-1], '\n')+1]
 	text = append(text, resultLine(string(res.Name), res.Iters, values)...)
+	w.pkg = pkg.Path
 	_, err := w.out.Write(text)
+	return err
+}
+
+// WritePrecision writes the interval of a benchmark's mean that its stop
+// event ev holds, over its processes, as a line of its own after the
+// benchmark's results:
+//
+//	# BenchmarkSum/size=16-2: mean over 4 processes ±1.4% (95%)
+//	# BenchmarkWork-2: mean over 4 processes ±62% (95%); about 353 processes for ±3%
+//
+// benchfmt, and so benchstat, skips the line, which a person reading the
+// file sees beside the results. It is not a configuration line: benchstat
+// makes a table of each distinct set of configuration values, so a key
+// whose value differs per benchmark would put every benchmark in a table
+// of its own, and the ± benchstat prints is its own, over the slices. A
+// benchmark of another package than the last result's is named with its
+// import path, as when the benchmarks that ran to the cap all end a
+// stream. It writes nothing when ev holds no precision.
+func (w *Writer) WritePrecision(ev *record.Event, processes int) error {
+	if ev == nil || ev.Precision.String() == "" {
+		return nil
+	}
+	name := ev.Benchmark
+	if ev.Package != w.pkg {
+		name = ev.Package + "." + name
+	}
+	_, err := fmt.Fprintf(w.out, "# %s: mean over %d processes %s\n", name, processes, ev.Precision)
 	return err
 }
 
@@ -172,13 +202,47 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	})
 	bw := NewWriter(w)
 	bw.Versioned = versioned
-	for _, i := range idx {
+	stops := stopsOf(r)
+	type process struct {
+		instance            string
+		suiteRun, iteration int
+	}
+	procs, instances := map[process]bool{}, map[string]bool{}
+	for n, i := range idx {
 		s := &r.Slices[i]
 		if err := bw.WriteSlice(PackageOf(r.Header, s.Package), s); err != nil {
 			return err
 		}
+		procs[process{s.Instance, s.SuiteRun, s.Iteration}] = true
+		instances[s.Instance] = true
+		if n+1 < len(idx) && r.Slices[idx[n+1]].Key() == s.Key() {
+			continue
+		}
+		// After the benchmark's last result, its precision, when one
+		// run measured it all.
+		if evs := stops[s.Key()]; len(evs) == 1 && len(instances) == 1 {
+			if err := bw.WritePrecision(evs[0], len(procs)); err != nil {
+				return err
+			}
+		}
+		clear(procs)
+		clear(instances)
 	}
 	return nil
+}
+
+// stopsOf returns the stop events of r that hold a precision, per
+// benchmark. A benchmark merged from several instances has one per
+// instance, none of which describes the merged results.
+func stopsOf(r *record.Run) map[record.Key][]*record.Event {
+	stops := map[record.Key][]*record.Event{}
+	for i := range r.Events {
+		ev := &r.Events[i]
+		if ev.Event == record.EventStop && ev.Precision != nil {
+			stops[ev.Key()] = append(stops[ev.Key()], ev)
+		}
+	}
+	return stops
 }
 
 // naturalCompare orders strings as people read them: runs of digits by

@@ -117,6 +117,65 @@ func TestWriteRunVersions(t *testing.T) {
 	assert.Equal(t, want, squeeze(buf.String()))
 }
 
+// TestWriteRunPrecision: each benchmark's results end with the interval
+// its stop event holds, on a line benchfmt (so benchstat) skips; a
+// benchmark merged from two instances gets none, since neither instance's
+// interval describes the merged results.
+func TestWriteRunPrecision(t *testing.T) {
+	r := testRun()
+	stop := func(pkg, bench, inst string, pr *record.Precision) record.Event {
+		return record.Event{Event: record.EventStop, Package: pkg, Benchmark: bench, Instance: inst, Precision: pr}
+	}
+	r.Events = []record.Event{
+		stop("p/a", "BenchmarkZ", "", &record.Precision{RelHalfWidth: 0.014, Confidence: 0.95, Target: 0.03, Processes: 3}),
+		stop("p/b", "BenchmarkSort/size=16", "", &record.Precision{RelHalfWidth: 0.6, Confidence: 0.95, Target: 0.03, Processes: 353}),
+		stop("p/a", "BenchmarkA", "", nil), // --stop none: no interval
+		stop("p/b", "BenchmarkSort/size=1024", "", &record.Precision{RelHalfWidth: 0.01, Confidence: 0.95, Target: 0.03}),
+		stop("p/b", "BenchmarkSort/size=1024", "two", &record.Precision{RelHalfWidth: 0.01, Confidence: 0.95, Target: 0.03}),
+	}
+	r.Slices = append(r.Slices, slice("p/b", "BenchmarkSort/size=1024", 1, 1, 1, false, 31))
+	r.Slices[len(r.Slices)-1].Instance = "two"
+	var buf bytes.Buffer
+	require.NoError(t, WriteRun(&buf, r))
+	want := "goos: linux\ngoarch: arm64\npkg: p/a\ncpu: cpu0\n\n" +
+		"BenchmarkA 1000 14.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkZ 1000 13.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"# BenchmarkZ: mean over 2 processes ±1.4% (95%)\n" +
+		"\npkg: p/b\n\n" +
+		"BenchmarkSort/size=16 1000 10.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=16 1000 12.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"# BenchmarkSort/size=16: mean over 2 processes ±60% (95%); about 353 processes for ±3%\n" +
+		"BenchmarkSort/size=128 1000 21.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=128 1000 20.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
+		"BenchmarkSort/size=1024 1000 31.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n"
+	assert.Equal(t, want, squeeze(buf.String()))
+
+	rd := benchfmt.NewReader(bytes.NewReader(buf.Bytes()), "out.txt")
+	n := 0
+	for rd.Scan() {
+		_, ok := rd.Result().(*benchfmt.Result)
+		require.True(t, ok, "%v", rd.Result())
+		n++
+	}
+	require.NoError(t, rd.Err())
+	assert.Equal(t, len(r.Slices)-1, n, "every slice but the warmup, and nothing else")
+
+	// On a stream, a benchmark of another package than the last result's
+	// is named with its import path.
+	var stream bytes.Buffer
+	w := NewWriter(&stream)
+	a := slice("p/a", "BenchmarkZ", 1, 1, 1, false, 11)
+	require.NoError(t, w.WriteSlice(Package{Path: "p/a"}, &a))
+	for _, ev := range r.Events[:2] {
+		require.NoError(t, w.WritePrecision(&ev, 4))
+	}
+	assert.Equal(t, "# BenchmarkZ: mean over 4 processes ±1.4% (95%)\n"+
+		"# p/b.BenchmarkSort/size=16: mean over 4 processes ±60% (95%); about 353 processes for ±3%\n",
+		stream.String()[strings.Index(stream.String(), "#"):])
+}
+
 // TestWriteRunReadable reads the output back the way benchstat does, and
 // with the Parser, and checks that two runs carry the same keys.
 func TestWriteRunReadable(t *testing.T) {

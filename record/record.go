@@ -10,9 +10,13 @@ package record
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // Schema is the version of the raw record format this package writes.
@@ -158,6 +162,26 @@ type Precision struct {
 	Confidence   float64 `json:"confidence"`
 	Target       float64 `json:"target,omitempty"`
 	Processes    int     `json:"processes_for_target,omitempty"`
+}
+
+// String formats p as the summary, the report and the results file say
+// it: "±1.3% (95%)", or "±4.1% (95%); about 14 processes for ±3%" when the
+// target was missed; "" for a nil or unknown p.
+func (p *Precision) String() string {
+	if p == nil {
+		return ""
+	}
+	pp := policy.Precision{Width: p.RelHalfWidth, Confidence: p.Confidence, Target: p.Target, Processes: p.Processes}
+	s := pp.String()
+	if s == "" {
+		return ""
+	}
+	head, tail, _ := strings.Cut(s, ";")
+	head += fmt.Sprintf(" (%.0f%%)", 100*p.Confidence)
+	if tail != "" {
+		head += ";" + tail
+	}
+	return head
 }
 
 // Reasons of stop events a policy decided.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/compare"
-	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
@@ -147,22 +146,11 @@ func plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// stopPrecision formats the precision the stop record of h holds: "±1.3%
-// (95%)" or "±4.1% (95%); about 14 processes for ±3%", or "" without one.
+// stopPrecision formats the precision the stop record of h holds (see
+// record.Precision.String), or "" without one.
 func stopPrecision(h *Result) string {
-	if h == nil || h.Stop == nil || h.Stop.Precision == nil {
+	if h == nil || h.Stop == nil {
 		return ""
 	}
-	rp := h.Stop.Precision
-	p := policy.Precision{Width: rp.RelHalfWidth, Confidence: rp.Confidence, Target: rp.Target, Processes: rp.Processes}
-	s := p.String()
-	if s == "" {
-		return ""
-	}
-	head, tail, _ := strings.Cut(s, ";")
-	head += fmt.Sprintf(" (%.0f%%)", 100*rp.Confidence)
-	if tail != "" {
-		head += ";" + tail
-	}
-	return head
+	return h.Stop.Precision.String()
 }

@@ -98,13 +98,15 @@ func TestDiscoverCPUList(t *testing.T) {
 type collect struct {
 	slices []*record.Slice
 	runs   []int
-	done   []*record.Event
+	done   []*record.Event // early stops and failures
+	atEnd  []*record.Event // stops of the benchmarks still scheduled at the end
 }
 
-func (c *collect) SuiteRunStarted(k, _ int)                    { c.runs = append(c.runs, k) }
-func (c *collect) Slice(_ *Benchmark, s *record.Slice)         { c.slices = append(c.slices, s) }
-func (c *collect) IterationDone(*Benchmark, *Failure)          {}
-func (c *collect) BenchmarkDone(_ *Benchmark, e *record.Event) { c.done = append(c.done, e) }
+func (c *collect) SuiteRunStarted(k, _ int)                     { c.runs = append(c.runs, k) }
+func (c *collect) Slice(_ *Benchmark, s *record.Slice)          { c.slices = append(c.slices, s) }
+func (c *collect) IterationDone(*Benchmark, *Failure)           {}
+func (c *collect) BenchmarkDone(_ *Benchmark, e *record.Event)  { c.done = append(c.done, e) }
+func (c *collect) StillScheduled(_ *Benchmark, e *record.Event) { c.atEnd = append(c.atEnd, e) }
 
 func runSuite(t *testing.T, bs []*Benchmark, seed uint64, policy Policy) (*collect, *Summary, *record.Run) {
 	t.Helper()
@@ -145,6 +147,20 @@ func TestRunStatic(t *testing.T) {
 		assert.Contains(t, run.Units(k), "B/op")
 	}
 	assert.Greater(t, sum.Efficiency(), 0.0)
+	// Every benchmark ran to its cap: none left early, and each is
+	// handed to the observer at the end with the stop event recorded.
+	assert.Empty(t, obs.done)
+	var handed, recorded []string
+	for _, ev := range obs.atEnd {
+		handed = append(handed, ev.Event+" "+ev.Benchmark)
+	}
+	for _, ev := range run.Events {
+		if ev.Event == record.EventStop {
+			recorded = append(recorded, ev.Event+" "+ev.Benchmark)
+		}
+	}
+	assert.Len(t, handed, 5)
+	assert.Equal(t, recorded, handed)
 }
 
 // order returns the sequence of benchmarks in schedule order, per suite run.

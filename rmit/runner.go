@@ -28,6 +28,11 @@ type Observer interface {
 	// schedule early, because its policy stopped it, it failed or the
 	// budget ran out, with the event recorded for it.
 	BenchmarkDone(b *Benchmark, ev *record.Event)
+	// StillScheduled is called when the run ends, once per benchmark
+	// that was still in the schedule (it ran to its cap, or the budget
+	// or the end of the run cut it short), with the stop event recorded
+	// for it.
+	StillScheduled(b *Benchmark, ev *record.Event)
 }
 
 // A Failure is an iteration that did not complete.
@@ -420,6 +425,9 @@ func (r *Runner) finish(sum *Summary) {
 		}
 		ev := r.stopEvent(b, 0, 0, reason)
 		r.event(ev)
+		if r.Observer != nil {
+			r.Observer.StillScheduled(b, ev)
+		}
 	}
 }
 

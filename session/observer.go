@@ -23,7 +23,16 @@ type observer struct {
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
 	order    []record.Key            // the benchmarks as found
-	err      error
+	// procs holds each benchmark's processes with results, which the
+	// precision line after its results counts.
+	procs map[record.Key]map[process]bool
+	err   error
+}
+
+// A process is one iteration of a benchmark: a run of its test binary.
+type process struct {
+	instance            string
+	suiteRun, iteration int
 }
 
 func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
@@ -37,6 +46,7 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs O
 		header:   header,
 		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
 		done:     map[*rmit.Benchmark]int{},
+		procs:    map[record.Key]map[process]bool{},
 		head:     &record.Run{Header: header},
 		baseline: &record.Run{Header: header},
 	}
@@ -66,6 +76,13 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
 		o.err = err
 	}
+	if !s.Warmup {
+		k := s.Key()
+		if o.procs[k] == nil {
+			o.procs[k] = map[process]bool{}
+		}
+		o.procs[k][process{s.Instance, s.SuiteRun, s.Iteration}] = true
+	}
 }
 
 func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
@@ -74,6 +91,9 @@ func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
 }
 
 func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
+	if ev.Event == record.EventStop {
+		o.stopped(ev)
+	}
 	if left := b.Config.SuiteRuns*b.Config.Iterations - o.done[b]; left > 0 {
 		o.progress.SkippedIterations(left)
 	}
@@ -82,6 +102,22 @@ func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
 		o.progress.BenchmarkFailed(b.String(), ev.Reason)
 	default:
 		o.progress.BenchmarkStopped(b.String(), stopWhy(ev))
+	}
+}
+
+func (o *observer) StillScheduled(_ *rmit.Benchmark, ev *record.Event) { o.stopped(ev) }
+
+// stopped ends a benchmark's results with the interval of its mean, which
+// its stop event ev holds: now on the stream, and again when the results
+// files are written in order.
+func (o *observer) stopped(ev *record.Event) {
+	w, run := o.out, o.head
+	if ev.Version == record.VersionBaseline {
+		w, run = o.baseOut, o.baseline
+	}
+	run.Events = append(run.Events, *ev)
+	if err := w.WritePrecision(ev, len(o.procs[ev.Key()])); err != nil && o.err == nil {
+		o.err = err
 	}
 }
 

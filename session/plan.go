@@ -45,6 +45,11 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 	if cf != nil {
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
 	}
+	if o.Stop.Criterion == stopper.None {
+		// A static configuration decides nothing from the data, but its
+		// results still carry their intervals.
+		policy = stopper.NewIntervals(policy)
+	}
 	if s.base == nil {
 		return policy, nil
 	}

@@ -88,6 +88,11 @@ func TestStaticRunRecordsEverySlice(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, got.committed)
 	assert.Equal(t, 2*3*4, strings.Count(got.out, " ns/op"), "2 benchmarks × 3 suite runs × 4 slices:\n%s", got.out)
+	// Each benchmark's results end with the interval of its mean, as it
+	// ran to the cap.
+	for _, b := range []string{"BenchmarkA", "BenchmarkB"} {
+		assert.Regexp(t, `(?m)^# `+b+suffix()+`: mean over 3 processes ±[0-9.]+% \(95%\)$`, got.out)
+	}
 	run, warns, err := record.ReadFile(o.Raw)
 	require.NoError(t, err)
 	assert.Empty(t, warns)

@@ -195,7 +195,7 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 	if p.cfg.Criterion != None {
 		d.Criterion = p.cfg.Criterion.String()
 	}
-	if p.cfg.Criterion == None || len(it.Measured) == 0 {
+	if len(it.Measured) == 0 {
 		return d
 	}
 	st.procs = append(st.procs, append([]float64(nil), it.Measured...))
@@ -295,6 +295,12 @@ func (p *Policy) precision(est varcomp.Estimate, m int) policy.Precision {
 	if p.cfg.Criterion == Interval {
 		target = p.cfg.Threshold
 	}
+	return precisionOf(est, target, m)
+}
+
+// precisionOf describes the interval of est at IntervalConfidence, with
+// the processes of m slices each that reach target.
+func precisionOf(est varcomp.Estimate, target float64, m int) policy.Precision {
 	pr := policy.Precision{Width: est.Interval(IntervalConfidence).RelHalfWidth(), Confidence: IntervalConfidence, Target: target, Next: math.NaN()}
 	if math.IsNaN(pr.Width) {
 		return pr
