@@ -302,6 +302,9 @@ type Result struct {
 	Comparisons []Comparison   `json:"comparisons"`
 	OnlyOld     []record.Bench `json:"only_old,omitempty"`
 	OnlyNew     []record.Bench `json:"only_new,omitempty"`
+	// Shift is the change of time most benchmarks of two separately
+	// measured runs share, when they move together; nil otherwise.
+	Shift *Shift `json:"shift,omitempty"`
 }
 
 // Split separates a run that interleaves a baseline with the code under
@@ -395,6 +398,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		}
 	}
 	decide(res.Comparisons, opts)
+	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
 	return res, nil
 }
 

@@ -330,6 +330,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	writeOnly(w, "only in old", r.OnlyOld, "")
 	writeOnly(w, "only in new", r.OnlyNew, "")
 	r.writeInconclusive(w, "  ")
+	r.writeShift(w)
 	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
 	return err
 }
@@ -410,6 +411,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	writeOnly(w, "Only in old", r.OnlyOld, "- ")
 	writeOnly(w, "Only in new", r.OnlyNew, "- ")
 	r.writeInconclusive(w, "- ")
+	r.writeShift(w)
 	return nil
 }
 
