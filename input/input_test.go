@@ -20,7 +20,7 @@ const (
 	rawFile = `{"type":"header","schema":1,"tool":"t","seed":1}
 {"type":"slice","pkg":"p","bench":"BenchmarkX","suite_run":1,"iteration":1,"slice":1,"n":10,"values":{"ns/op":21.5}}
 `
-	textFile    = "goos: linux\npkg: p\n\nBenchmarkX-2 \t 10\t 21.5 ns/op\nUnit ns/op assume=exact\n"
+	textFile    = "goos: linux\npkg: p\n\nBenchmarkX-2 \t 10\t 21.5 ns/op\n# BenchmarkX-2: mean over 1 processes ±1% (95%)\nUnit ns/op assume=exact\n"
 	jmhFile     = "m_id,n,ns_per_op,it_setup,fork_setup,it_pos,fork_pos,b_name\n0,10.0,21.5,100,5,1,1,p#C.m#\n"
 	uoptimeFile = "m_id,n,ns_per_op,bed_setup,it_setup,sr_setup,ir_setup,bed_pos,it_pos,sr_pos,ir_pos,b_name\n1,10,21.5,5,5,3,3,1,1,1,1,BenchmarkX\n"
 	seriesFile  = "[[1.5, 1.2, 1.0],\n [1.4, 1.0, 1.0]]\n"
