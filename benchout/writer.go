@@ -203,17 +203,13 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	bw := NewWriter(w)
 	bw.Versioned = versioned
 	stops := stopsOf(r)
-	type process struct {
-		instance            string
-		suiteRun, iteration int
-	}
-	procs, instances := map[process]bool{}, map[string]bool{}
+	procs, instances := map[record.Process]bool{}, map[string]bool{}
 	for n, i := range idx {
 		s := &r.Slices[i]
 		if err := bw.WriteSlice(PackageOf(r.Header, s.Package), s); err != nil {
 			return err
 		}
-		procs[process{s.Instance, s.SuiteRun, s.Iteration}] = true
+		procs[s.Process()] = true
 		instances[s.Instance] = true
 		if n+1 < len(idx) && r.Slices[idx[n+1]].Key() == s.Key() {
 			continue

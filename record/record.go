@@ -109,6 +109,16 @@ func (e *Event) Key() Key { return Key{Bench{e.Package, e.Benchmark}, e.Version}
 // Key returns the benchmark and version of the slice.
 func (s *Slice) Key() Key { return Key{Bench{s.Package, s.Benchmark}, s.Version} }
 
+// A Process names one iteration of a benchmark within its key: a run of
+// its test binary, the unit the intervals of its mean are computed over.
+type Process struct {
+	Instance            string
+	SuiteRun, Iteration int
+}
+
+// Process returns the process the slice was measured in.
+func (s *Slice) Process() Process { return Process{s.Instance, s.SuiteRun, s.Iteration} }
+
 // Event kinds.
 const (
 	EventCalibrated = "calibrated"  // b.N chosen; Value holds N

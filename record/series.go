@@ -26,11 +26,7 @@ type IterationSample struct {
 // Series returns the samples of benchmark k in unit, one element per
 // iteration, ordered by instance, suite run and iteration.
 func (r *Run) Series(k Key, unit string) []IterationSample {
-	type id struct {
-		inst   string
-		sr, it int
-	}
-	index := map[id]int{}
+	index := map[Process]int{}
 	var out []IterationSample
 	// The walls of each iteration's warmup and measurement slices, kept
 	// apart as the values are, so that Walls lines up with Warmup then
@@ -43,7 +39,7 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 		if !ok {
 			continue
 		}
-		key := id{s.Instance, s.SuiteRun, s.Iteration}
+		key := s.Process()
 		j, ok := index[key]
 		if !ok {
 			j = len(out)

@@ -25,14 +25,8 @@ type observer struct {
 	order    []record.Key            // the benchmarks as found
 	// procs holds each benchmark's processes with results, which the
 	// precision line after its results counts.
-	procs map[record.Key]map[process]bool
+	procs map[record.Key]map[record.Process]bool
 	err   error
-}
-
-// A process is one iteration of a benchmark: a run of its test binary.
-type process struct {
-	instance            string
-	suiteRun, iteration int
 }
 
 func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
@@ -46,7 +40,7 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs O
 		header:   header,
 		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
 		done:     map[*rmit.Benchmark]int{},
-		procs:    map[record.Key]map[process]bool{},
+		procs:    map[record.Key]map[record.Process]bool{},
 		head:     &record.Run{Header: header},
 		baseline: &record.Run{Header: header},
 	}
@@ -79,9 +73,9 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 	if !s.Warmup {
 		k := s.Key()
 		if o.procs[k] == nil {
-			o.procs[k] = map[process]bool{}
+			o.procs[k] = map[record.Process]bool{}
 		}
-		o.procs[k][process{s.Instance, s.SuiteRun, s.Iteration}] = true
+		o.procs[k][s.Process()] = true
 	}
 }
 

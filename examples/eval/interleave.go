@@ -126,10 +126,11 @@ func (il interleaving) runOne(name string, round int) (*result, error) {
 	capped := []string{"--suite-runs", strconv.Itoa(il.cap), "--slices", strconv.Itoa(il.slices)}
 	var args []string
 	switch name {
-	case "interval":
+	case "interval", "also":
 		args = slices.Concat(il.common, seed, []string{"--stop", "interval", "--target", fmt.Sprint(il.target)}, capped)
-	case "also":
-		args = slices.Concat(il.common, seed, []string{"--stop", "interval", "--target", fmt.Sprint(il.target)}, capped, il.also)
+		if name == "also" {
+			args = append(args, il.also...)
+		}
 	case "none":
 		args = slices.Concat(il.common, seed, []string{"--stop", "none"}, capped)
 	case "gotest":
