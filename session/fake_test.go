@@ -78,13 +78,16 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
 		flags[k] = v
 	}
-	p := &fakeProcess{killed: make(chan struct{})}
+	p := &fakeProcess{want: make(chan struct{}), lines: make(chan string), done: make(chan struct{}), killed: make(chan struct{})}
 	if _, ok := flags["test.list"]; ok {
-		p.lines = make(chan string, len(f.names))
-		for _, n := range f.names {
-			p.lines <- n + "\n"
-		}
-		close(p.lines)
+		go func() {
+			defer close(p.done)
+			for _, n := range f.names {
+				if !p.send(func() string { return n + "\n" }) {
+					return
+				}
+			}
+		}()
 		return p, nil
 	}
 	pattern := regexp.MustCompile(strings.Split(flags["test.bench"], "/")[0])
@@ -94,7 +97,6 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 		n, _ = strconv.ParseInt(x, 10, 64)
 		probe = false
 	}
-	p.lines = make(chan string)
 	for _, name := range f.names {
 		if !probe && f.fails[name] && pattern.MatchString(name) {
 			p.err = errors.New("exit status 1")
@@ -105,18 +107,14 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 }
 
 // print writes the output of one process, one line at a time, moving the
-// clock as each slice "runs".
+// clock as each slice "runs". A slice runs only once the reader asks for
+// its line, so that a process killed after the slices it was asked for
+// runs no other: the slices counted and the clock stay the same however
+// the goroutines are scheduled.
 func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp, count int, n int64, probe bool) {
-	defer close(p.lines)
-	send := func(s string) bool {
-		select {
-		case p.lines <- s:
-			return true
-		case <-p.killed:
-			return false
-		}
-	}
-	if !send("goos: linux\ngoarch: amd64\npkg: example.com/p\n") {
+	defer close(p.done)
+	line := func(s string) func() string { return func() string { return s } }
+	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
 		return
 	}
 	for _, name := range f.names {
@@ -124,17 +122,20 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 			continue
 		}
 		for range count {
-			f.mu.Lock()
-			key := dir + "|" + name
-			ns := f.nsPerOp(dir, name, f.counts[key])
-			f.counts[key]++
-			f.mu.Unlock()
-			f.clock.advance(time.Duration(float64(n) * ns))
-			if !send(fmt.Sprintf("%s%s \t %d\t %.1f ns/op\t 0 B/op\t 0 allocs/op\n", name, suffix(), n, ns)) {
+			slice := func() string {
+				f.mu.Lock()
+				key := dir + "|" + name
+				ns := f.nsPerOp(dir, name, f.counts[key])
+				f.counts[key]++
+				f.mu.Unlock()
+				f.clock.advance(time.Duration(float64(n) * ns))
+				return fmt.Sprintf("%s%s \t %d\t %.1f ns/op\t 0 B/op\t 0 allocs/op\n", name, suffix(), n, ns)
+			}
+			if !p.send(slice) {
 				return
 			}
 			if !probe && f.fails[name] {
-				send("--- FAIL: " + name + suffix() + "\n    x_test.go:9: boom\nFAIL\n")
+				p.send(line("--- FAIL: " + name + suffix() + "\n    x_test.go:9: boom\nFAIL\n"))
 				return
 			}
 			if probe || f.onSlice == nil {
@@ -150,25 +151,41 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 			}
 		}
 	}
-	send("PASS\n")
+	p.send(line("PASS\n"))
 }
 
-// fakeProcess is a process of fakeBinaries.
+// fakeProcess is a process of fakeBinaries. Its output goroutine makes
+// each line when Read asks for one (want), and hands it over on lines.
 type fakeProcess struct {
 	err    error // what Wait returns
+	want   chan struct{}
 	lines  chan string
+	done   chan struct{} // closed when the output ends
 	buf    string
 	once   sync.Once
 	killed chan struct{}
 }
 
+// send waits until the reader asks for a line, then makes it and hands it
+// over; it returns false, making nothing, once the process is killed.
+func (p *fakeProcess) send(next func() string) bool {
+	select {
+	case <-p.want:
+	case <-p.killed:
+		return false
+	}
+	p.lines <- next()
+	return true
+}
+
 func (p *fakeProcess) Read(b []byte) (int, error) {
 	for p.buf == "" {
-		s, ok := <-p.lines
-		if !ok {
+		select {
+		case p.want <- struct{}{}:
+			p.buf = <-p.lines
+		case <-p.done:
 			return 0, io.EOF
 		}
-		p.buf = s
 	}
 	n := copy(b, p.buf)
 	p.buf = p.buf[n:]
