@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 )
 
 // A Metric is a stability metric: a relative measure of the variability of

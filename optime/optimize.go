@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // Defaults of Options, as published.

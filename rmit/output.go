@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gobench-dyn/gobench-dyn/benchout"
+	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 )
 
 type itemKind int

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // PrepareOptions configures Prepare.

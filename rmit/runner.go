@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // ErrInterrupted is returned by Run when its context was cancelled. What

@@ -42,7 +42,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 )
 
 // A Criterion names a stoppage criterion.

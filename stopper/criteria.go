@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 )
 
 // CVOf returns the coefficient of variation of xs: the sample standard

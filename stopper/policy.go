@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
 )
 
 // A Policy applies a Config to the benchmarks of a run, one state per

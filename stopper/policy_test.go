@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

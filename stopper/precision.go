@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 )
 
 // PrecisionThreshold is the default threshold of the Precision criterion:

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 )
 
 // Two-sided 99% quantiles of Student's t, t(0.995; ν) for ν = 1…8, from

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gobench-dyn/gobench-dyn/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 )
 
 // StableVar is the paper's stable function of variability criteria (CV,

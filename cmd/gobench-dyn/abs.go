@@ -14,14 +14,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/abs"
-	"github.com/gobench-dyn/gobench-dyn/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/apiscore"
+	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
-	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
-// AbsOptions holds the flags of gobench-dyn abs.
+// AbsOptions holds the flags of gobench-dyn apiscore.
 type AbsOptions struct {
 	Patterns   []string
 	Func       string
@@ -71,7 +71,7 @@ fails; 2 on bad flags, patterns that match no benchmark, or --func naming
 a function that cannot be slowed down; 130 if interrupted (the report then
 covers the functions run so far).`,
 		Example: `  gobench-dyn abs ./...
-  gobench-dyn abs --top 20 --budget 30m --json abs.json --html abs.html ./...
+  gobench-dyn abs --top 20 --budget 30m --json apiscore.json --html apiscore.html ./...
   gobench-dyn abs --func '^(Parse|Decoder\.Decode)$' --slowdown 0.5 ./parser`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
@@ -91,9 +91,9 @@ covers the functions run so far).`,
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole evaluation (0: none)")
 	fs.StringVar(&opts.JSON, "json", "", "write the report as JSON to `file`")
 	fs.StringVar(&opts.HTML, "html", "", "write the report as a self-contained HTML page to `file`")
-	fs.StringVar(&opts.Rule, "rule", string(abs.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
+	fs.StringVar(&opts.Rule, "rule", string(apiscore.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", abs.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
 	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
@@ -118,8 +118,8 @@ func absRun(opts *AbsOptions) error {
 	eo.TempDir = tmp
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: seed %d\n", opts.Seed)
 
-	rep, err := abs.Evaluate(ctx, eo)
-	var inErr *abs.InputError
+	rep, err := apiscore.Evaluate(ctx, eo)
+	var inErr *apiscore.InputError
 	if errors.As(err, &inErr) {
 		return usageErr("%v", err)
 	}
@@ -144,33 +144,33 @@ func absRun(opts *AbsOptions) error {
 
 // evaluateOptions checks the flags and returns the evaluation they ask
 // for; it draws the seed when --seed is not given.
-func (opts *AbsOptions) evaluateOptions() (abs.Options, error) {
+func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	var fn *regexp.Regexp
 	if opts.Func != "" {
 		var err error
 		if fn, err = regexp.Compile(opts.Func); err != nil {
-			return abs.Options{}, usageErr("--func: %v", err)
+			return apiscore.Options{}, usageErr("--func: %v", err)
 		}
 	}
-	rule, err := abs.ParseRule(opts.Rule)
+	rule, err := apiscore.ParseRule(opts.Rule)
 	if err != nil {
-		return abs.Options{}, usageErr("--rule: %v", err)
+		return apiscore.Options{}, usageErr("--rule: %v", err)
 	}
 	switch {
 	case opts.Top < 0:
-		return abs.Options{}, usageErr("--top: must not be negative, got %d", opts.Top)
+		return apiscore.Options{}, usageErr("--top: must not be negative, got %d", opts.Top)
 	case opts.Slowdown < 0:
-		return abs.Options{}, usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
+		return apiscore.Options{}, usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
 	case opts.Budget < 0:
-		return abs.Options{}, usageErr("--budget: must not be negative, got %v", opts.Budget)
+		return apiscore.Options{}, usageErr("--budget: must not be negative, got %v", opts.Budget)
 	case opts.SliceTime <= 0:
-		return abs.Options{}, usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
-	case opts.SuiteRuns < abs.MinSuiteRuns:
-		return abs.Options{}, usageErr("--suite-runs: must be at least %d (the gate's first look; the fewest processes per version the rank-sum test can detect with), got %d", abs.MinSuiteRuns, opts.SuiteRuns)
+		return apiscore.Options{}, usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
+	case opts.SuiteRuns < apiscore.MinSuiteRuns:
+		return apiscore.Options{}, usageErr("--suite-runs: must be at least %d (the gate's first look; the fewest processes per version the rank-sum test can detect with), got %d", apiscore.MinSuiteRuns, opts.SuiteRuns)
 	case opts.SpreadRuns < 2:
-		return abs.Options{}, usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
+		return apiscore.Options{}, usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
 	case opts.Timeout < 0:
-		return abs.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
+		return apiscore.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
 	}
 	if !opts.seedSet {
 		var b [8]byte
@@ -181,7 +181,7 @@ func (opts *AbsOptions) evaluateOptions() (abs.Options, error) {
 	if opts.Tags != "" {
 		flags = append(flags, "-tags="+opts.Tags)
 	}
-	return abs.Options{
+	return apiscore.Options{
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
@@ -191,7 +191,7 @@ func (opts *AbsOptions) evaluateOptions() (abs.Options, error) {
 
 // write writes the table to standard output and the --json and --html
 // files, each replaced only once complete.
-func (opts *AbsOptions) write(rep *abs.Report) error {
+func (opts *AbsOptions) write(rep *apiscore.Report) error {
 	if err := rep.WriteText(opts.Stdout); err != nil {
 		return err
 	}

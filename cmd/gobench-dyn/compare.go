@@ -8,11 +8,11 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/gobench-dyn/gobench-dyn/compare"
-	"github.com/gobench-dyn/gobench-dyn/input"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 )
 
-// CompareOptions holds the flags and arguments of gobench-dyn compare.
+// CompareOptions holds the flags and arguments of gobench-dyn gate.
 type CompareOptions struct {
 	Old, New   string
 	Threshold  float64
@@ -58,7 +58,7 @@ the threshold.
 
 Exit status: 0 no regression; 1 if a regression is found in a unit --fail-on
 selects (or, with --fail-on …,inconclusive, an inconclusive comparison), or
-writing the results fails; 2 on bad flags or input.`,
+writing the results fails; 2 on bad flags or runfile.`,
 		Example: `  # Compare two go test -count 10 outputs, failing CI on a time regression.
   gobench-dyn compare old.txt new.txt
 
@@ -100,28 +100,28 @@ writing the results fails; 2 on bad flags or input.`,
 // threshold flag differently, since its --threshold belongs to the
 // stoppage criterion.
 func bindCompareFlags(f *pflag.FlagSet, opts *CompareOptions, threshold string) {
-	def := compare.DefaultOptions()
+	def := gate.DefaultOptions()
 	opts.thresholdFlag = threshold
 	f.Float64Var(&opts.Threshold, threshold, def.Threshold, "smallest relative change that counts as a regression or improvement (0.03 = 3%)")
 	f.StringVar(&opts.Rule, "rule", string(def.Rule), "decision rule: ci, ci-overlap or utest")
 	f.StringVar(&opts.Correction, "correction", string(def.Correction), "multiple-comparison correction: none, holm or bonferroni")
-	f.StringVar(&opts.FailOn, "fail-on", compare.DefaultFailOn, "what exits 1, comma-separated: regressions in units time, allocs, bytes, any; add inconclusive to fail on those too (a strict gate)")
+	f.StringVar(&opts.FailOn, "fail-on", gate.DefaultFailOn, "what exits 1, comma-separated: regressions in units time, allocs, bytes, any; add inconclusive to fail on those too (a strict gate)")
 	f.Float64Var(&opts.Confidence, "confidence", def.Confidence, "confidence level of intervals and tests")
 }
 
 // parse checks the comparison flags and returns the options they select,
 // naming the flag of the first bad value.
-func (opts *CompareOptions) parse() (compare.Options, compare.FailOn, error) {
-	copts := compare.DefaultOptions()
-	rule, err := compare.ParseRule(opts.Rule)
+func (opts *CompareOptions) parse() (gate.Options, gate.FailOn, error) {
+	copts := gate.DefaultOptions()
+	rule, err := gate.ParseRule(opts.Rule)
 	if err != nil {
 		return copts, nil, usageErr("--rule: %v", err)
 	}
-	corr, err := compare.ParseCorrection(opts.Correction)
+	corr, err := gate.ParseCorrection(opts.Correction)
 	if err != nil {
 		return copts, nil, usageErr("--correction: %v", err)
 	}
-	failOn, err := compare.ParseFailOn(opts.FailOn)
+	failOn, err := gate.ParseFailOn(opts.FailOn)
 	if err != nil {
 		return copts, nil, usageErr("--fail-on: %v", err)
 	}
@@ -147,7 +147,7 @@ func compareRun(opts *CompareOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := readInputs([]string{opts.Old, opts.New}, opts.ErrOut, input.Raw, input.Text)
+	files, err := readInputs([]string{opts.Old, opts.New}, opts.ErrOut, runfile.Raw, runfile.Text)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func compareRun(opts *CompareOptions) error {
 	for _, f := range files {
 		maps.Copy(copts.Units, f.Units)
 	}
-	res, err := compare.Runs(files[0].Run, files[1].Run, copts)
+	res, err := gate.Runs(files[0].Run, files[1].Run, copts)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gobench-dyn/gobench-dyn/atomicfile"
-	"github.com/gobench-dyn/gobench-dyn/input"
+	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 )
 
 // Every command reads its files through readInputs and writes them
@@ -16,14 +16,14 @@ import (
 // formats accept allows (all when none is given), printing each warning
 // to warn as it comes. Bad input is a usage error (exit 2) naming the file
 // and line.
-func readInputs(paths []string, warn io.Writer, accept ...input.Format) ([]*input.File, error) {
-	fs := &input.Files{Paths: paths, Accept: accept}
-	var files []*input.File
+func readInputs(paths []string, warn io.Writer, accept ...runfile.Format) ([]*runfile.File, error) {
+	fs := &runfile.Files{Paths: paths, Accept: accept}
+	var files []*runfile.File
 	for fs.Scan() {
 		switch r := fs.Result().(type) {
-		case *input.Warning:
+		case *runfile.Warning:
 			fmt.Fprintln(warn, "gobench-dyn: warning:", r)
-		case *input.File:
+		case *runfile.File:
 			files = append(files, r)
 		}
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/input"
-	"github.com/gobench-dyn/gobench-dyn/record"
-	"github.com/gobench-dyn/gobench-dyn/replay"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/replay"
+	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -19,7 +19,7 @@ const jmhFullWarmup = 50
 
 // recordedFormats are the files of full runs that replay and optimize
 // read.
-var recordedFormats = []input.Format{input.Raw, input.UOpTime, input.JMH}
+var recordedFormats = []runfile.Format{runfile.Raw, runfile.UOpTime, runfile.JMH}
 
 // ReplayOptions holds the flags and arguments of gobench-dyn replay.
 type ReplayOptions struct {
@@ -62,7 +62,7 @@ The full result leaves out the recorded warmup slices, or the first
 --full-warmup slices of each iteration (default for JMH files: 50, the
 static baseline of the study).
 
-Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
+Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or runfile.`,
 		Example: `  # Which thresholds would have stopped where on last night's run?
   gobench-dyn replay --stop cv --threshold 0.02 nightly.jsonl
 
@@ -120,7 +120,7 @@ func replayRun(opts *ReplayOptions) error {
 	run := &record.Run{}
 	sawJMH := false
 	for _, f := range files {
-		sawJMH = sawJMH || f.Format == input.JMH
+		sawJMH = sawJMH || f.Format == runfile.JMH
 		if run.Header == nil {
 			run.Header = f.Run.Header
 		}

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/input"
-	"github.com/gobench-dyn/gobench-dyn/record"
-	"github.com/gobench-dyn/gobench-dyn/report"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/report"
+	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.
@@ -50,7 +50,7 @@ $GITHUB_STEP_SUMMARY; "-" writes to standard output.
 Outputs replace their files only once complete.
 
 Exit status: 0 written; 1 if writing an output fails; 2 on bad flags or
-input.`,
+runfile.`,
 		Example: `  # Run with raw records, then look at the report in a browser.
   gobench-dyn run --raw bench.jsonl ./... > bench.txt
   gobench-dyn report --html report.html bench.jsonl
@@ -96,7 +96,7 @@ func reportRun(opts *ReportOptions) error {
 	if opts.Unit == "" {
 		return usageErr("--unit: want a unit such as ns/op")
 	}
-	files, err := readInputs(opts.Raw, opts.ErrOut, input.Raw)
+	files, err := readInputs(opts.Raw, opts.ErrOut, runfile.Raw)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench-dyn/gobench-dyn/compare"
-	"github.com/gobench-dyn/gobench-dyn/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
-	"github.com/gobench-dyn/gobench-dyn/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -47,7 +47,7 @@ type RunOptions struct {
 	Baseline    string
 	BaselineOut string
 	// Sequential stops each pair of a baseline run once its comparison
-	// is decided (compare.JudgePair) and runs the undecided on to the
+	// is decided (gate.JudgePair) and runs the undecided on to the
 	// cap. EarlyVerdict is its deprecated former name.
 	Sequential   bool
 	EarlyVerdict bool
@@ -74,9 +74,9 @@ const (
 	defaultTimeout    = 10 * time.Minute
 	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
 	// decided pairs stop at one of the looks 5, 8, 12, 18 or 27, and the
-	// undecided get up to compare.DefaultLastLook paired suite runs
+	// undecided get up to gate.DefaultLastLook paired suite runs
 	// (docs/COMPARE.md).
-	defaultBaselineSuiteRuns = compare.DefaultLastLook
+	defaultBaselineSuiteRuns = gate.DefaultLastLook
 	// defaultIntervalSuiteRuns is the cap under the default --stop
 	// interval: a benchmark that reaches its target stops after 4
 	// processes and one predicted out of reach stops there too, so the

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/compare"
-	"github.com/gobench-dyn/gobench-dyn/shard"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -37,7 +37,7 @@ func TestRunFlagsSetTheSession(t *testing.T) {
 	assert.Equal(t, 0.01, s.Stop.Threshold, "the criterion's default threshold")
 	assert.Equal(t, []int{1, 4}, s.CPU)
 	assert.Equal(t, "r.jsonl", s.Raw, "--resume appends to its file")
-	assert.Equal(t, compare.FailOn{"time", "allocs"}, s.FailOn)
+	assert.Equal(t, gate.FailOn{"time", "allocs"}, s.FailOn)
 	assert.Equal(t, 0.1, s.Compare.Threshold)
 	assert.Equal(t, shard.Spec{K: 2, N: 3}, s.Shard)
 	assert.Equal(t, "vm", s.Instance)

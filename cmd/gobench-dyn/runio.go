@@ -8,11 +8,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/atomicfile"
-	"github.com/gobench-dyn/gobench-dyn/benchout"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
-	"github.com/gobench-dyn/gobench-dyn/session"
 )
 
 // resultsFile is where benchstat-format results go: stdout, or a file

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/shard"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/spf13/pflag"
 )
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gobench-dyn/gobench-dyn/shard"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/changepoint"
-	"github.com/gobench-dyn/gobench-dyn/input"
+	"github.com/gobench-dyn/gobench-dyn/internal/changepoint"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/progress"
-	"github.com/gobench-dyn/gobench-dyn/session"
-	"github.com/gobench-dyn/gobench-dyn/steady"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -93,7 +93,7 @@ parameters) replayed on the same series against the steady-state starts.
 warmup (the latest start among its steady processes) into a configuration
 file that run --config obeys.
 
-Exit status: 0 done; 1 if the probe failed; 2 on bad flags or input.`,
+Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 		Example: `  # Probe the examples and learn their warmup.
   gobench-dyn steady -o bench.conf ./examples/warmup
   gobench-dyn run --config bench.conf ./examples/warmup
@@ -218,13 +218,13 @@ func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	case len(files) == 0:
 		return o.probe(pkgs)
 	}
-	read, err := readInputs(files, o.IO.ErrOut, input.Raw, input.Series)
+	read, err := readInputs(files, o.IO.ErrOut, runfile.Raw, runfile.Series)
 	if err != nil {
 		return nil, err
 	}
 	var ins []steady.Input
 	for _, f := range read {
-		if f.Format == input.Series {
+		if f.Format == runfile.Series {
 			// A published value is seconds per operation, averaged over
 			// an iteration of --iteration-time.
 			ins = append(ins, steady.PublishedInput(f.Path, f.Series, o.IterationTime.Seconds()))

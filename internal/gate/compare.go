@@ -1,0 +1,767 @@
+// Package gate decides whether benchmark results changed between two
+// versions of the code, with one of four verdicts: regression,
+// improvement, no change, or inconclusive.
+//
+// The unit of evidence is the process (iteration), never the slice: slices
+// of one process share its memory layout, GC pacing and the machine's state
+// and are not independent. Each process is reduced to its mean, and the
+// ratio NEW/OLD gets a t interval on the log scale, which never leaves
+// (−100%, +∞) as a change:
+//
+//   - paired (Options.Paired, the halves of one run that interleaved both
+//     versions): the per-suite-run difference of the mean log process
+//     means, so that drift shared by both versions cancels; from
+//     MinTrimmedPairs pairs on, the narrower of the t interval of their
+//     mean and Yuen's interval of their 20% trimmed mean, each at half the
+//     level, so that a few disturbed processes do not hide a change;
+//   - unpaired (two separately measured files): Welch's interval of the
+//     difference of the mean log process means.
+//
+// A change counts only when the whole interval lies beyond ±threshold, and
+// "no change" only when it lies inside (an equivalence test); an interval
+// that straddles the threshold is inconclusive, with the smallest change
+// the data could have shown and about how many more processes would settle
+// it. Allocation counts that are constant in every process of both versions
+// are compared exactly. Rules RuleCIOverlap and RuleUTest change when a
+// difference counts, on process means too. The package is pure: records in,
+// verdicts out.
+package gate
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchunit"
+)
+
+// A Rule decides when a difference counts as a change.
+type Rule string
+
+// The rules. Under each, "no change" needs the ratio interval inside
+// ±threshold.
+const (
+	// RuleCI (the default): a change counts when the whole interval of
+	// the ratio lies beyond ±threshold.
+	RuleCI Rule = "ci"
+	// RuleCIOverlap (µOpTime, RQ4): the change is above the threshold and
+	// the t intervals of the two versions' means of process means do not
+	// overlap.
+	RuleCIOverlap Rule = "ci-overlap"
+	// RuleUTest (benchstat): the Mann–Whitney U test of
+	// golang.org/x/perf/benchmath on the process means rejects at
+	// 1 − confidence, and the change of their medians is at least the
+	// threshold. Process means, not slices: slices of one process are not
+	// independent, and the U test on them raised 4–13% A/A false alarms
+	// with five processes per version.
+	RuleUTest Rule = "utest"
+)
+
+// ParseRule returns the rule named s.
+func ParseRule(s string) (Rule, error) {
+	switch r := Rule(s); r {
+	case RuleCI, RuleCIOverlap, RuleUTest:
+		return r, nil
+	}
+	return "", fmt.Errorf("unknown rule %q (want ci, ci-overlap or utest)", s)
+}
+
+// A Correction adjusts the significance level of each comparison for the
+// number of comparisons made, so that a large suite does not raise false
+// alarms merely by being large.
+type Correction string
+
+// The corrections.
+const (
+	// CorrectionNone tests every comparison at 1 − confidence.
+	CorrectionNone Correction = "none"
+	// CorrectionHolm is the Holm–Bonferroni step-down procedure: it
+	// bounds the chance of any false alarm in the whole comparison by
+	// 1 − confidence and is uniformly more powerful than Bonferroni.
+	CorrectionHolm Correction = "holm"
+	// CorrectionBonferroni tests every one of m comparisons at
+	// (1 − confidence)/m.
+	CorrectionBonferroni Correction = "bonferroni"
+)
+
+// ParseCorrection returns the correction named s.
+func ParseCorrection(s string) (Correction, error) {
+	switch c := Correction(s); c {
+	case CorrectionNone, CorrectionHolm, CorrectionBonferroni:
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown correction %q (want none, holm or bonferroni)", s)
+}
+
+// Defaults. DefaultThreshold and DefaultCorrection were chosen from A/A
+// comparisons of the published µOpTime Go data and from simulation; see
+// docs/COMPARE.md.
+const (
+	DefaultRule       = RuleCI
+	DefaultThreshold  = 0.03
+	DefaultConfidence = 0.99
+	DefaultCorrection = CorrectionNone
+	// DefaultMinProcesses is the least number of processes per version
+	// (of paired suite runs, for a paired comparison) before a change or
+	// its absence can be declared: a t interval needs two to have any
+	// width at all.
+	DefaultMinProcesses = 2
+)
+
+// Options configures a comparison. The zero value of a field selects its
+// default, except Threshold, where zero means no threshold: use
+// DefaultOptions.
+type Options struct {
+	Rule       Rule
+	Threshold  float64 // minimum relative change that counts, for example 0.03
+	Confidence float64 // confidence level of every interval and test, for example 0.99
+	Correction Correction
+	// MinSamples is the number of processes (iterations) each version
+	// needs, or of paired suite runs a paired comparison needs, before a
+	// comparison is decided; with fewer it is inconclusive. Zero means
+	// DefaultMinProcesses, or MinSamples(Confidence) under RuleUTest.
+	MinSamples int
+	// Paired compares the two versions suite run by suite run: the unit
+	// of evidence is the difference of the mean log process means of
+	// the two versions within one suite run (and instance), so that drift
+	// shared by both cancels. Use it for the halves of one run that
+	// interleaved both versions (run --baseline); two separately
+	// measured files are compared unpaired.
+	Paired bool
+	// Plan, when it plans more than one look, judges paired comparisons
+	// sequentially, as run --baseline stopped them: the verdict is that
+	// of the first decided look, at the plan's split level.
+	Plan Plan
+	// Units holds unit metadata, as read from benchmark text files, that
+	// says which direction of a custom unit is better.
+	Units benchfmt.UnitMetadataMap
+}
+
+// DefaultOptions returns the options of gobench-dyn compare without flags.
+func DefaultOptions() Options {
+	return Options{
+		Rule:       DefaultRule,
+		Threshold:  DefaultThreshold,
+		Confidence: DefaultConfidence,
+		Correction: DefaultCorrection,
+	}
+}
+
+func (o *Options) fill() error {
+	if o.Rule == "" {
+		o.Rule = DefaultRule
+	}
+	if o.Confidence == 0 {
+		o.Confidence = DefaultConfidence
+	}
+	if o.Correction == "" {
+		o.Correction = DefaultCorrection
+	}
+	if _, err := ParseRule(string(o.Rule)); err != nil {
+		return err
+	}
+	if _, err := ParseCorrection(string(o.Correction)); err != nil {
+		return err
+	}
+	if o.MinSamples == 0 {
+		o.MinSamples = DefaultMinProcesses
+		if o.Rule == RuleUTest {
+			o.MinSamples = MinSamples(o.Confidence)
+		}
+	}
+	switch {
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("confidence %v out of range (0, 1)", o.Confidence)
+	case !(o.Threshold >= 0) || math.IsInf(o.Threshold, 0):
+		return fmt.Errorf("threshold %v must be ≥ 0", o.Threshold)
+	case o.MinSamples < 2:
+		return fmt.Errorf("%d processes per version is too few for an interval, want ≥ 2", o.MinSamples)
+	}
+	return nil
+}
+
+// A Verdict is the outcome of one comparison.
+type Verdict string
+
+// The verdicts.
+const (
+	// NoChange: the whole interval of the change lies inside ±threshold
+	// (an equivalence test), or a deterministic unit did not change.
+	NoChange Verdict = "no change"
+	// Regression and Improvement: the whole interval lies beyond the
+	// threshold on the worse or the better side, or a deterministic unit
+	// changed exactly.
+	Regression  Verdict = "regression"
+	Improvement Verdict = "improvement"
+	Changed     Verdict = "changed" // a change in a unit with no known better direction
+	// Inconclusive: the interval straddles the threshold, or there are
+	// too few processes to have one. The data can neither show a change
+	// nor rule one out.
+	Inconclusive Verdict = "inconclusive"
+)
+
+// The methods behind a comparison.
+const (
+	MethodPaired = "paired" // t (or trimmed-mean) interval of per-suite-run log ratios
+	MethodWelch  = "welch"  // Welch's t interval of log process means
+	MethodExact  = "exact"  // a deterministic unit, constant in both versions
+	MethodNone   = ""       // not enough data for any
+)
+
+// A Summary describes the samples of one benchmark and unit in one
+// version.
+type Summary struct {
+	N          int     `json:"n"`          // measurement samples
+	Iterations int     `json:"iterations"` // iterations (processes) they came from
+	Mean       float64 `json:"mean"`
+	Median     float64 `json:"median"`
+	// CI is the t interval of the mean of the process means at the
+	// comparison's confidence level: the processes, not the slices, are
+	// the independent units.
+	CI bootstrap.Interval `json:"ci"`
+}
+
+// A Comparison is the result for one benchmark and unit.
+type Comparison struct {
+	Package   string `json:"pkg,omitempty"`
+	Benchmark string `json:"bench"`
+	Unit      string `json:"unit"`
+	// Better is +1 if higher values of Unit are better, −1 if lower
+	// values are, 0 if unknown.
+	Better int     `json:"better"`
+	Old    Summary `json:"old"`
+	New    Summary `json:"new"`
+	// Ratio is the interval of NEW/OLD at the level the comparison was
+	// decided at, from a t interval on the log scale: its center is the
+	// ratio of the geometric means of the process means, or when Trimmed
+	// the exponentiated trimmed mean of the per-suite-run log ratios.
+	Ratio bootstrap.Interval `json:"ratio"`
+	// Change is the relative change the rule judged: Ratio.Center − 1, or
+	// the change of the medians of the process means under RuleUTest.
+	// +0.2 is 20% higher.
+	Change float64 `json:"change"`
+	// P is the two-sided p-value of no change: of the t test on the log
+	// scale, or of the U test under RuleUTest.
+	P float64 `json:"p"`
+	// Confidence is the level the comparison was decided at, after any
+	// correction for multiple comparisons and sequential looks.
+	Confidence float64 `json:"confidence"`
+	Verdict    Verdict `json:"verdict"`
+	// Method is what the verdict rests on: MethodPaired, MethodWelch,
+	// MethodExact, or MethodNone.
+	Method string `json:"method,omitempty"`
+	// Trimmed reports that a paired interval is Yuen's of the trimmed
+	// mean of the per-suite-run log ratios, which was narrower than the t
+	// interval of their mean (some pairs lay far out).
+	Trimmed bool `json:"trimmed,omitempty"`
+	// Units is the number of independent units behind the interval:
+	// paired suite runs (MethodPaired) or processes of the smaller
+	// version (MethodWelch).
+	Units int `json:"units,omitempty"`
+	// Look is the number of paired suite runs at which a sequential
+	// comparison was decided, or its last look.
+	Look int `json:"look,omitempty"`
+	// Detectable is, for an inconclusive comparison, the smallest change
+	// this interval could have shown: threshold plus half-width.
+	Detectable float64 `json:"detectable,omitempty"`
+	// More is, for an inconclusive comparison, about how many more units
+	// would settle it if the observed change and spread held; −1 if no
+	// practical number would.
+	More int `json:"more,omitempty"`
+	// Note explains an inconclusive verdict or a warning.
+	Note string `json:"note,omitempty"`
+
+	lr     logRatio
+	d      []float64 // per-suite-run log ratios of a paired comparison
+	oldPMs []float64 // process means
+	newPMs []float64
+	done   bool // decided before decide: exact, or too few data
+}
+
+// A Result is the comparison of two runs.
+type Result struct {
+	Rule       Rule       `json:"rule"`
+	Threshold  float64    `json:"threshold"`
+	Confidence float64    `json:"confidence"`
+	Correction Correction `json:"correction"`
+	Paired     bool       `json:"paired"`
+	// Looks are the planned looks of a sequential comparison.
+	Looks       []int          `json:"looks,omitempty"`
+	OldName     string         `json:"old_name,omitempty"`
+	NewName     string         `json:"new_name,omitempty"`
+	Comparisons []Comparison   `json:"comparisons"`
+	OnlyOld     []record.Bench `json:"only_old,omitempty"`
+	OnlyNew     []record.Bench `json:"only_new,omitempty"`
+	// Shift is the change of time most benchmarks of two separately
+	// measured runs share, when they move together; nil otherwise.
+	Shift *Shift `json:"shift,omitempty"`
+}
+
+// Split separates a run that interleaves a baseline with the code under
+// test into the baseline (Version record.VersionBaseline) and the head
+// (every other version). Both share r's header and events.
+func Split(r *record.Run) (baseline, head *record.Run) {
+	baseline = &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
+	head = &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
+	for _, s := range r.Slices {
+		if s.Version == record.VersionBaseline {
+			baseline.Slices = append(baseline.Slices, s)
+		} else {
+			head.Slices = append(head.Slices, s)
+		}
+	}
+	return baseline, head
+}
+
+// benches groups the keys of r by package and benchmark, ignoring the
+// version label, in order of first appearance.
+func benches(r *record.Run) ([]record.Bench, map[record.Bench][]record.Key) {
+	var order []record.Bench
+	keys := map[record.Bench][]record.Key{}
+	for _, k := range r.Keys() {
+		b := k.Bench
+		if _, ok := keys[b]; !ok {
+			order = append(order, b)
+		}
+		keys[b] = append(keys[b], k)
+	}
+	return order, keys
+}
+
+// series returns the samples of b in unit across all its version labels.
+func series(r *record.Run, keys []record.Key, unit string) []record.IterationSample {
+	var out []record.IterationSample
+	for _, k := range keys {
+		out = append(out, r.Series(k, unit)...)
+	}
+	return out
+}
+
+func units(r *record.Run, keys []record.Key) []string {
+	var us []string
+	for _, k := range keys {
+		us = append(us, r.Units(k)...)
+	}
+	us = record.SortUnits(us)
+	return slices.Compact(us)
+}
+
+// Runs compares every benchmark and unit present in both old and new.
+// Benchmarks are matched by package and full name; version labels are
+// ignored, so the halves returned by Split compare directly.
+func Runs(old, new *record.Run, opts Options) (*Result, error) {
+	if old == nil || new == nil {
+		return nil, errors.New("compare: nil run")
+	}
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Rule:       opts.Rule,
+		Threshold:  opts.Threshold,
+		Confidence: opts.Confidence,
+		Correction: opts.Correction,
+		Paired:     opts.Paired,
+	}
+	if opts.Paired && opts.Plan.Sequential() {
+		res.Looks = opts.Plan.Looks
+	}
+	oldOrder, oldKeys := benches(old)
+	newOrder, newKeys := benches(new)
+	for _, b := range oldOrder {
+		nk, ok := newKeys[b]
+		if !ok {
+			res.OnlyOld = append(res.OnlyOld, b)
+			continue
+		}
+		ok2 := oldKeys[b]
+		newUnits := units(new, nk)
+		for _, u := range units(old, ok2) {
+			if slices.Contains(newUnits, u) {
+				res.Comparisons = append(res.Comparisons, summarize(b, u, series(old, ok2, u), series(new, nk, u), opts))
+			}
+		}
+	}
+	for _, b := range newOrder {
+		if _, ok := oldKeys[b]; !ok {
+			res.OnlyNew = append(res.OnlyNew, b)
+		}
+	}
+	decide(res.Comparisons, opts)
+	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
+	return res, nil
+}
+
+// Better reports whether higher (+1) or lower (−1) values of unit are
+// better, or 0 if unknown. Metadata in units wins; then benchfmt's
+// built-in defaults (time, allocation and MB/s); then any other per-op
+// unit counts as a cost, as go test's custom metrics almost always are.
+func Better(unit string, units benchfmt.UnitMetadataMap) int {
+	_, tidy := benchunit.Tidy(1, unit)
+	if units != nil {
+		if m := units.Get(unit, "better"); m != nil {
+			return units.GetBetter(unit)
+		}
+	}
+	if b := units.GetBetter(tidy); b != 0 {
+		return b
+	}
+	if b := units.GetBetter(unit); b != 0 {
+		return b
+	}
+	if strings.HasSuffix(unit, "/op") {
+		return -1
+	}
+	return 0
+}
+
+// MinSamples returns the number of samples per version needed before a
+// difference can be declared at the given confidence: the smallest n for
+// which the U test on n against n samples can reach p ≤ 1 − confidence at
+// all (5 at 99%, 4 at 95%). Below it the U test cannot reject, and a
+// percentile bootstrap of so few values is far too narrow to trust.
+func MinSamples(confidence float64) int {
+	alpha := 1 - confidence
+	// The smallest two-sided p of the U test for n against n samples
+	// with no ties is 2/C(2n, n).
+	for n := 2; n < 64; n++ {
+		if 2/binom(2*n, n) <= alpha*(1+1e-9) {
+			return n
+		}
+	}
+	return 64
+}
+
+func binom(n, k int) float64 {
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r = r * float64(n-k+i) / float64(i)
+	}
+	return r
+}
+
+func summary(s []record.IterationSample, pms []float64, conf float64) Summary {
+	values := record.Measurements(s)
+	sum := Summary{N: len(values), Iterations: len(pms), Mean: math.NaN(), Median: math.NaN(), CI: nanInterval(conf)}
+	if len(values) == 0 {
+		return sum
+	}
+	sum.Mean = stat.Mean(values, nil)
+	sum.Median = median(values)
+	sum.CI = meanCI(pms, conf)
+	return sum
+}
+
+// meanCI is the t interval of the mean of the process means pms.
+func meanCI(pms []float64, conf float64) bootstrap.Interval {
+	if len(pms) < 2 {
+		return nanInterval(conf)
+	}
+	m, v := stat.MeanVariance(pms, nil)
+	h := tq(1-conf, float64(len(pms)-1)) * math.Sqrt(v/float64(len(pms)))
+	return bootstrap.Interval{Center: m, Lo: m - h, Hi: m + h, Confidence: conf}
+}
+
+// deterministic reports whether unit counts something a benchmark does the
+// same number of times in every run of the same code: allocations.
+func deterministic(unit string) bool {
+	_, tu := benchunit.Tidy(1, unit)
+	return tu == "allocs/op" || tu == "B/op"
+}
+
+// constant returns the value of every measurement of s, if they are all
+// equal.
+func constant(s []record.IterationSample) (float64, bool) {
+	vs := record.Measurements(s)
+	if len(vs) == 0 {
+		return 0, false
+	}
+	for _, v := range vs[1:] {
+		if v != vs[0] {
+			return 0, false
+		}
+	}
+	return vs[0], true
+}
+
+func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options) Comparison {
+	c := Comparison{
+		Package:    b.Package,
+		Benchmark:  b.Benchmark,
+		Unit:       unit,
+		Better:     Better(unit, opts.Units),
+		Confidence: opts.Confidence,
+		P:          math.NaN(),
+		Ratio:      nanInterval(opts.Confidence),
+		oldPMs:     iterationMeans(olds),
+		newPMs:     iterationMeans(news),
+	}
+	c.Old = summary(olds, c.oldPMs, opts.Confidence)
+	c.New = summary(news, c.newPMs, opts.Confidence)
+	c.Change = c.New.Mean/c.Old.Mean - 1
+	if deterministic(unit) {
+		a, ok1 := constant(olds)
+		z, ok2 := constant(news)
+		if ok1 && ok2 {
+			exact(&c, a, z, opts)
+			return c
+		}
+		if math.Abs(c.New.Mean-c.Old.Mean) < 1 {
+			// go test prints these as whole numbers per op: a mean
+			// difference below one is below their resolution, such as
+			// a stray runtime allocation amortized over b.N.
+			c.Method, c.done, c.P, c.Verdict = MethodExact, true, 1, NoChange
+			c.Note = fmt.Sprintf("below the resolution of one per op: %.3g → %.3g", c.Old.Mean, c.New.Mean)
+			return c
+		}
+	}
+	if opts.Paired {
+		// With fewer than two suite runs holding both versions (one
+		// suite run of many iterations, say) there is nothing to pair,
+		// and Welch's interval over the processes still holds.
+		if lr, d, ok := pairedLog(olds, news); ok {
+			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
+		}
+	}
+	if c.Method == MethodNone {
+		lr, ok := welchLog(c.oldPMs, c.newPMs)
+		if !ok && min(len(c.oldPMs), len(c.newPMs)) >= 2 {
+			c.Verdict, c.done = Inconclusive, true
+			c.Note = "values ≤ 0 have no ratio on the log scale"
+			return c
+		}
+		c.lr, c.Method, c.Units = lr, MethodWelch, lr.n
+	}
+	need := opts.MinSamples
+	if c.Units < need || len(c.oldPMs) < 2 || len(c.newPMs) < 2 {
+		c.Verdict, c.done = Inconclusive, true
+		if c.Method == MethodPaired {
+			c.Note = fmt.Sprintf("too few paired suite runs: %d; need ≥ %d", c.Units, need)
+		} else {
+			c.Note = fmt.Sprintf("too few processes: %d old, %d new; need ≥ %d each", len(c.oldPMs), len(c.newPMs), need)
+		}
+		return c
+	}
+	c.Change = math.Exp(c.lr.mean) - 1
+	c.P = c.lr.p
+	if opts.Rule == RuleUTest {
+		// benchstat's test and center, on process means rather than on
+		// slices, which are not independent.
+		th := benchmath.Thresholds{CompareAlpha: 1 - opts.Confidence}
+		c.P = benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(c.oldPMs), &th), benchmath.NewSample(slices.Clone(c.newPMs), &th)).P
+		c.Change = median(c.newPMs)/median(c.oldPMs) - 1
+	}
+	return c
+}
+
+// exact decides a deterministic unit that was constant in both versions:
+// any change of allocs/op counts, whatever the threshold (one more
+// allocation per operation is real, not noise); a change of B/op counts
+// when it reaches the threshold.
+func exact(c *Comparison, a, z float64, opts Options) {
+	c.Method, c.done, c.P = MethodExact, true, 1
+	c.Ratio = bootstrap.Interval{Center: z / a, Lo: z / a, Hi: z / a, Confidence: 1}
+	switch {
+	case a == z:
+		c.Change, c.Ratio = 0, bootstrap.Interval{Center: 1, Lo: 1, Hi: 1, Confidence: 1}
+	case a == 0:
+		c.Change = math.Inf(1)
+	default:
+		c.Change = z/a - 1
+	}
+	c.Confidence = 1
+	_, tu := benchunit.Tidy(1, c.Unit)
+	if a == z || tu != "allocs/op" && math.Abs(c.Change) < opts.Threshold {
+		c.Verdict = NoChange
+		return
+	}
+	c.P = 0
+	c.Verdict = directed(c.Better, c.Change > 0)
+	c.Note = fmt.Sprintf("exact: %s → %s in every process", fmtNum(a), fmtNum(z))
+}
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// directed returns the verdict of a change upwards (or downwards) in a
+// unit where better says which way is better.
+func directed(better int, upwards bool) Verdict {
+	switch {
+	case better == 0:
+		return Changed
+	case upwards == (better > 0):
+		return Improvement
+	}
+	return Regression
+}
+
+// decide sets the confidence level and verdict of every comparison that is
+// not decided yet, correcting for their number as opts asks.
+func decide(cs []Comparison, opts Options) {
+	var idx []int
+	for i := range cs {
+		if !cs[i].done {
+			idx = append(idx, i)
+		}
+	}
+	alpha := 1 - opts.Confidence
+	m := float64(len(idx))
+	corr := opts.Correction
+	if corr == CorrectionHolm && opts.Paired && opts.Plan.Sequential() {
+		// A step-down needs one p-value per comparison, and a
+		// sequential one has one per look.
+		corr = CorrectionBonferroni
+	}
+	switch corr {
+	case CorrectionHolm:
+		// Step down through the p-values in ascending order: the k-th
+		// smallest is tested at α/(m−k+1), and after the first one that
+		// is not significant no later one is.
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].P, cs[b].P) })
+		stopped := false
+		for k, i := range idx {
+			if !verdict(&cs[i], alpha/(m-float64(k)), !stopped, opts) {
+				stopped = true
+			}
+		}
+	case CorrectionBonferroni:
+		for _, i := range idx {
+			verdict(&cs[i], alpha/m, true, opts)
+		}
+	default:
+		for _, i := range idx {
+			verdict(&cs[i], alpha, true, opts)
+		}
+	}
+}
+
+// verdict decides one comparison at significance level alpha and reports
+// whether the difference is statistically significant at that level. If
+// allowed is false (a Holm step-down has stopped), no change is declared
+// on it.
+func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
+	level := alpha
+	lr := c.lr
+	var dir int
+	if c.Method == MethodPaired && opts.Plan.Sequential() {
+		level = opts.Plan.level(alpha)
+		lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+		c.Units = lr.n
+		c.Change, c.P = math.Exp(lr.mean)-1, lr.p
+	} else {
+		dir = direction(lr, level, opts.Threshold)
+	}
+	c.Confidence = 1 - level
+	center, lo, hi := lr.interval(level)
+	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
+	if form, _ := lr.pick(level); c.Method == MethodPaired && opts.Rule == RuleCI {
+		// The change is the center of the interval it is judged by,
+		// which may be the trimmed mean of the pairs.
+		c.Change, c.Trimmed = center-1, form.trim > 0
+	}
+	significant := c.P < level
+	switch opts.Rule {
+	case RuleCIOverlap:
+		// µOpTime RQ4: a change above the threshold whose versions'
+		// mean intervals do not overlap; otherwise the equivalence test.
+		o, n := meanCI(c.oldPMs, c.Confidence), meanCI(c.newPMs, c.Confidence)
+		significant = o.Hi < n.Lo || n.Hi < o.Lo
+		if significant && math.Abs(c.Change) > opts.Threshold {
+			dir = up
+			if c.Change < 0 {
+				dir = down
+			}
+		} else if dir != same {
+			dir = undecided
+		}
+	case RuleUTest:
+		if significant && math.Abs(c.Change) >= opts.Threshold && c.Change != 0 {
+			dir = up
+			if c.Change < 0 {
+				dir = down
+			}
+		} else if dir != same {
+			dir = undecided
+		}
+	}
+	if !allowed && (dir == up || dir == down) {
+		dir = undecided
+	}
+	switch dir {
+	case up, down:
+		c.Verdict = directed(c.Better, dir == up)
+	case same:
+		c.Verdict = NoChange
+	default:
+		c.Verdict = Inconclusive
+		inconclusive(c, lr, level, opts)
+	}
+	if c.Trimmed {
+		k := trimCount(lr.n)
+		note := fmt.Sprintf("interval of the trimmed mean (the %d lowest and %d highest of %d paired suite runs set aside)", k, k, lr.n)
+		if c.Note != "" {
+			note = c.Note + "; " + note
+		}
+		c.Note = note
+	}
+	return significant && allowed
+}
+
+// inconclusive explains an interval that straddles the threshold: the
+// smallest change it could have shown, and about how many more units would
+// settle it if the observed change and spread held.
+func inconclusive(c *Comparison, lr logRatio, level float64, opts Options) {
+	h := lr.halfWidth(level)
+	c.Detectable = math.Exp(math.Log1p(opts.Threshold)+h) - 1
+	unit := "processes per version"
+	if lr.paired {
+		unit = "paired suite runs"
+	}
+	c.More = -1
+	more := "no practical number of " + unit + " would settle it"
+	if n := lr.need(level, opts.Threshold); n <= maxUnits {
+		c.More = max(n-lr.n, 1)
+		more = fmt.Sprintf("about %d more %s would settle it", c.More, unit)
+	}
+	c.Note = fmt.Sprintf("the interval straddles ±%s: with %d %s only changes beyond ±%s are detectable; %s",
+		strings.TrimPrefix(pctChange(opts.Threshold, false), "+"), lr.n, unit,
+		strings.TrimPrefix(pctChange(c.Detectable, false), "+"), more)
+}
+
+// iterationMeans returns the mean of each iteration's measurements.
+func iterationMeans(its []record.IterationSample) []float64 {
+	var out []float64
+	for _, it := range its {
+		if len(it.Values) > 0 {
+			out = append(out, stat.Mean(it.Values, nil))
+		}
+	}
+	return out
+}
+
+func nanInterval(conf float64) bootstrap.Interval {
+	return bootstrap.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func pct(conf float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", conf*100), "0"), ".") + "%"
+}

@@ -1,0 +1,494 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"golang.org/x/perf/benchunit"
+)
+
+// FailOn selects what fails a comparison: regressions in the unit classes
+// it lists and, when it lists FailInconclusive, inconclusive comparisons in
+// them too (a strict gate, which passes only what it has shown unchanged or
+// better).
+type FailOn []string
+
+// The classes of FailOn.
+const (
+	FailTime   = "time"   // ns/op (sec/op)
+	FailAllocs = "allocs" // allocs/op
+	FailBytes  = "bytes"  // B/op
+	FailAny    = "any"    // every unit
+	// FailInconclusive also fails on inconclusive comparisons in the
+	// listed units, or in DefaultFailOn's units when it is listed alone.
+	FailInconclusive = "inconclusive"
+	// FailRegression names the default verdict; it is accepted for
+	// symmetry with FailInconclusive and changes nothing.
+	FailRegression = "regression"
+)
+
+// DefaultFailOn is the default of --fail-on: regressions in time and in
+// allocations, since an allocation regression is a regression.
+const DefaultFailOn = FailTime + "," + FailAllocs
+
+// ParseFailOn parses a comma-separated list of unit classes (time, allocs,
+// bytes, any) and verdicts (regression, inconclusive). A list of verdicts
+// alone applies to DefaultFailOn's units.
+func ParseFailOn(s string) (FailOn, error) {
+	var f FailOn
+	units := false
+	for c := range strings.SplitSeq(s, ",") {
+		c = strings.TrimSpace(c)
+		switch c {
+		case FailTime, FailAllocs, FailBytes, FailAny:
+			units = true
+		case FailInconclusive:
+		case FailRegression:
+			continue
+		default:
+			return nil, fmt.Errorf("unknown class %q (want time, allocs, bytes, any, regression or inconclusive)", c)
+		}
+		if !slices.Contains(f, c) {
+			f = append(f, c)
+		}
+	}
+	if !units {
+		f = append(f, FailTime, FailAllocs)
+	}
+	return f, nil
+}
+
+// Strict reports whether inconclusive comparisons fail under f.
+func (f FailOn) Strict() bool { return slices.Contains(f, FailInconclusive) }
+
+// Covers reports whether a regression in unit fails under f.
+func (f FailOn) Covers(unit string) bool {
+	_, tidy := benchunit.Tidy(1, unit)
+	for _, c := range f {
+		switch {
+		case c == FailAny,
+			c == FailTime && tidy == "sec/op",
+			c == FailAllocs && tidy == "allocs/op",
+			c == FailBytes && tidy == "B/op":
+			return true
+		}
+	}
+	return false
+}
+
+// Regressions returns the regressions in the units f covers.
+func (r *Result) Regressions(f FailOn) []Comparison {
+	return r.with(Regression, f)
+}
+
+// Inconclusives returns the inconclusive comparisons in the units f
+// covers.
+func (r *Result) Inconclusives(f FailOn) []Comparison {
+	return r.with(Inconclusive, f)
+}
+
+func (r *Result) with(v Verdict, f FailOn) []Comparison {
+	var out []Comparison
+	for _, c := range r.Comparisons {
+		if c.Verdict == v && f.Covers(c.Unit) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Failed reports whether r holds a regression in a unit f covers, or,
+// when f is strict, an inconclusive comparison in one.
+func (r *Result) Failed(f FailOn) bool {
+	return len(r.Regressions(f)) > 0 || f.Strict() && len(r.Inconclusives(f)) > 0
+}
+
+// Count returns how many comparisons reached verdict v.
+func (r *Result) Count(v Verdict) int {
+	n := 0
+	for _, c := range r.Comparisons {
+		if c.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary returns a one-line count of the verdicts.
+func (r *Result) Summary() string {
+	var parts []string
+	for _, v := range []Verdict{Regression, Improvement, Changed, NoChange, Inconclusive} {
+		if n := r.Count(v); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nothing to compare")
+	}
+	s := strings.Join(parts, ", ")
+	if len(r.OnlyOld) > 0 {
+		s += fmt.Sprintf("; %d only in old", len(r.OnlyOld))
+	}
+	if len(r.OnlyNew) > 0 {
+		s += fmt.Sprintf("; %d only in new", len(r.OnlyNew))
+	}
+	return s
+}
+
+func (r *Result) ruleLine() string {
+	s := fmt.Sprintf("rule %s, threshold %s, %s confidence", r.Rule, pctChange(r.Threshold, false), pct(r.Confidence))
+	if r.Correction != CorrectionNone {
+		s += ", " + string(r.Correction) + " correction"
+	}
+	switch {
+	case len(r.Looks) > 1:
+		s += fmt.Sprintf(", paired by suite run, sequential (looks at %s)", joinInts(r.Looks))
+	case r.Paired:
+		s += ", paired by suite run"
+	}
+	return s
+}
+
+func joinInts(xs []int) string {
+	var ss []string
+	for _, x := range xs {
+		ss = append(ss, strconv.Itoa(x))
+	}
+	return strings.Join(ss, ", ")
+}
+
+// inconclusiveLine describes one inconclusive comparison for the list
+// under the tables.
+func inconclusiveLine(c Comparison) string {
+	s := c.Benchmark
+	if c.Package != "" {
+		s += " (" + c.Package + ")"
+	}
+	_, tu := benchunit.Tidy(1, c.Unit)
+	s += " " + tu
+	if iv := ratioCI(c.Ratio); iv != "" {
+		s += ": " + pctChange(c.Change, true) + " " + iv
+	}
+	if c.Detectable > 0 {
+		s += fmt.Sprintf("; detects ±%s", strings.TrimPrefix(pctChange(c.Detectable, false), "+"))
+	}
+	switch {
+	case c.More > 0 && c.Method == MethodPaired:
+		s += fmt.Sprintf("; ~%d more paired suite runs", c.More)
+	case c.More > 0:
+		s += fmt.Sprintf("; ~%d more processes per version", c.More)
+	case c.More < 0:
+		s += "; out of reach"
+	case c.Note != "":
+		s += "; " + c.Note
+	}
+	return s
+}
+
+// row is one formatted line of a table.
+type row struct {
+	name, old, new, change, ci, verdict, note string
+}
+
+// table is the comparisons of one unit.
+type table struct {
+	unit string // tidied, as benchstat labels it
+	pkgs []string
+	rows map[string][]row // by package
+}
+
+func (r *Result) tables() []*table {
+	var out []*table
+	units := map[string][]Comparison{}
+	var order []string
+	for _, c := range r.Comparisons {
+		if _, ok := units[c.Unit]; !ok {
+			order = append(order, c.Unit)
+		}
+		units[c.Unit] = append(units[c.Unit], c)
+	}
+	for _, u := range order {
+		cs := units[u]
+		var vals []float64
+		for _, c := range cs {
+			vals = append(vals, tidy(c.Old.Mean, u), tidy(c.New.Mean, u))
+		}
+		_, tu := benchunit.Tidy(1, u)
+		scale := benchunit.CommonScale(finite(vals), benchunit.ClassOf(tu))
+		t := &table{unit: tu, rows: map[string][]row{}}
+		for _, c := range cs {
+			if _, ok := t.rows[c.Package]; !ok {
+				t.pkgs = append(t.pkgs, c.Package)
+			}
+			t.rows[c.Package] = append(t.rows[c.Package], row{
+				name:    strings.TrimPrefix(c.Benchmark, "Benchmark"),
+				old:     center(scale, c.Old, u),
+				new:     center(scale, c.New, u),
+				change:  pctChange(c.Change, true),
+				ci:      ratioCI(c.Ratio),
+				verdict: string(c.Verdict),
+				note:    c.Note,
+			})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func finite(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, 0)
+	}
+	return out
+}
+
+func tidy(v float64, unit string) float64 {
+	t, _ := benchunit.Tidy(v, unit)
+	return t
+}
+
+// center formats a mean with the relative half-width of its interval, as
+// benchstat shows "1.234µ ± 2%".
+func center(scale benchunit.Scaler, s Summary, unit string) string {
+	if s.N == 0 || math.IsNaN(s.Mean) {
+		return "—"
+	}
+	out := scale.Format(tidy(s.Mean, unit))
+	ci := s.CI
+	if s.Mean != 0 && !math.IsNaN(ci.Lo) {
+		hw := math.Max(ci.Hi-s.Mean, s.Mean-ci.Lo) / math.Abs(s.Mean)
+		out += " ± " + strings.TrimPrefix(pctChange(hw, false), "+")
+	}
+	return out
+}
+
+// pctChange formats a relative value as a percentage with enough digits
+// to tell thresholds of a few percent apart.
+func pctChange(x float64, sign bool) string {
+	switch {
+	case math.IsNaN(x):
+		return "?"
+	case math.IsInf(x, 1):
+		return "+∞"
+	}
+	f := "%.2f%%"
+	if sign {
+		f = "%+.2f%%"
+	}
+	return fmt.Sprintf(f, 100*x)
+}
+
+func ratioCI(iv bootstrap.Interval) string {
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return ""
+	}
+	return fmt.Sprintf("[%s, %s]", pctChange(iv.Lo-1, true), pctChange(iv.Hi-1, true))
+}
+
+// WriteText writes r as aligned text tables, one per unit, in the manner
+// of benchstat.
+func (r *Result) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s vs %s: %s\n", nameOr(r.OldName, "old"), nameOr(r.NewName, "new"), r.ruleLine())
+	var notes []string
+	for _, t := range r.tables() {
+		fmt.Fprintf(tw, "\n%s\told\tnew\tchange\tCI of change\tverdict\n", t.unit)
+		for _, p := range t.pkgs {
+			if p != "" && len(t.pkgs) > 1 {
+				fmt.Fprintf(tw, "pkg: %s\t\t\t\t\t\n", p)
+			}
+			for _, rw := range t.rows[p] {
+				v := rw.verdict
+				if rw.note != "" {
+					notes = append(notes, rw.note)
+					v += fmt.Sprintf(" (%d)", len(notes))
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", rw.name, rw.old, rw.new, rw.change, rw.ci, v)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i, n := range notes {
+		fmt.Fprintf(w, "(%d) %s\n", i+1, n)
+	}
+	writeOnly(w, "only in old", r.OnlyOld, "")
+	writeOnly(w, "only in new", r.OnlyNew, "")
+	r.writeInconclusive(w, "  ")
+	r.writeShift(w)
+	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
+	return err
+}
+
+func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {
+	if len(bs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, b := range bs {
+		if bullet != "" {
+			fmt.Fprintf(w, "%s`%s`", bullet, b.Benchmark)
+		} else {
+			fmt.Fprintf(w, "  %s", b.Benchmark)
+		}
+		if b.Package != "" {
+			fmt.Fprintf(w, " (%s)", b.Package)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// writeInconclusive lists the inconclusive comparisons: what they could
+// have detected and how much more data would settle them.
+func (r *Result) writeInconclusive(w io.Writer, bullet string) {
+	var lines []string
+	for _, c := range r.Comparisons {
+		if c.Verdict == Inconclusive {
+			lines = append(lines, inconclusiveLine(c))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	title := "inconclusive (neither a change nor its absence is shown)"
+	if bullet == "- " {
+		title = "Inconclusive (neither a change nor its absence is shown)"
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, l := range lines {
+		if bullet == "- " {
+			l = md(l)
+		}
+		fmt.Fprintf(w, "%s%s\n", bullet, l)
+	}
+}
+
+func nameOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// WriteMarkdown writes r as Markdown tables for a pull-request comment or
+// $GITHUB_STEP_SUMMARY.
+func (r *Result) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "### Benchmarks: %s\n\n", r.Summary())
+	fmt.Fprintf(w, "`%s` vs `%s`: %s.\n", nameOr(r.OldName, "old"), nameOr(r.NewName, "new"), r.ruleLine())
+	for _, t := range r.tables() {
+		fmt.Fprintf(w, "\n| %s | old | new | change | CI of change | verdict |\n|---|--:|--:|--:|--:|---|\n", md(t.unit))
+		for _, p := range t.pkgs {
+			if p != "" && len(t.pkgs) > 1 {
+				fmt.Fprintf(w, "| **%s** | | | | | |\n", md(p))
+			}
+			for _, rw := range t.rows[p] {
+				v := rw.verdict
+				if rw.verdict == string(Regression) {
+					v = "**" + v + "**"
+				}
+				if rw.note != "" {
+					v += ": " + md(rw.note)
+				}
+				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s |\n", rw.name, rw.old, rw.new, rw.change, rw.ci, v)
+			}
+		}
+	}
+	writeOnly(w, "Only in old", r.OnlyOld, "- ")
+	writeOnly(w, "Only in new", r.OnlyNew, "- ")
+	r.writeInconclusive(w, "- ")
+	r.writeShift(w)
+	return nil
+}
+
+// md escapes the characters that would break a Markdown table cell.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`).Replace(s)
+}
+
+// num is a float that encodes NaN and infinities as JSON null.
+type num float64
+
+func (n num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}
+
+type jsonInterval struct {
+	Center, Lo, Hi num
+	Confidence     float64
+}
+
+func jsonIV(iv bootstrap.Interval) jsonInterval {
+	return jsonInterval{num(iv.Center), num(iv.Lo), num(iv.Hi), iv.Confidence}
+}
+
+type jsonSummary struct {
+	N          int          `json:"n"`
+	Iterations int          `json:"iterations"`
+	Mean       num          `json:"mean"`
+	Median     num          `json:"median"`
+	CI         jsonInterval `json:"ci"`
+}
+
+func jsonSum(s Summary) jsonSummary {
+	return jsonSummary{s.N, s.Iterations, num(s.Mean), num(s.Median), jsonIV(s.CI)}
+}
+
+type jsonComparison struct {
+	Package    string       `json:"pkg,omitempty"`
+	Benchmark  string       `json:"bench"`
+	Unit       string       `json:"unit"`
+	Better     int          `json:"better"`
+	Old        jsonSummary  `json:"old"`
+	New        jsonSummary  `json:"new"`
+	Ratio      jsonInterval `json:"ratio"`
+	Change     num          `json:"change"`
+	P          num          `json:"p"`
+	Confidence float64      `json:"confidence"`
+	Verdict    Verdict      `json:"verdict"`
+	Method     string       `json:"method,omitempty"`
+	Trimmed    bool         `json:"trimmed,omitempty"`
+	Units      int          `json:"units,omitempty"`
+	Look       int          `json:"look,omitempty"`
+	Detectable num          `json:"detectable,omitempty"`
+	More       int          `json:"more,omitempty"`
+	Note       string       `json:"note,omitempty"`
+}
+
+// WriteJSON writes r as one indented JSON object. Undefined values (the
+// ratio of an inconclusive comparison, a change from zero) are null.
+func (r *Result) WriteJSON(w io.Writer) error {
+	out := struct {
+		*Result
+		Comparisons []jsonComparison `json:"comparisons"`
+		Summary     string           `json:"summary"`
+	}{Result: r, Summary: r.Summary(), Comparisons: []jsonComparison{}}
+	for _, c := range r.Comparisons {
+		out.Comparisons = append(out.Comparisons, jsonComparison{
+			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
+			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
+			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,295 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// A Plan is the schedule of looks of a sequential paired comparison: after
+// how many paired suite runs a pair is judged, and stopped if its verdict
+// is decided. The false-alarm rate holds under this optional stopping
+// because the significance level is spent in equal parts over the looks
+// (Bonferroni): each look's interval has level α/K for K looks, so the
+// chance that any look's interval misses the true ratio, which every wrong
+// verdict needs, is at most α. A run that ends between looks (cap or
+// budget) takes its last look there instead, which keeps the number of
+// looks at most K.
+type Plan struct {
+	// Looks are the numbers of paired suite runs at which a pair is
+	// judged, ascending.
+	Looks []int
+}
+
+// PlanGrowth is the ratio between successive looks: looking after every
+// suite run would split α over many looks and widen every interval;
+// looking at geometrically spaced points keeps K small (6 looks from 5 to
+// 40 suite runs) while no pair runs much past the point where it is
+// decided.
+const PlanGrowth = 1.5
+
+// DefaultFirstLook is the first look of a default plan: with fewer pairs
+// the t interval at a Bonferroni-split level is too wide to decide anything
+// but changes of several times the process-to-process spread.
+const DefaultFirstLook = 5
+
+// DefaultLastLook is the last look of the default plan, the suite-run cap
+// of a sequential baseline run: looks at 5, 8, 12, 18, 27 and 40 paired
+// suite runs. Simulated (TestSequentialEvaluation, docs/COMPARE.md), a cap
+// of 40 instead of 20 turns an unchanged CPU-bound benchmark (2% between
+// processes) from "no change" in under half the pairs to nearly all, after
+// 27 paired suite runs on average instead of 19, and finds +10% under a 5%
+// process spread in 98% instead of 66% of pairs; pairs decided early stop
+// where they did, so only the undecided pay for the longer cap.
+const DefaultLastLook = 40
+
+// NewPlan returns looks from first to last paired suite runs, growing by
+// PlanGrowth, always ending at last. With last ≤ first it is a single look
+// at last: a fixed-size comparison at the full level.
+func NewPlan(first, last int) Plan {
+	first = max(first, 2)
+	if last <= first {
+		return Plan{Looks: []int{max(last, 1)}}
+	}
+	var looks []int
+	for n := first; n < last; n = max(n+1, int(math.Ceil(float64(n)*PlanGrowth))) {
+		looks = append(looks, n)
+	}
+	return Plan{Looks: append(looks, last)}
+}
+
+// String returns the looks as a comma-separated list, as ParsePlan reads
+// them and run records them in its raw file's header.
+func (p Plan) String() string { return strings.ReplaceAll(joinInts(p.Looks), " ", "") }
+
+// ParsePlan reads the looks of a plan from a comma-separated list of
+// ascending positive integers.
+func ParsePlan(s string) (Plan, error) {
+	var p Plan
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || len(p.Looks) > 0 && n <= p.Looks[len(p.Looks)-1] {
+			return Plan{}, fmt.Errorf("looks %q: want ascending positive integers such as 5,8,12", s)
+		}
+		p.Looks = append(p.Looks, n)
+	}
+	return p, nil
+}
+
+// Sequential reports whether p plans more than one look.
+func (p Plan) Sequential() bool { return len(p.Looks) > 1 }
+
+// IsLook reports whether a pair is judged after n paired suite runs: at a
+// planned look, or past the last one.
+func (p Plan) IsLook(n int) bool {
+	return slices.Contains(p.Looks, n) || len(p.Looks) > 0 && n > p.Looks[len(p.Looks)-1]
+}
+
+// level returns the significance level of one look when alpha is spent
+// over the whole plan.
+func (p Plan) level(alpha float64) float64 {
+	return alpha / float64(max(len(p.Looks), 1))
+}
+
+// sequential judges the per-suite-run log ratios d look by look and
+// returns the first decided look, or the last look (all of d) if none is
+// decided: its interval, verdict direction and the number of pairs it used.
+func (p Plan) sequential(d []float64, threshold, alpha float64) (lr logRatio, looked int, dir int) {
+	a := p.level(alpha)
+	for _, n := range p.Looks {
+		if n >= len(d) {
+			break
+		}
+		if n < 2 {
+			continue
+		}
+		lr = pairedOf(d[:n])
+		if dir = direction(lr, a, threshold); dir != undecided {
+			return lr, n, dir
+		}
+	}
+	lr = pairedOf(d)
+	return lr, len(d), direction(lr, a, threshold)
+}
+
+// The directions of a verdict on an interval against ±threshold.
+const (
+	undecided = iota - 2 // the interval straddles a threshold
+	down                 // entirely below −threshold
+	same                 // entirely inside ±threshold
+	up                   // entirely above +threshold
+)
+
+// direction places the interval of lr at level alpha against ±threshold.
+func direction(lr logRatio, alpha, threshold float64) int {
+	_, lo, hi := lr.interval(alpha)
+	return placement(lo, hi, threshold)
+}
+
+// placement places the ratio interval [lo, hi] against 1 ± threshold:
+// a change counts only when the whole interval lies beyond the threshold,
+// and no change only when it lies inside it (an equivalence test).
+func placement(lo, hi, threshold float64) int {
+	switch {
+	case lo > 1+threshold:
+		return up
+	case hi < 1-threshold:
+		return down
+	case lo > 1-threshold && hi < 1+threshold:
+		return same
+	}
+	return undecided
+}
+
+// A PairState is where a pair of a sequential comparison stands after a
+// paired suite run.
+type PairState int
+
+// The states of a pair.
+const (
+	// PairOpen: not at a look, or undecided and within reach: run on.
+	PairOpen PairState = iota
+	// PairSettled: regression, improvement or no change beyond doubt at
+	// the plan's level.
+	PairSettled
+	// PairOutOfReach: undecided, and predicted to stay so until far past
+	// the last look.
+	PairOutOfReach
+)
+
+// Reason returns why a pair in state s stops, as a stop record gives it:
+// record.ReasonSettled, record.ReasonNoVerdict, or "" when it runs on.
+func (s PairState) Reason() string {
+	switch s {
+	case PairSettled:
+		return record.ReasonSettled
+	case PairOutOfReach:
+		return record.ReasonNoVerdict
+	}
+	return ""
+}
+
+// OutOfReach is the chance of a verdict at the last look below which an
+// undecided pair stops at an earlier look. Suite runs spent on such a pair
+// (on a noisy machine, an unchanged benchmark whose log ratios spread 20%
+// would need some 500 to show ±3%) go to the pairs in doubt, or nowhere.
+// Stopping without a verdict cannot add a false alarm or a false "no
+// change", so the level stays as planned; what it can cost is a pair that
+// the last look would have decided after all. Simulated
+// (TestSequentialEvaluation), it took at most 1.2 points of any detection
+// rate and 0.9 of "no change" at a 2% process spread (3.9 among outlying
+// processes), and cut undecidable pairs from 40 suite runs to 17–19.
+const OutOfReach = 0.01
+
+// FutilityLooks is how many looks a pair passes before it may stop out of
+// reach: the chance rests on the spread of the per-suite-run log ratios,
+// which at the first looks is too unsure to give up on.
+const FutilityLooks = 2
+
+// JudgePair says where a pair measured in paired suite runs stands. base[i]
+// and head[i] hold the process means (for example of ns/op) of the two
+// versions in the i-th suite run that both completed. Between planned
+// looks, and at a look while its interval straddles ±threshold but a
+// settling number of pairs lies within reach, it is PairOpen: the pair
+// should run on while its cap and the budget allow.
+func JudgePair(base, head [][]float64, threshold, confidence float64, p Plan) PairState {
+	n := min(len(base), len(head))
+	if n < 2 || !p.IsLook(n) {
+		return PairOpen
+	}
+	d := make([]float64, 0, n)
+	for i := range n {
+		x, ok := logRatioOf(base[i], head[i])
+		if !ok {
+			return PairOpen
+		}
+		d = append(d, x)
+	}
+	return p.judge(d, threshold, 1-confidence)
+}
+
+// judge places the per-suite-run log ratios d, taken at a look, under the
+// plan.
+func (p Plan) judge(d []float64, threshold, alpha float64) PairState {
+	a := p.level(alpha)
+	lr := pairedOf(d)
+	if direction(lr, a, threshold) != undecided {
+		return PairSettled
+	}
+	last := p.Looks[len(p.Looks)-1]
+	if len(d) < last && p.lookIndex(len(d)) >= FutilityLooks && verdictChance(d, lr, a, threshold, last) < OutOfReach {
+		return PairOutOfReach
+	}
+	return PairOpen
+}
+
+// verdictChance returns the predictive probability that the interval at
+// the last look, of last pairs at level a, decides: lies beyond ±threshold
+// or inside it. It takes the mean log ratio μ as unknown around the
+// centre m of d and their spread s as known: the last look's mean is then
+// normal around m with variance s²·(last − n)/(last·n), n = len(d), and
+// its half-width t·s/√last. Centre and spread are robust — the median,
+// and the smaller of the standard deviation (as lr's narrower interval
+// sees it) and 1.4826 times the median absolute deviation — because the
+// last look's interval is the narrower of the t and the trimmed-mean
+// one: a few far-out pairs early must not make a pair look hopeless that
+// trimming would decide (simulated with 15% of processes 40–80% slower,
+// the plain estimates gave up on 8 points of +10% changes that the last
+// look finds).
+func verdictChance(d []float64, lr logRatio, a, threshold float64, last int) float64 {
+	f, _ := lr.pick(a)
+	n, N := float64(len(d)), float64(last)
+	m := median(d)
+	dev := make([]float64, len(d))
+	for i, x := range d {
+		dev[i] = math.Abs(x - m)
+	}
+	s := math.Min(f.se*math.Sqrt(float64(f.n)), 1.4826*median(dev))
+	if !(s > 0) {
+		return 1
+	}
+	aN := a
+	if last >= MinTrimmedPairs {
+		aN = a / 2 // the last look's narrower interval, at half the level
+	}
+	h := tq(aN, N-1) * s / math.Sqrt(N)
+	sd := s * math.Sqrt((N-n)/(N*n))
+	up, down := math.Log1p(threshold), math.Log1p(-math.Min(threshold, 0.999999))
+	cdf := func(x float64) float64 { return distuv.UnitNormal.CDF((x - m) / sd) }
+	chance := 1 - cdf(up+h) + cdf(down-h)
+	if up-h > down+h {
+		chance += cdf(up-h) - cdf(down+h)
+	}
+	return chance
+}
+
+// lookIndex returns the 0-based index of look n in the plan, or −1.
+func (p Plan) lookIndex(n int) int { return slices.Index(p.Looks, n) }
+
+// logRatioOf returns the log of the ratio of the geometric means of head's
+// and base's process means, or false if either is empty or not positive.
+func logRatioOf(base, head []float64) (float64, bool) {
+	if len(base) == 0 || len(head) == 0 {
+		return 0, false
+	}
+	var lb, lh float64
+	for _, x := range base {
+		if !(x > 0) {
+			return 0, false
+		}
+		lb += math.Log(x)
+	}
+	for _, x := range head {
+		if !(x > 0) {
+			return 0, false
+		}
+		lh += math.Log(x)
+	}
+	return lh/float64(len(head)) - lb/float64(len(base)), true
+}

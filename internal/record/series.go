@@ -1,0 +1,112 @@
+package record
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+)
+
+// An IterationSample holds the values of one unit from one iteration of one
+// benchmark, in slice order.
+type IterationSample struct {
+	Instance  string
+	SuiteRun  int
+	Iteration int
+	Warmup    []float64 // warmup slices
+	Values    []float64 // measurement slices
+	// Walls are the wall times of the slices, warmup first, in the order
+	// of Warmup then Values; the first is timed from the process start,
+	// so it carries the process's start-up. Nil when the recording has no
+	// times (a converted CSV or JMH file).
+	Walls []time.Duration
+}
+
+// Series returns the samples of benchmark k in unit, one element per
+// iteration, ordered by instance, suite run and iteration.
+func (r *Run) Series(k Key, unit string) []IterationSample {
+	index := map[Process]int{}
+	var out []IterationSample
+	// The walls of each iteration's warmup and measurement slices, kept
+	// apart as the values are, so that Walls lines up with Warmup then
+	// Values whatever order the slices were recorded in.
+	var warmWalls, valueWalls [][]time.Duration
+	timed := true
+	for _, i := range r.positions(k) {
+		s := &r.Slices[i]
+		v, ok := s.Values[unit]
+		if !ok {
+			continue
+		}
+		key := s.Process()
+		j, ok := index[key]
+		if !ok {
+			j = len(out)
+			index[key] = j
+			out = append(out, IterationSample{Instance: s.Instance, SuiteRun: s.SuiteRun, Iteration: s.Iteration})
+			warmWalls, valueWalls = append(warmWalls, nil), append(valueWalls, nil)
+		}
+		if s.Warmup {
+			out[j].Warmup = append(out[j].Warmup, v)
+			warmWalls[j] = append(warmWalls[j], time.Duration(s.WallNs))
+		} else {
+			out[j].Values = append(out[j].Values, v)
+			valueWalls[j] = append(valueWalls[j], time.Duration(s.WallNs))
+		}
+		timed = timed && s.WallNs > 0
+	}
+	if timed {
+		for j := range out {
+			out[j].Walls = append(warmWalls[j], valueWalls[j]...)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b IterationSample) int {
+		return cmp.Or(cmp.Compare(a.Instance, b.Instance), cmp.Compare(a.SuiteRun, b.SuiteRun), cmp.Compare(a.Iteration, b.Iteration))
+	})
+	return out
+}
+
+// positions returns the indexes in r.Slices of benchmark k's slices, in
+// order. Indexing once makes Series linear in the size of the run rather
+// than in its size times the number of benchmarks.
+func (r *Run) positions(k Key) []int {
+	if r.index == nil || r.indexed != len(r.Slices) {
+		r.index = map[Key][]int{}
+		for i := range r.Slices {
+			key := r.Slices[i].Key()
+			r.index[key] = append(r.index[key], i)
+		}
+		r.indexed = len(r.Slices)
+	}
+	return r.index[k]
+}
+
+// Measurements returns every measurement value in series, in order.
+func Measurements(series []IterationSample) []float64 {
+	var out []float64
+	for _, it := range series {
+		out = append(out, it.Values...)
+	}
+	return out
+}
+
+// Tree nests the measurement values of series as instance → suite run →
+// iteration → slice, for hierarchical bootstrap resampling.
+func Tree(series []IterationSample) *bootstrap.Tree {
+	root := &bootstrap.Tree{}
+	var inst, run *bootstrap.Tree
+	for i, it := range series {
+		if i == 0 || it.Instance != series[i-1].Instance {
+			inst = &bootstrap.Tree{}
+			root.Children = append(root.Children, inst)
+			run = nil
+		}
+		if run == nil || it.SuiteRun != series[i-1].SuiteRun {
+			run = &bootstrap.Tree{}
+			inst.Children = append(inst.Children, run)
+		}
+		run.Children = append(run.Children, bootstrap.Leaf(it.Values))
+	}
+	return root.Prune()
+}

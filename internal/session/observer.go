@@ -1,0 +1,134 @@
+package session
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// observer writes results as they come and reports progress. With a
+// baseline, it writes each version's results to its own output. It keeps
+// both versions' slices in memory, for the comparison and the final,
+// ordered results files.
+type observer struct {
+	out      *benchout.Writer
+	baseOut  *benchout.Writer
+	head     *record.Run
+	baseline *record.Run
+	header   *record.Header
+	progress *progress.Reporter
+	done     map[*rmit.Benchmark]int // completed iterations
+	order    []record.Key            // the benchmarks as found
+	// procs holds each benchmark's processes with results, which the
+	// precision line after its results counts.
+	procs map[record.Key]map[record.Process]bool
+	err   error
+}
+
+func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
+	total, maxRuns := 0, 0
+	for _, b := range bs {
+		total += b.Config.SuiteRuns * b.Config.Iterations
+		maxRuns = max(maxRuns, b.Config.SuiteRuns)
+	}
+	obs := &observer{
+		out:      benchout.NewWriter(outs.Results),
+		header:   header,
+		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
+		done:     map[*rmit.Benchmark]int{},
+		procs:    map[record.Key]map[record.Process]bool{},
+		head:     &record.Run{Header: header},
+		baseline: &record.Run{Header: header},
+	}
+	for _, b := range bs {
+		if b.Package.Version == record.VersionHead {
+			obs.order = append(obs.order, record.Key{Bench: b.Bench()})
+		}
+	}
+	if o.Baseline != "" {
+		base := io.Writer(io.Discard)
+		if outs.Baseline != nil {
+			base = outs.Baseline
+		}
+		obs.baseOut = benchout.NewWriter(base)
+	}
+	return obs
+}
+
+func (o *observer) SuiteRunStarted(k, iterations int) { o.progress.SuiteRunStarted(k, iterations) }
+
+func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
+	w, run := o.out, o.head
+	if s.Version == record.VersionBaseline {
+		w, run = o.baseOut, o.baseline
+	}
+	run.Slices = append(run.Slices, *s)
+	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
+		o.err = err
+	}
+	if !s.Warmup {
+		k := s.Key()
+		if o.procs[k] == nil {
+			o.procs[k] = map[record.Process]bool{}
+		}
+		o.procs[k][s.Process()] = true
+	}
+}
+
+func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
+	o.done[b]++
+	o.progress.IterationDone(b.String(), f == nil)
+}
+
+func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
+	if ev.Event == record.EventStop {
+		o.stopped(ev)
+	}
+	if left := b.Config.SuiteRuns*b.Config.Iterations - o.done[b]; left > 0 {
+		o.progress.SkippedIterations(left)
+	}
+	switch ev.Event {
+	case record.EventFailure:
+		o.progress.BenchmarkFailed(b.String(), ev.Reason)
+	default:
+		o.progress.BenchmarkStopped(b.String(), stopWhy(ev))
+	}
+}
+
+func (o *observer) StillScheduled(_ *rmit.Benchmark, ev *record.Event) { o.stopped(ev) }
+
+// stopped ends a benchmark's results with the interval of its mean, which
+// its stop event ev holds: now on the stream, and again when the results
+// files are written in order.
+func (o *observer) stopped(ev *record.Event) {
+	w, run := o.out, o.head
+	if ev.Version == record.VersionBaseline {
+		w, run = o.baseOut, o.baseline
+	}
+	run.Events = append(run.Events, *ev)
+	if err := w.WritePrecision(ev, len(o.procs[ev.Key()])); err != nil && o.err == nil {
+		o.err = err
+	}
+}
+
+// stopWhy says in a few words why a benchmark stopped before its cap.
+func stopWhy(ev *record.Event) string {
+	switch {
+	case ev.Met:
+		return "stable"
+	case ev.Reason == record.ReasonSettled:
+		return "verdict decided"
+	case ev.Reason == record.ReasonNoVerdict:
+		return "verdict out of reach"
+	case ev.Reason == record.ReasonOutOfReach && ev.Precision != nil:
+		pr := ev.Precision
+		return fmt.Sprintf("out of reach at ±%.2g%% (about %d processes for ±%.2g%%)", 100*pr.RelHalfWidth, pr.Processes, 100*pr.Target)
+	case ev.Reason == record.ReasonOutOfReach:
+		return "out of reach of its target"
+	}
+	return "not stable, stopped by a limit"
+}

@@ -1,0 +1,125 @@
+package session
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// Options are the choices of one run, validated: the flags of
+// gobench-dyn run.
+type Options struct {
+	// Patterns are the packages, as go test resolves them.
+	Patterns []string
+	// Dir is where the packages are resolved; "" is the current directory.
+	Dir string
+	// Bench selects benchmarks as go test -bench does, and CPU lists
+	// the GOMAXPROCS values to run each at (none: the default).
+	Bench string
+	CPU   []int
+	// Tags, Race and Overlay are passed to go test -c.
+	Tags    string
+	Race    bool
+	Overlay string
+
+	// Stop is the stopping policy's configuration; SuiteRuns and
+	// Iterations cap every benchmark without a configuration file entry.
+	Stop       stopper.Config
+	SuiteRuns  int
+	Iterations int
+	// SliceTime is the target length of one slice, Timeout the longest
+	// an iteration may take, and Budget the longest the whole run may
+	// take (0: no limit).
+	SliceTime time.Duration
+	Timeout   time.Duration
+	Budget    time.Duration
+	// Seed is the schedule seed; without SeedSet a random one is drawn
+	// (or a resumed run's is taken).
+	Seed    uint64
+	SeedSet bool
+
+	// ConfigFile holds per-benchmark configurations from gobench-dyn
+	// optimize; MinDistinct pads the suite runs it leaves thin.
+	ConfigFile  string
+	MinDistinct int
+
+	// Raw is the file every slice is recorded to as it is measured; ""
+	// records nothing. Resume, when set, is the raw file of an
+	// interrupted run to continue and append to; it must equal Raw.
+	Raw    string
+	Resume string
+
+	// Baseline is a git revision built and interleaved with the code
+	// under test; Sequential stops each pair once its comparison is
+	// decided (regression, improvement or no change) and runs the
+	// undecided on to the cap. Compare and FailOn say how the two are
+	// compared and what fails; the run compares them paired by suite run.
+	Baseline   string
+	Sequential bool
+	Compare    gate.Options
+	FailOn     gate.FailOn
+
+	// Shard is the part of the suite this job runs (zero: all of it),
+	// and Instance names the machine in the records.
+	Shard      shard.Spec
+	Instance   string
+	ShardTimes string // an earlier raw run whose times balance the shards
+
+	// Progress says when to draw a live progress bar on Outputs.Log.
+	Progress progress.Mode
+	// Tool names the program and its version, for the raw header.
+	Tool string
+}
+
+// Outputs are where a run writes its results, opened before it starts
+// so that a bad path fails before any measurement.
+type Outputs struct {
+	// Results receives the benchstat-format results of the code under
+	// test, and Baseline those of the baseline (may be nil). They are
+	// committed once the run ends, interrupted or not.
+	Results, Baseline Output
+	// Log receives notes, warnings, progress and the summary.
+	Log io.Writer
+}
+
+// An Output is a results file, complete once committed.
+type Output interface {
+	io.Writer
+	// Commit completes the output when the run ends. run holds every
+	// slice written to it, and order the benchmarks as they were found
+	// in the source, for an output that rewrites itself in that order.
+	Commit(run *record.Run, order []record.Key) error
+}
+
+// Env holds the seams through which a run reaches the outside world. The
+// zero Env builds and runs real processes.
+type Env struct {
+	// Starter starts test binaries.
+	Starter rmit.Starter
+	// Prepare builds, discovers and calibrates the benchmarks of one
+	// version; nil is rmit.Prepare.
+	Prepare func(ctx context.Context, opts rmit.PrepareOptions) (*rmit.Suite, error)
+	// Checkout checks out rev of the repository holding dir into a
+	// temporary worktree under parent and returns the directory in it
+	// matching dir; nil uses package worktree.
+	Checkout func(ctx context.Context, dir, rev, parent string) (*Checkout, error)
+	// Clock tells the time; nil is time.Now.
+	Clock func() time.Time
+	// Cleanups collects what must be undone even if the process exits
+	// abruptly; nil keeps a private list.
+	Cleanups *Cleanups
+}
+
+// A Checkout is a baseline checked out in a temporary worktree.
+type Checkout struct {
+	Dir    string // the directory matching the run's Dir
+	Rev    string // the commit checked out
+	Remove func() error
+}

@@ -1,0 +1,236 @@
+package session
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
+	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// basePolicy returns the stopping policy the options ask for, before
+// configurations and pairing wrap it.
+func basePolicy(o *Options) (rmit.Policy, error) {
+	if o.Stop.Criterion == stopper.None {
+		return rmit.Static{Warmup: o.Stop.WarmupMin, Slices: o.Stop.Measure}, nil
+	}
+	cfg := o.Stop
+	cfg.Seed = o.Seed
+	// The interval criterion plans its slices per process for the cap.
+	cfg.MaxIterations = o.SuiteRuns * o.Iterations
+	p, err := stopper.NewPolicy(cfg)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return p, nil
+}
+
+// assemblePolicy wraps policy for the suite: per-benchmark configurations
+// from cf, then the pairing of the two versions of a baseline run,
+// outermost so that the runner sees why a pair stopped. For a baseline run
+// it also returns the pairing, by which the schedule runs each pair back
+// to back, and sets o.Compare to compare the versions paired by suite run,
+// with the looks of a sequential plan when o.Sequential.
+func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) (rmit.Policy, *rmit.Pairing) {
+	if cf != nil {
+		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
+	}
+	if o.Stop.Criterion == stopper.None {
+		// A static configuration decides nothing from the data, but its
+		// results still carry their intervals.
+		policy = stopper.NewIntervals(policy)
+	}
+	if s.base == nil {
+		return policy, nil
+	}
+	paired := rmit.NewPaired(policy, s.base.Benchmarks, s.head.Benchmarks)
+	o.Compare.Paired = true
+	if o.Stop.Criterion == stopper.None {
+		// A fixed configuration: nothing stops early.
+		return policy, &paired.Pairing
+	}
+	if o.Sequential {
+		plan := gate.NewPlan(gate.DefaultFirstLook, maxSuiteRuns(o, cf))
+		o.Compare.Plan = plan
+		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
+		paired.Judge = func(base, head [][]float64) string {
+			return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
+		}
+	}
+	return paired, &paired.Pairing
+}
+
+// applyConfig gives each benchmark its configuration from cf and returns
+// the policy that obeys it. It names the benchmarks cf does not know, which
+// run with the options' configuration, and the entries that match nothing.
+func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, policy rmit.Policy, log io.Writer) rmit.Policy {
+	perBench := map[string]rmit.SliceConfig{}
+	caps := map[string]int{}
+	warmups := map[string]int{}
+	matched := map[record.Bench]bool{}
+	var fresh []string
+	for _, b := range bs {
+		e, ok := cf.Lookup(b.Package.ImportPath, b.Name)
+		if !ok {
+			fresh = append(fresh, b.String())
+			continue
+		}
+		matched[record.Bench{Package: e.Package, Benchmark: e.Benchmark}] = true
+		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
+		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
+		caps[b.ID] = e.Slices
+		warmups[b.ID] = e.Warmup
+	}
+	for _, n := range fresh {
+		fmt.Fprintf(log, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, path)
+	}
+	for _, e := range cf.Entries {
+		if !matched[record.Bench{Package: e.Package, Benchmark: e.Benchmark}] {
+			fmt.Fprintf(log, "gobench-dyn: --config %s: %s.%s matches no benchmark of this run\n", path, e.Package, e.Benchmark)
+		}
+	}
+	if static, ok := policy.(rmit.Static); ok {
+		static.PerBenchmark = perBench
+		return static
+	}
+	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
+}
+
+// maxSuiteRuns returns the most suite runs any benchmark of the run can
+// take: the last look of a sequential comparison.
+func maxSuiteRuns(o *Options, cf *optime.ConfigFile) int {
+	n := o.SuiteRuns
+	if cf != nil {
+		for _, e := range cf.Entries {
+			n = max(n, e.SuiteRuns)
+		}
+	}
+	return n
+}
+
+// selectShard keeps the benchmarks of the shard the options name. Both
+// versions of a benchmark share one identity, so they land in one shard.
+func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Benchmark, error) {
+	var expected map[record.Bench]time.Duration
+	if o.ShardTimes != "" {
+		run, warns, err := record.ReadFile(o.ShardTimes)
+		if err != nil {
+			return nil, usageErr("--shard-times: %v", err)
+		}
+		for _, w := range warns {
+			fmt.Fprintf(log, "gobench-dyn: warning: %s\n", w)
+		}
+		expected = shard.ExpectedTimes(run)
+	}
+	byID := map[record.Bench][]*rmit.Benchmark{}
+	ids := make([]record.Bench, len(bs))
+	for i, b := range bs {
+		ids[i] = b.Bench()
+		byID[ids[i]] = append(byID[ids[i]], b)
+	}
+	var kept []*rmit.Benchmark
+	for _, id := range shard.Select(ids, o.Shard, expected) {
+		kept = append(kept, byID[id]...)
+	}
+	return kept, nil
+}
+
+// headerOptions returns the options that shape the results, for the raw
+// file's header: a resumed run must match them.
+func headerOptions(o *Options) map[string]string {
+	cpus := make([]string, len(o.CPU))
+	for i, c := range o.CPU {
+		cpus[i] = strconv.Itoa(c)
+	}
+	return record.RunOptions{
+		Bench:         o.Bench,
+		Stop:          o.Stop.Criterion.String(),
+		Threshold:     o.Stop.Threshold,
+		Window:        o.Stop.Window,
+		Warmup:        o.Stop.WarmupMin,
+		WarmupMax:     o.Stop.WarmupMax,
+		Slices:        o.Stop.Measure,
+		MinIterations: o.Stop.MinIterations,
+		SuiteRuns:     o.SuiteRuns,
+		Iterations:    o.Iterations,
+		SliceTime:     o.SliceTime,
+		Budget:        o.Budget,
+		Config:        o.ConfigFile,
+		Baseline:      o.Baseline,
+		EarlyVerdict:  o.Sequential,
+		Sequential:    o.Sequential,
+		Looks:         looks(o.Compare.Plan),
+		MinChange:     o.Compare.Threshold,
+		Rule:          string(o.Compare.Rule),
+		Correction:    string(o.Compare.Correction),
+		FailOn:        strings.Join(o.FailOn, ","),
+		Confidence:    o.Compare.Confidence,
+		Tags:          o.Tags,
+		CPU:           strings.Join(cpus, ","),
+		Race:          o.Race,
+	}.Encode()
+}
+
+// newHeader returns the raw file header of a run of pkgs on this machine.
+func newHeader(o *Options, pkgs []*rmit.Package, now time.Time) *record.Header {
+	host, _ := os.Hostname()
+	h := &record.Header{
+		Tool:      o.Tool,
+		GoVersion: runtime.Version(),
+		GOOS:      runtime.GOOS,
+		GOARCH:    runtime.GOARCH,
+		CPU:       cpuModel(),
+		NumCPU:    runtime.NumCPU(),
+		Host:      host,
+		Seed:      o.Seed,
+		Start:     now.UTC(),
+		Binaries:  map[string]string{},
+		Options:   headerOptions(o),
+		Instance:  o.Instance,
+	}
+	if !o.Shard.IsZero() {
+		h.Shard = o.Shard.String()
+	}
+	for _, p := range pkgs {
+		key := p.ImportPath
+		if p.Version != record.VersionHead {
+			key = p.Version + ":" + key
+		}
+		h.Binaries[key] = p.Hash
+	}
+	return h
+}
+
+// cpuModel returns the CPU model name as go test prints it, or "".
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// looks records the looks of a sequential plan, or nothing.
+func looks(p gate.Plan) string {
+	if !p.Sequential() {
+		return ""
+	}
+	return p.String()
+}

@@ -1,0 +1,152 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// prepared is the suite of a run: the code under test and, with a
+// baseline, the baseline's benchmarks after it.
+type prepared struct {
+	suite      *rmit.Suite // both versions together
+	head, base *rmit.Suite // base is nil without a baseline
+}
+
+// prepare builds, discovers and calibrates the code under test and, with
+// a baseline, the baseline checked out under tmp. The baseline's worktree
+// stays until the run's cleanups: benchmarks that read files run in it.
+func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
+	head, err := r.prepareVersion(ctx, r.opts.Dir, tmp, record.VersionHead)
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{suite: head, head: head}
+	if r.opts.Baseline == "" {
+		return p, nil
+	}
+	dir := r.opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	co, err := r.checkout(ctx, dir, r.opts.Baseline, tmp)
+	if err != nil {
+		return nil, usageErr("--baseline: %v", err)
+	}
+	r.cleanups.Add(func() { _ = co.Remove() })
+	fmt.Fprintf(r.log, "gobench-dyn: baseline %s (%.12s) checked out in a temporary worktree\n", r.opts.Baseline, co.Rev)
+	base, err := r.prepareVersion(ctx, co.Dir, tmp, record.VersionBaseline)
+	if err != nil {
+		return nil, err
+	}
+	reportUnpaired(r.log, base, head)
+	rmit.ShareN(base.Benchmarks, head.Benchmarks)
+	p.base = base
+	p.suite = &rmit.Suite{
+		Packages:   append(append([]*rmit.Package(nil), head.Packages...), base.Packages...),
+		Benchmarks: append(append([]*rmit.Benchmark(nil), head.Benchmarks...), base.Benchmarks...),
+		Failures:   append(append([]*rmit.PrepareFailure(nil), head.Failures...), base.Failures...),
+		Skipped:    append(append([]*rmit.PrepareFailure(nil), head.Skipped...), base.Skipped...),
+	}
+	return p, nil
+}
+
+// prepareVersion prepares one version of the code, resolving packages in
+// dir, and gives every benchmark the options' configuration.
+func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rmit.Suite, error) {
+	o := r.opts
+	binDir := filepath.Join(tmp, "bin-head")
+	if version != record.VersionHead {
+		binDir = filepath.Join(tmp, "bin-"+version)
+	}
+	if err := os.Mkdir(binDir, 0o700); err != nil {
+		return nil, err
+	}
+	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
+		Dir: dir, Patterns: o.Patterns, BuildFlags: buildFlags(o), BinDir: binDir, Version: version, Log: r.log,
+		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: o.SliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &Error{Kind: Interrupted, Msg: "interrupted before any benchmark ran"}
+		}
+		return nil, usageErr("%v", err)
+	}
+	if len(suite.Benchmarks) == 0 {
+		for _, f := range suite.Failures {
+			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
+		}
+		if len(suite.Failures) > 0 {
+			return nil, failErr("no benchmark could be prepared")
+		}
+		where := strings.Join(o.Patterns, " ")
+		if where == "" {
+			where = "./..."
+		}
+		return nil, usageErr("no benchmarks match %q in %s", o.Bench, where)
+	}
+	for _, b := range suite.Benchmarks {
+		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}
+	}
+	return suite, nil
+}
+
+// checkout checks out rev through the Env, or with package worktree.
+func (r *run) checkout(ctx context.Context, dir, rev, parent string) (*Checkout, error) {
+	if r.env.Checkout != nil {
+		return r.env.Checkout(ctx, dir, rev, parent)
+	}
+	wt, err := worktree.Add(ctx, dir, rev, parent)
+	if err != nil {
+		return nil, err
+	}
+	path, err := wt.Path(dir)
+	if err != nil {
+		_ = wt.Remove()
+		return nil, err
+	}
+	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove}, nil
+}
+
+func buildFlags(o *Options) []string {
+	var f []string
+	if o.Tags != "" {
+		f = append(f, "-tags="+o.Tags)
+	}
+	if o.Race {
+		f = append(f, "-race")
+	}
+	if o.Overlay != "" {
+		f = append(f, "-overlay="+o.Overlay)
+	}
+	return f
+}
+
+// reportUnpaired lists the benchmarks present in only one version.
+func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
+	names := func(s *rmit.Suite) map[string]bool {
+		m := map[string]bool{}
+		for _, b := range s.Benchmarks {
+			m[b.Bench().String()] = true
+		}
+		return m
+	}
+	hb, bb := names(head), names(base)
+	for _, n := range sortedKeys(hb) {
+		if !bb[n] {
+			fmt.Fprintf(w, "gobench-dyn: %s is new: not in the baseline\n", n)
+		}
+	}
+	for _, n := range sortedKeys(bb) {
+		if !hb[n] {
+			fmt.Fprintf(w, "gobench-dyn: %s is gone: only in the baseline\n", n)
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/steady"
+	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// run is one run in progress.
+type run struct {
+	opts     *Options
+	outs     Outputs
+	env      Env
+	log      io.Writer
+	now      func() time.Time
+	start    time.Time
+	cleanups *Cleanups
+	undo     []func() // this run's cleanups, run when it returns
+
+	past   *record.Run // the records of the run resumed, or nil
+	resume *rmit.Resume
+	config *optime.ConfigFile
+	raw    *rawFile
+}
+
+// Run plans, prepares and runs the benchmarks opts selects, writing
+// results to outs as they are measured, and compares the two versions of
+// a baseline run. ctx stops the run: it then ends the running iteration,
+// writes what was measured and returns a Result that says it was
+// interrupted.
+//
+// The error is an *Error when the run could not start or measure, and
+// any other error when writing its records failed.
+func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, error) {
+	r := newRun(&opts, outs, env)
+	defer r.cleanup()
+	if err := r.plan(); err != nil {
+		return nil, err
+	}
+	var tmp string
+	undo, err := r.cleanups.Create(func() (func(), error) {
+		var err error
+		tmp, err = os.MkdirTemp("", "gobench-dyn-")
+		return func() { os.RemoveAll(tmp) }, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.undo = append(r.undo, undo)
+	p, err := r.prepare(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	runner, obs, err := r.assemble(p)
+	if err != nil {
+		return nil, err
+	}
+	sum, runErr := runner.Run(ctx)
+	obs.progress.Close()
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head)}
+	if err := r.commit(obs); err != nil {
+		return res, err
+	}
+	if errors.Is(runErr, rmit.ErrInterrupted) || sum.Interrupted {
+		return res, nil
+	}
+	if runErr != nil {
+		return res, runErr
+	}
+	if r.opts.Baseline != "" {
+		if err := r.compare(res, obs); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func newRun(o *Options, outs Outputs, env Env) *run {
+	r := &run{opts: o, outs: outs, env: env, log: outs.Log, now: env.Clock, cleanups: env.Cleanups}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.cleanups == nil {
+		r.cleanups = &Cleanups{}
+	}
+	if r.outs.Results == nil {
+		r.outs.Results = discard{}
+	}
+	if r.env.Prepare == nil {
+		r.env.Prepare = rmit.Prepare
+	}
+	r.start = r.now()
+	return r
+}
+
+// atExit registers fn to run when Run returns, or on an abort.
+func (r *run) atExit(fn func()) { r.undo = append(r.undo, r.cleanups.Add(fn)) }
+
+func (r *run) cleanup() {
+	for _, fn := range slices.Backward(r.undo) {
+		fn()
+	}
+}
+
+// plan reads what the run needs before preparing anything: the run it
+// resumes, the seed, the configuration file and the raw file, so that a
+// bad input fails at once rather than after building.
+func (r *run) plan() error {
+	o := r.opts
+	if o.Resume != "" {
+		if o.Raw != "" && o.Raw != o.Resume {
+			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
+		}
+		o.Raw = o.Resume
+	}
+	past, err := readResume(o, r.log)
+	if err != nil {
+		return err
+	}
+	switch {
+	case past != nil:
+		r.past, r.resume = past, rmit.NewResume(past)
+		o.Seed = past.Header.Seed
+	case !o.SeedSet:
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		o.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	if o.ConfigFile != "" {
+		if r.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {
+			return usageErr("--config: %v", err)
+		}
+	}
+	if o.Raw == "" {
+		return nil
+	}
+	open := createRaw
+	if past != nil {
+		open = appendRaw
+	}
+	if r.raw, err = open(o.Raw); err != nil {
+		return usageErr("--raw: %v", err)
+	}
+	r.atExit(func() { _ = r.raw.Close() })
+	return nil
+}
+
+// assemble builds the runner of the prepared suite: its policy, its shard,
+// its records and its observer.
+func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
+	o := r.opts
+	policy, err := basePolicy(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	policy, pairs := assemblePolicy(o, policy, r.config, p, r.log)
+	bs := p.suite.Benchmarks
+	if !o.Shard.IsZero() {
+		// Shard after both versions are known, so that a benchmark and
+		// its baseline land in the same shard.
+		if bs, err = selectShard(bs, o, r.log); err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(r.log, "gobench-dyn: shard %s: %d benchmarks\n", o.Shard, len(bs))
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: %d benchmarks in %d packages, seed %d\n", len(bs), len(p.suite.Packages), o.Seed)
+	header := newHeader(o, p.suite.Packages, r.now())
+	rw, err := r.startRecords(header, p.suite)
+	if err != nil {
+		return nil, nil, err
+	}
+	obs := newObserver(o, bs, header, r.outs, r.log)
+	runner := &rmit.Runner{
+		Benchmarks: bs, Policy: policy, Seed: o.Seed,
+		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget, Start: r.start,
+		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
+		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
+		Pairs: pairs,
+	}
+	if r.config != nil {
+		runner.MinDistinct = o.MinDistinct
+	}
+	r.warnBudget(runner)
+	return runner, obs, nil
+}
+
+// startRecords checks that a resumed run measures the same code, and
+// writes the head of the raw records: the header, or for a resumed run a
+// resumed event, and the failures met while preparing.
+func (r *run) startRecords(header *record.Header, suite *rmit.Suite) (*record.Writer, error) {
+	if r.past != nil {
+		if err := checkResumeCode(r.opts.Resume, r.past.Header, header); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(r.log, "gobench-dyn: resuming %s: %d iterations recorded\n", r.opts.Resume, r.resume.Len())
+	}
+	if r.raw == nil {
+		return nil, nil
+	}
+	rw := record.NewWriter(r.raw)
+	first := any(header)
+	if r.past != nil {
+		// A resumed run appends: the file keeps its one header.
+		first = &record.Event{Event: record.EventResumed, Reason: fmt.Sprintf("resumed with seed %d", r.opts.Seed), Time: r.now()}
+	}
+	if err := rw.Write(first); err != nil {
+		return nil, fmt.Errorf("--raw: %v", err)
+	}
+	if err := suite.WriteEvents(rw, r.resume); err != nil {
+		return nil, fmt.Errorf("--raw: %v", err)
+	}
+	return rw, nil
+}
+
+// warnBudget warns when the budget left after preparing cannot give every
+// benchmark its minimum iterations.
+func (r *run) warnBudget(runner *rmit.Runner) {
+	o := r.opts
+	if o.Budget <= 0 {
+		return
+	}
+	left := o.Budget - r.now().Sub(r.start)
+	if need := runner.MinimumTime(); need > left {
+		fmt.Fprintf(r.log, "gobench-dyn: warning: --budget %s leaves %s after building and calibrating, and the minimum of %d iterations per benchmark needs about %s: some benchmarks will get fewer than their minimum samples\n",
+			o.Budget, left.Round(time.Second), max(1, o.Stop.MinIterations), need.Round(time.Second))
+	}
+}
+
+// commit completes the results files, each version's results grouped by
+// package and benchmark in the order they were found, and closes the raw
+// file.
+func (r *run) commit(obs *observer) error {
+	if err := r.outs.Results.Commit(obs.head, obs.order); err != nil {
+		return fmt.Errorf("writing results: %v", err)
+	}
+	if r.outs.Baseline != nil {
+		if err := r.outs.Baseline.Commit(obs.baseline, obs.order); err != nil {
+			return fmt.Errorf("writing results: %v", err)
+		}
+	}
+	if err := r.raw.Close(); err != nil {
+		return fmt.Errorf("--raw: %v", err)
+	}
+	return nil
+}
+
+// compare compares the two versions the observer kept.
+func (r *run) compare(res *Result, obs *observer) error {
+	c, err := gate.Runs(obs.baseline, obs.head, r.opts.Compare)
+	if err != nil {
+		return err
+	}
+	c.OldName, c.NewName = r.opts.Baseline, "HEAD"
+	res.Comparison = c
+	res.Regressed = len(c.Regressions(r.opts.FailOn)) > 0
+	res.Inconclusive = !res.Regressed && c.Failed(r.opts.FailOn)
+	return nil
+}
+
+// discard is an Output that keeps nothing.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error)            { return len(p), nil }
+func (discard) Commit(*record.Run, []record.Key) error { return nil }

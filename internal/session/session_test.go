@@ -1,0 +1,504 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// buffer is an Output in memory.
+type buffer struct {
+	bytes.Buffer
+	committed bool
+}
+
+func (b *buffer) Commit(*record.Run, []record.Key) error { b.committed = true; return nil }
+
+// jitter returns ns/op within ±1% of base, varying deterministically with
+// i, so that criteria and comparisons see a spread.
+func jitter(base float64, i int) float64 {
+	return base * (1 + 0.005*float64(i*7%5-2))
+}
+
+func newFake(names ...string) *fakeBinaries {
+	return &fakeBinaries{
+		clock:   newFakeClock(),
+		names:   names,
+		nsPerOp: func(_, _ string, i int) float64 { return jitter(1000, i) },
+		counts:  map[string]int{},
+	}
+}
+
+// testOptions is a static run of 3 suite runs of 2 warmup and 4
+// measurement slices of 1ms each.
+func testOptions(dir string) Options {
+	stop := stopper.Default(stopper.None)
+	stop.WarmupMin, stop.Measure = 2, 4
+	return Options{
+		Bench: ".", Stop: stop, SuiteRuns: 3, Iterations: 1, SliceTime: time.Millisecond, Timeout: time.Minute,
+		Seed: 5, SeedSet: true, Raw: filepath.Join(dir, "raw.jsonl"), Compare: gate.DefaultOptions(),
+		FailOn: gate.FailOn{gate.FailTime}, Progress: progress.Off, Tool: "gobench-dyn test",
+	}
+}
+
+type outcome struct {
+	res       *Result
+	out, log  string
+	committed bool
+}
+
+func runFake(t *testing.T, ctx context.Context, f *fakeBinaries, o Options) (outcome, error) {
+	t.Helper()
+	var out buffer
+	var log bytes.Buffer
+	res, err := Run(ctx, o, Outputs{Results: &out, Log: &log}, f.env())
+	return outcome{res, out.String(), log.String(), out.committed}, err
+}
+
+// measured counts the measurement slices of run by benchmark and version.
+func measured(run *record.Run) map[string]int {
+	m := map[string]int{}
+	for _, s := range run.Slices {
+		if !s.Warmup {
+			m[s.Version+":"+s.Benchmark]++
+		}
+	}
+	return m
+}
+
+func TestStaticRunRecordsEverySlice(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(t.TempDir())
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	assert.True(t, got.committed)
+	assert.Equal(t, 2*3*4, strings.Count(got.out, " ns/op"), "2 benchmarks × 3 suite runs × 4 slices:\n%s", got.out)
+	// Each benchmark's results end with the interval of its mean, as it
+	// ran to the cap.
+	for _, b := range []string{"BenchmarkA", "BenchmarkB"} {
+		assert.Regexp(t, `(?m)^# `+b+suffix()+`: mean over 3 processes ±[0-9.]+% \(95%\)$`, got.out)
+	}
+	run, warns, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Empty(t, warns)
+	assert.True(t, run.Complete)
+	assert.Equal(t, map[string]int{":BenchmarkA" + suffix(): 12, ":BenchmarkB" + suffix(): 12}, measured(run))
+	assert.Equal(t, ".", run.Header.Options["bench"])
+	assert.Equal(t, uint64(5), run.Header.Seed)
+}
+
+func TestSummaryHasOneFinalLineWithOneDurationFormat(t *testing.T) {
+	f := newFake("BenchmarkA")
+	got, err := runFake(t, context.Background(), f, testOptions(t.TempDir()))
+	require.NoError(t, err)
+	var sum bytes.Buffer
+	got.res.WriteSummary(&sum)
+	text := sum.String()
+	// 3 iterations of 6 slices of 1000 × 1µs, plus the calibration probe.
+	assert.Regexp(t, `(?m)^gobench-dyn: done: 1 benchmarks, 3 iterations, 12 measurement slices \(6 warmup\) in \d+ms$`, text)
+	assert.Equal(t, 1, strings.Count(text+got.log, "done:"), "one final line:\n%s%s", got.log, text)
+	assert.NotRegexp(t, `\d+\.\d{3}s|\d\.\d+ms`, text, "no fractional milliseconds beside rounded durations")
+	assert.NotContains(t, text, ", wall ")
+}
+
+func TestBudgetCutsBenchmarksShort(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkB", "BenchmarkC")
+	o := testOptions(t.TempDir())
+	o.SuiteRuns = 10
+	o.Stop.MinIterations = 1
+	// An iteration takes 6 slices of 1ms: 10 suite runs of 3 benchmarks
+	// take 180ms; the budget allows about half.
+	o.Budget = 90 * time.Millisecond
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	sum := got.res.Summary
+	assert.NotEmpty(t, sum.BudgetCut)
+	assert.Less(t, sum.Iterations, 30)
+	assert.LessOrEqual(t, sum.End.Sub(sum.Start), o.Budget+6*time.Millisecond, "at most one iteration's overrun")
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	cut := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventBudget {
+			cut++
+		}
+	}
+	assert.Equal(t, len(sum.BudgetCut), cut, "every cut is recorded")
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "--budget 90ms cut")
+}
+
+func TestBaselinePairsStopTogether(t *testing.T) {
+	f := newFake("BenchmarkSame", "BenchmarkSlow")
+	f.nsPerOp = func(dir, name string, i int) float64 {
+		if dir == "baseline" || name == "BenchmarkSame" {
+			return jitter(1000, i)
+		}
+		return jitter(3000, i) // three times slower: far beyond noise
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.CV)
+	o.SuiteRuns = 20
+	o.Baseline, o.Sequential = "main", true
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	require.NotNil(t, got.res.Comparison)
+	assert.True(t, got.res.Regressed, "BenchmarkSlow regressed:\n%s", got.log)
+
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[e.Version+":"+e.Benchmark] = e
+		}
+	}
+	for _, name := range []string{"BenchmarkSame", "BenchmarkSlow"} {
+		head, base := stops[":"+name+suffix()], stops["baseline:"+name+suffix()]
+		require.NotEmpty(t, head.Event, name)
+		require.NotEmpty(t, base.Event, name)
+		assert.Equal(t, head.SuiteRun, base.SuiteRun, "%s: both versions stop in the same suite run", name)
+		assert.Less(t, head.SuiteRun, o.SuiteRuns, "%s stopped before the cap", name)
+	}
+	counts := measured(run)
+	for _, name := range []string{"BenchmarkSame", "BenchmarkSlow"} {
+		assert.Equal(t, counts[":"+name+suffix()], counts["baseline:"+name+suffix()], "%s: equal samples for both versions", name)
+	}
+}
+
+// TestBaselinePairOutOfReachStops: a pair whose ns/op jumps by up to
+// ±30% every 6 slices, in both versions, cannot show ±3% within 40 paired
+// suite runs; from the third look it stops with its baseline,
+// inconclusive, and the summary says why.
+func TestBaselinePairOutOfReachStops(t *testing.T) {
+	f := newFake("BenchmarkNoisy")
+	f.nsPerOp = func(dir, _ string, i int) float64 {
+		if dir == "baseline" {
+			i += 3
+		}
+		return 1000 * (1 + 0.3*float64((i/6*7919)%17-8)/8)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = gate.DefaultLastLook
+	o.Baseline, o.Sequential = "main", true
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	require.NotNil(t, got.res.Comparison)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	var stops []record.Event
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops = append(stops, e)
+		}
+	}
+	require.Len(t, stops, 2, "both versions stop")
+	for _, e := range stops {
+		assert.Equal(t, record.ReasonNoVerdict, e.Reason)
+		assert.Less(t, e.SuiteRun, o.SuiteRuns, "stopped before the cap")
+	}
+	c := got.res.Comparison.Comparisons[0]
+	require.Equal(t, "ns/op", c.Unit)
+	assert.Equal(t, gate.Inconclusive, c.Verdict)
+	var text strings.Builder
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "2 benchmarks stopped with their baseline, inconclusive", text.String())
+	assert.Contains(t, text.String(), "--stop interval: 0 benchmarks stable early", "a pair's stop is not stability")
+}
+
+// TestResumeCompletesAnInterruptedRun interrupts a run in the middle of an
+// iteration, resumes it, and checks that the records hold what an
+// uninterrupted run with the same seed measures.
+func TestResumeCompletesAnInterruptedRun(t *testing.T) {
+	full := newFake("BenchmarkA", "BenchmarkB")
+	want := testOptions(t.TempDir())
+	_, err := runFake(t, context.Background(), full, want)
+	require.NoError(t, err)
+	wantRun, _, err := record.ReadFile(want.Raw)
+	require.NoError(t, err)
+
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 15 { // in the third iteration
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+	assert.True(t, got.committed, "partial results are written")
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "gobench-dyn: interrupted:")
+	assert.Contains(t, text.String(), "the results are partial; --resume "+o.Raw)
+	assert.NotContains(t, text.String(), "saved")
+
+	f.onSlice = nil
+	o.Resume, o.SeedSet = o.Raw, false
+	got, err = runFake(t, context.Background(), f, o)
+	require.NoError(t, err, got.log)
+	assert.Contains(t, got.log, "resuming")
+	run, warns, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Empty(t, warns)
+	assert.True(t, run.Complete)
+	assert.Equal(t, measured(wantRun), measured(run))
+	assert.Equal(t, order(wantRun), order(run), "the resumed run keeps the schedule")
+}
+
+// order lists the iterations of run in the order they were measured.
+func order(run *record.Run) []string {
+	var out []string
+	for _, s := range run.Slices {
+		if s.Slice == 1 {
+			out = append(out, s.Benchmark)
+		}
+	}
+	return out
+}
+
+func TestResumeRefusesOtherOptions(t *testing.T) {
+	f := newFake("BenchmarkA")
+	o := testOptions(t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	f.onSlice = func(n int) bool { cancel(); return true }
+	_, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	o.Resume = o.Raw
+	o.SuiteRuns = 4
+	_, err = runFake(t, context.Background(), newFake("BenchmarkA"), o)
+	var se *Error
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, Usage, se.Kind)
+	assert.Regexp(t, regexp.MustCompile(`flags differ.*suite-runs was "3", now "4"`), se.Msg)
+}
+
+func TestNoBenchmarksNamesThePatterns(t *testing.T) {
+	f := newFake("BenchmarkA")
+	o := testOptions(t.TempDir())
+	o.Bench = "Nothing"
+	_, err := runFake(t, context.Background(), f, o)
+	var se *Error
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, `no benchmarks match "Nothing" in ./...`, se.Msg)
+}
+
+func TestFailingBenchmarkFailsAlone(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkBad")
+	f.fails = map[string]bool{"BenchmarkBad": true}
+	o := testOptions(t.TempDir())
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.res.Failed())
+	require.Len(t, got.res.Summary.Failed, 1)
+	assert.Contains(t, got.res.Summary.Failed[0].Reason, "--- FAIL")
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, 12, measured(run)[":BenchmarkA"+suffix()], "the healthy benchmark runs its whole configuration")
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "FAILED example.com/p.BenchmarkBad")
+	assert.Contains(t, text.String(), "boom")
+}
+
+func TestShardKeepsBothVersionsOfABenchmarkTogether(t *testing.T) {
+	names := []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD", "BenchmarkE"}
+	seen := map[string]int{}
+	for k := 1; k <= 2; k++ {
+		f := newFake(names...)
+		o := testOptions(t.TempDir())
+		o.Baseline = "main"
+		o.Shard = shard.Spec{K: k, N: 2}
+		_, err := runFake(t, context.Background(), f, o)
+		require.NoError(t, err)
+		run, _, err := record.ReadFile(o.Raw)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("%d/2", k), run.Header.Shard)
+		counts := measured(run)
+		for _, n := range names {
+			head, base := counts[":"+n+suffix()], counts["baseline:"+n+suffix()]
+			assert.Equal(t, head, base, "shard %d: %s runs in both versions or neither", k, n)
+			if head > 0 {
+				seen[n]++
+			}
+		}
+	}
+	for _, n := range names {
+		assert.Equal(t, 1, seen[n], "%s runs in exactly one shard", n)
+	}
+}
+
+func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bench.conf")
+	require.NoError(t, os.WriteFile(cfg, []byte("gobench-dyn-config schema=1\n"+
+		"source id=1 file=full.jsonl seed=1 start=2026-02-28T10:00:00Z\n"+
+		"bench pkg=example.com/p name=BenchmarkA"+suffix()+" s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"+
+		"bench pkg=example.com/p name=BenchmarkGone s=2 i=1 d=3 warmup=1 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"), 0o600))
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(dir)
+	o.ConfigFile = cfg
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{
+		":BenchmarkA" + suffix(): 2 * 1 * 3, // from the file
+		":BenchmarkB" + suffix(): 3 * 1 * 4, // from the options
+	}, measured(run))
+	assert.Contains(t, got.log, "NEW example.com/p.BenchmarkB"+suffix()+" is not in --config")
+	assert.Contains(t, got.log, "example.com/p.BenchmarkGone matches no benchmark")
+}
+
+// TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs runs the default
+// criterion on fake binaries: a benchmark steady to ±1% stops after 4
+// processes (3, then the criterion holding at two consecutive ones), one
+// whose slices scatter by ±30% stops there too as out of reach, and the
+// summary and its stop record say how precisely each mean is known.
+func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
+	f := newFake("BenchmarkSteady", "BenchmarkNoisy")
+	f.nsPerOp = func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkNoisy") {
+			return 1000 * (1 + 0.3*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 5
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
+		}
+	}
+	steady, noisy := stops["BenchmarkSteady"], stops["BenchmarkNoisy"]
+	assert.Equal(t, record.ReasonCriterionMet, steady.Reason)
+	assert.True(t, steady.Met)
+	assert.Equal(t, 4, steady.SuiteRun, "3 processes, then held at two consecutive ones")
+	require.NotNil(t, steady.Precision)
+	assert.LessOrEqual(t, steady.Precision.RelHalfWidth, 0.03)
+	assert.Equal(t, 0.95, steady.Precision.Confidence)
+	// The noisy one needs about 37 processes for ±3%, over
+	// stopper.OutOfReach times the cap of 5, so it stops at the 4th too,
+	// unmet, saying why.
+	assert.False(t, noisy.Met)
+	assert.Equal(t, record.ReasonOutOfReach, noisy.Reason)
+	assert.Equal(t, 4, noisy.SuiteRun)
+	require.NotNil(t, noisy.Precision)
+	assert.Greater(t, noisy.Precision.RelHalfWidth, 0.03)
+	assert.Greater(t, noisy.Precision.Processes, stopper.OutOfReach*5)
+
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(4 processes\)`, text.String())
+	assert.Contains(t, text.String(), "out of reach: 1 stopped early, predicted to need over 3 times the processes of the cap")
+	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
+}
+
+// TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
+// each process's slices from the costs of the ones before, and a resumed
+// run, which knows them only from the records, chooses the same, so it
+// discards no recorded iteration but the one cut short. (The fake values
+// depend on how many slices were printed before, so the rerun of that
+// iteration measures other values than the uninterrupted run did.)
+func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
+	ns := func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkB") {
+			return 1000 * (1 + 0.1*float64(i*7%11-5)/5)
+		}
+		return jitter(1000, i)
+	}
+	opts := func() Options {
+		o := testOptions(t.TempDir())
+		o.Stop = stopper.Default(stopper.Interval)
+		o.SuiteRuns = 6
+		return o
+	}
+	f := newFake("BenchmarkA", "BenchmarkB")
+	f.nsPerOp = ns
+	o := opts()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 33 { // past the pilot, in the fourth suite run
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+
+	f.onSlice = nil
+	o.Resume, o.SeedSet = o.Raw, false
+	_, err = runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	discarded := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventDiscarded {
+			discarded++
+		}
+	}
+	assert.Equal(t, 1, discarded, "only the iteration the interrupt cut short")
+	assert.True(t, run.Complete)
+	ended := 0
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			ended++
+		}
+	}
+	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
+}
+
+// A probe measures every slice of every process, warmup none, and keeps
+// no temporary file once its records are read.
+func TestProbeRecordsWholeSeries(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	f := newFake("BenchmarkA", "BenchmarkB")
+	env := f.env()
+	run, res, err := Probe(context.Background(), ProbeOptions{
+		Bench: ".", Processes: 2, Slices: 10, SliceTime: time.Millisecond, Timeout: time.Minute,
+		Progress: progress.Off, Tool: "gobench-dyn test",
+	}, &bytes.Buffer{}, env)
+	require.NoError(t, err)
+	require.False(t, res.Interrupted())
+	assert.Equal(t, map[string]int{":BenchmarkA" + suffix(): 20, ":BenchmarkB" + suffix(): 20}, measured(run))
+	for _, s := range run.Slices {
+		assert.False(t, s.Warmup)
+	}
+	left, err := filepath.Glob(filepath.Join(tmp, "gobench-dyn-*"))
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}
