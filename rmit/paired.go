@@ -2,7 +2,9 @@ package rmit
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"time"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -32,10 +34,29 @@ type Paired struct {
 	// compare.JudgePair). It is asked after every iteration of either
 	// side.
 	Judge func(base, head [][]float64) string
+	// JudgeDuets, if set, is Judge for pairs that run as duet iterations
+	// (Runner.Turns): d[i] is the mean log ratio head/base of the slice
+	// pairs of the i-th process pair both versions completed, in the
+	// order they ran (for example through gate.JudgeDuets).
+	JudgeDuets func(d []float64) string
+	// PlanDuet, if set, returns the measured turns of a pair's next duet
+	// iteration from the log ratios head/base of the slice pairs of each
+	// duet so far (one slice per process pair, in the order they ran)
+	// and their mean costs: c1 of one turn of each worker, c2 of the rest
+	// of a duet (the starts, the first slices and the warmup). It
+	// returns 0 to keep Runner.Turns.
+	PlanDuet func(ratios [][]float64, c1, c2 time.Duration) int
 
 	stable  map[string]bool
 	settled map[string]string            // why a pair stopped, by benchmark
 	means   map[string]map[int][]float64 // by benchmark, then suite run
+	// duets holds the measured slices of each duet iteration, by
+	// benchmark, then suite run and iteration, and costs its costs.
+	duets map[string]map[[2]int][]float64
+	costs map[string]map[[2]int][2]time.Duration
+	// turns holds the measured turns planned for each pair's next duet,
+	// by benchmark.
+	turns map[string]int
 }
 
 // NewPaired returns policy paired over the benchmarks of base and head:
@@ -50,6 +71,7 @@ func NewPaired(policy Policy, base, head []*Benchmark) *Paired {
 func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision {
 	if p.stable == nil {
 		p.stable, p.settled, p.means = map[string]bool{}, map[string]string{}, map[string]map[int][]float64{}
+		p.duets, p.costs, p.turns = map[string]map[[2]int][]float64{}, map[string]map[[2]int][2]time.Duration{}, map[string]int{}
 	}
 	d := p.Policy.EndIteration(bench, it)
 	p.stable[bench] = d.Stop
@@ -57,9 +79,34 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 	if !ok {
 		return d
 	}
-	if p.Judge == nil {
+	switch {
+	case p.JudgeDuets != nil:
+		if p.duets[bench] == nil {
+			p.duets[bench] = map[[2]int][]float64{}
+		}
+		if p.costs[bench] == nil {
+			p.costs[bench] = map[[2]int][2]time.Duration{}
+		}
+		key := [2]int{it.SuiteRun, it.Process}
+		p.duets[bench][key] = it.Measured
+		p.costs[bench][key] = [2]time.Duration{it.SliceCost, it.ProcessCost}
+		ratios, c1, c2 := p.duetRatios(bench, other)
+		if p.settled[bench] == "" {
+			d := make([]float64, len(ratios))
+			for i, r := range ratios {
+				d[i] = stat.Mean(r, nil)
+			}
+			why := p.JudgeDuets(d)
+			p.settled[bench], p.settled[other] = why, why
+		}
+		if p.PlanDuet != nil && len(ratios) > 0 {
+			t := p.PlanDuet(ratios, c1, c2)
+			p.turns[bench], p.turns[other] = t, t
+		}
+		d.Stop = p.settled[bench] != ""
+	case p.Judge == nil:
 		d.Stop = p.stable[bench] && p.stable[other]
-	} else {
+	default:
 		if len(it.Measured) > 0 {
 			if p.means[bench] == nil {
 				p.means[bench] = map[int][]float64{}
@@ -82,6 +129,42 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 	}
 	return d
 }
+
+// duetRatios returns, for each duet iteration both versions of a pair
+// completed with as many slices, the log ratios head/base of its slice
+// pairs, in the order the iterations ran, and the mean costs of those
+// duets: c1 of one turn of each worker, c2 of the rest of a duet.
+func (p *Paired) duetRatios(bench, other string) (ratios [][]float64, c1, c2 time.Duration) {
+	if !p.Base[bench] {
+		bench, other = other, bench
+	}
+	var keys [][2]int
+	for k, b := range p.duets[bench] {
+		if h := p.duets[other][k]; len(h) > 0 && len(h) == len(b) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, k := range keys {
+		b, h := p.duets[bench][k], p.duets[other][k]
+		r := make([]float64, len(h))
+		for j := range h {
+			r[j] = math.Log(h[j] / b[j])
+		}
+		ratios = append(ratios, r)
+		cb, ch := p.costs[bench][k], p.costs[other][k]
+		c1 += cb[0] + ch[0]
+		c2 += cb[1] + ch[1]
+	}
+	if n := time.Duration(len(keys)); n > 0 {
+		c1, c2 = c1/n, c2/n
+	}
+	return ratios, c1, c2
+}
+
+// DuetTurns returns the measured turns PlanDuet planned for the next duet
+// of bench, or 0 when it planned none.
+func (p *Paired) DuetTurns(bench string) int { return p.turns[bench] }
 
 // pairs returns the process means of the suite runs in which both versions
 // of a pair have run as many iterations, baseline first.

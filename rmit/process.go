@@ -39,7 +39,12 @@ type ExecStarter struct{}
 
 // Start implements Starter.
 func (ExecStarter) Start(bin, dir string, args []string) (Process, error) {
-	cmd := exec.Command(bin, args...)
+	return startExec(exec.Command(bin, args...), dir)
+}
+
+// startExec starts cmd in dir in a process group of its own, with its
+// standard output piped and the tail of its standard error kept.
+func startExec(cmd *exec.Cmd, dir string) (*execProcess, error) {
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &execProcess{cmd: cmd, stderr: newTailBuffer(8 << 10)}

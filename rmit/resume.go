@@ -182,7 +182,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	if e.Padding {
 		return true
 	}
-	if d := feed.End(costs(k, measured, inSlices, wall)); d.Stop {
+	if d := feed.End(costs(k, e.Iteration, measured, inSlices, wall)); d.Stop {
 		// An interruption between the iteration and its stop record
 		// leaves the record to write now.
 		r.stop(b, k, e.Iteration, sum, r.Resume.stopped, d)

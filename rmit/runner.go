@@ -77,7 +77,12 @@ type Runner struct {
 	FixedN bool
 	// Pairs, when set, schedules the two versions of each benchmark as
 	// adjacent pairs (PairedSchedule).
-	Pairs    *Pairing
+	Pairs *Pairing
+	// Turns, when set with Pairs, runs each pair as one duet iteration
+	// of this shape: the two versions' workers alive together, taking
+	// their slices in turns. The binaries must be built with the
+	// overlay of TurnHook, and Starter, when set, must be a TurnStarter.
+	Turns    *TurnPlan
 	Instance string
 	Raw      *record.Writer // may be nil
 	Observer Observer       // may be nil
@@ -262,13 +267,20 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 		if r.Observer != nil {
 			r.Observer.SuiteRunStarted(k, len(entries))
 		}
-		for order, e := range entries {
+		for order := 0; order < len(entries); order++ {
+			e := entries[order]
 			if ctx.Err() != nil {
 				return ErrInterrupted
 			}
-			st := r.state[e.Bench]
-			if st.failed || (st.stopped && !e.Padding) || st.budgetCut {
+			if !r.runnable(e) {
 				continue
+			}
+			// A pair of entries runs as one duet when slices are paired
+			// and neither half is replayed from an interrupted run.
+			var partner *Entry
+			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) &&
+				r.Resume.lookup(e.Bench, k, e.Iteration) == nil && r.Resume.lookup(entries[order+1].Bench, k, e.Iteration) == nil {
+				partner = &entries[order+1]
 			}
 			if past := r.Resume.lookup(e.Bench, k, e.Iteration); past != nil && r.replay(e, k, past, sum) {
 				continue
@@ -278,13 +290,24 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 					r.cutByBudget(sum, r.Benchmarks)
 					return nil
 				}
-				if r.now().Add(r.estimate(e.Bench)).After(r.deadline) {
+				need, cut := r.estimate(e.Bench), []*Benchmark{e.Bench}
+				if partner != nil {
+					need, cut = need+r.estimate(partner.Bench), append(cut, partner.Bench)
+				}
+				if r.now().Add(need).After(r.deadline) {
 					// This one does not fit; a cheaper one later may.
-					r.cutByBudget(sum, []*Benchmark{e.Bench})
+					r.cutByBudget(sum, cut)
 					continue
 				}
 			}
-			if err := r.iteration(ctx, e, k, order+1, sum); err != nil {
+			var err error
+			if partner != nil {
+				order++
+				err = r.duet(ctx, e, *partner, k, order, sum)
+			} else {
+				err = r.iteration(ctx, e, k, order+1, sum)
+			}
+			if err != nil {
 				return err
 			}
 			if r.spent {
@@ -298,14 +321,25 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 
 // iteration runs one scheduled iteration and updates the benchmark's state.
 func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summary) error {
-	b := e.Bench
-	st := r.state[b]
 	start := r.now()
 	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
 	wall := r.now().Sub(start)
 	if fail != nil && fail.Reason == "interrupted" {
 		return ErrInterrupted
 	}
+	if r.account(e, k, wall, fail, sum) {
+		r.judge(e, k, measured, inSlices, slicesWall, sum)
+	}
+	return nil
+}
+
+// account counts a finished iteration of entry e in suite run k, which
+// took wall, and records its failure, if any. It reports whether the
+// iteration is the policy's to judge: it completed, is no padding, and
+// the budget did not cut it short.
+func (r *Runner) account(e Entry, k int, wall time.Duration, fail *Failure, sum *Summary) bool {
+	b := e.Bench
+	st := r.state[b]
 	st.wall += wall
 	st.iterations++
 	st.last = [2]int{k, e.Iteration}
@@ -322,17 +356,19 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 		if r.Observer != nil {
 			r.Observer.BenchmarkDone(b, ev)
 		}
-		return nil
+		return false
 	}
-	if e.Padding || r.spent {
-		// A padding iteration is extra data, and one cut by the budget
-		// is incomplete: neither is the policy's to judge.
-		return nil
+	// A padding iteration is extra data, and one cut by the budget is
+	// incomplete: neither is the policy's to judge.
+	return !e.Padding && !r.spent
+}
+
+// judge gives the policy the completed iteration of entry e in suite run
+// k and stops the benchmark if the policy says so.
+func (r *Runner) judge(e Entry, k int, measured []float64, inSlices, slicesWall time.Duration, sum *Summary) {
+	if d := r.loop.End(e.Bench.ID, costs(k, e.Iteration, measured, inSlices, slicesWall)); d.Stop {
+		r.stop(e.Bench, k, e.Iteration, sum, nil, d)
 	}
-	if d := r.loop.End(b.ID, costs(k, measured, inSlices, slicesWall)); d.Stop {
-		r.stop(b, k, e.Iteration, sum, nil, d)
-	}
-	return nil
 }
 
 // costs describes a completed iteration to its policy: its measurement
@@ -341,13 +377,21 @@ func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summ
 // from the slices' recorded wall times, the first of which runs from the
 // process start, so that a resumed run, which knows only the records,
 // gives the policy the same costs as the run that recorded them.
-func costs(k int, measured []float64, inSlices, wall time.Duration) policy.Iteration {
-	it := policy.Iteration{SuiteRun: k, Measured: measured}
+func costs(k, process int, measured []float64, inSlices, wall time.Duration) policy.Iteration {
+	it := policy.Iteration{SuiteRun: k, Process: process, Measured: measured}
 	if len(measured) > 0 && inSlices > 0 {
 		it.SliceCost = inSlices / time.Duration(len(measured))
 		it.ProcessCost = max(0, wall-inSlices)
 	}
 	return it
+}
+
+// runnable reports whether entry e is still to run: its benchmark has
+// neither failed nor been cut by the budget, and a stopped benchmark runs
+// only as padding.
+func (r *Runner) runnable(e Entry) bool {
+	st := r.state[e.Bench]
+	return !st.failed && (!st.stopped || e.Padding) && !st.budgetCut
 }
 
 // stop marks b stopped by its policy after iteration it of suite run k

@@ -49,6 +49,9 @@ type Step struct {
 // An Iteration is what a policy learns at the end of one iteration.
 type Iteration struct {
 	SuiteRun int
+	// Process is the 1-based index of the iteration among the
+	// benchmark's iterations in its suite run; 0 when unknown.
+	Process int
 	// Measured holds the measurement values (ns/op) in slice order.
 	Measured []float64
 	// SliceCost is the mean wall time of one measurement slice, c₁; zero

@@ -92,8 +92,14 @@ type Slice struct {
 	Iteration int `json:"iteration"`
 	// Order is the 1-based position of the iteration in the suite run's
 	// shuffled schedule.
-	Order  int   `json:"order"`
-	Slice  int   `json:"slice"` // 1-based within the iteration, warmup slices included
+	Order int `json:"order"`
+	Slice int `json:"slice"` // 1-based within the iteration, warmup slices included
+	// Turn is, in a duet iteration, the 1-based position of a measured
+	// slice among the turns of both versions' workers: measured slice j
+	// of the baseline and measured slice j of the head form a pair, and
+	// Turn says which of the two ran first. It is 0 for the warmup slices
+	// a worker runs before the turns and in an iteration that ran alone.
+	Turn   int   `json:"turn,omitempty"`
 	Warmup bool  `json:"warmup,omitempty"`
 	N      int64 `json:"n"`
 	// Values maps each unit the benchmark reported ("ns/op", "B/op",

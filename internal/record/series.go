@@ -16,6 +16,11 @@ type IterationSample struct {
 	Iteration int
 	Warmup    []float64 // warmup slices
 	Values    []float64 // measurement slices
+	// Duet reports whether the iteration ran as one worker of a duet
+	// (record.Slice.Turn): its slices pair one to one, in order, with
+	// those of the other version's worker of the same suite run and
+	// iteration.
+	Duet bool
 	// Walls are the wall times of the slices, warmup first, in the order
 	// of Warmup then Values; the first is timed from the process start,
 	// so it carries the process's start-up. Nil when the recording has no
@@ -47,6 +52,7 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 			out = append(out, IterationSample{Instance: s.Instance, SuiteRun: s.SuiteRun, Iteration: s.Iteration})
 			warmWalls, valueWalls = append(warmWalls, nil), append(valueWalls, nil)
 		}
+		out[j].Duet = out[j].Duet || s.Turn > 0
 		if s.Warmup {
 			out[j].Warmup = append(out[j].Warmup, v)
 			warmWalls[j] = append(warmWalls[j], time.Duration(s.WallNs))

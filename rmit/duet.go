@@ -1,0 +1,249 @@
+package rmit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// A TurnPlan is the shape of a duet iteration, in which the two versions
+// of a benchmark run as two live workers that take their slices in turns.
+//
+// The host of a shared machine changes speed from one moment to the next
+// (states of 20 ms to a second), so two versions measured one process
+// after the other see different moments; taking turns slice by slice,
+// they see the same ones, and the log ratio of each pair of slices is
+// measured with most of that noise taken out. The two workers are one
+// fresh pair of processes per duet iteration, so that what differs
+// between processes (memory layout, the heap's growth) stays in the
+// spread between iterations, which is what the comparison's interval
+// rests on.
+type TurnPlan struct {
+	// Warmup is the number of warmup slices each worker runs after its
+	// first as soon as it starts, while the other worker warms up too:
+	// their values are left out, so they need no turns.
+	Warmup int
+	// Turns is the number of measured turns of each worker.
+	Turns int
+}
+
+// free returns the slices each worker runs before its first turn: its
+// first and its warmup.
+func (p TurnPlan) free() int { return 1 + p.Warmup }
+
+// slices returns the slices each worker is asked for.
+func (p TurnPlan) slices() int { return p.free() + p.Turns }
+
+// duetSide is one worker of a duet iteration in progress.
+type duetSide struct {
+	e        Entry
+	k        int // the suite run
+	proc     *process
+	worker   Worker
+	stream   *itemStream
+	stop     func() // ends the watch on the process
+	slice    int    // slices recorded so far
+	started  time.Time
+	ended    bool // the worker's output ended before the duet did
+	measured []float64
+	inSlices time.Duration // wall time of the measured slices
+	wall     time.Duration // wall time of all slices, the first from the start
+	fail     *Failure
+	failText strings.Builder
+}
+
+// duet runs entries a and b, the two versions of one benchmark, as one
+// duet iteration: both workers start and warm up at once, and then they
+// take turns in the order a b b a a b b a …, so that neither version is
+// always first. Measured slice j of one worker and measured slice j of
+// the other form a pair.
+func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summary) error {
+	start := r.now()
+	plan := *r.Turns
+	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
+		if t := dp.DuetTurns(a.Bench.ID); t > 0 {
+			plan.Turns = t
+		}
+	}
+	sides := []*duetSide{{e: a, k: k}, {e: b, k: k}}
+	defer func() {
+		for _, s := range sides {
+			if s.stream != nil {
+				s.stream.close()
+			}
+		}
+	}()
+	ok := true
+	for _, s := range sides {
+		if ok = r.startWorker(ctx, s, plan); !ok {
+			break
+		}
+	}
+	// Both warm up at once; their turns begin once both have.
+	for _, s := range sides {
+		for i := 0; ok && i < plan.free(); i++ {
+			ok = r.duetSlice(s, k, order, 0, plan, sum)
+		}
+	}
+	turn := 0
+	for t := 1; ok && t <= plan.Turns; t++ {
+		pair := sides
+		if t%2 == 0 {
+			pair = []*duetSide{sides[1], sides[0]}
+		}
+		for _, s := range pair {
+			turn++
+			if err := s.worker.Grant(); err != nil {
+				s.failWith("granting a turn: "+err.Error(), "")
+				ok = false
+				break
+			}
+			if ok = r.duetSlice(s, k, order, turn, plan, sum); !ok {
+				break
+			}
+		}
+		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Turns {
+			// The budget ends now: keep the pairs measured and start
+			// no other.
+			r.spent = true
+			break
+		}
+	}
+	r.endDuet(sides, plan)
+	wall := r.now().Sub(start)
+	for _, s := range sides {
+		if s.fail != nil && s.fail.Reason == "interrupted" {
+			return ErrInterrupted
+		}
+	}
+	judge := make([]bool, len(sides))
+	for i, s := range sides {
+		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
+	}
+	for i, s := range sides {
+		if judge[i] && len(s.measured) == plan.Turns {
+			r.judge(s.e, k, s.measured, s.inSlices, s.wall, sum)
+		}
+	}
+	return nil
+}
+
+// startWorker starts the worker of side s for plan.
+func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bool {
+	b := s.e.Bench
+	ts, _ := r.Starter.(TurnStarter)
+	if r.Starter == nil {
+		ts = ExecStarter{}
+	}
+	if ts == nil {
+		s.failWith("cannot start test binary", "the runner's starter cannot start workers that take turns")
+		return false
+	}
+	w, err := ts.StartWorker(b.Package.Binary, b.Package.Dir, b.args(plan.slices()), plan.free())
+	if err != nil {
+		s.failWith("cannot start test binary", err.Error())
+		return false
+	}
+	s.worker, s.started = w, r.now()
+	s.proc = &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}
+	s.stop = s.proc.watch(ctx, r.Timeout)
+	s.stream = streamOutput(s.proc.stdout)
+	return true
+}
+
+// duetSlice waits for the next slice of side s, the turn-th of the pair's
+// turns (0 for the slices run before the turns), and records it. It
+// reports false when the worker failed or its output ended instead.
+func (r *Runner) duetSlice(s *duetSide, k, order, turn int, plan TurnPlan, sum *Summary) bool {
+	b := s.e.Bench
+	begin := r.now()
+	if turn == 0 {
+		// Run while nothing waited for them: each from the end of the
+		// one before, the first from the start.
+		begin = s.started.Add(s.wall)
+	}
+	for {
+		it, more := s.stream.next()
+		if !more {
+			s.ended = true
+			return false
+		}
+		switch it.kind {
+		case itemResult:
+			if it.name != b.Name {
+				continue
+			}
+			s.slice++
+			now := r.now()
+			warmup := s.slice <= plan.free()
+			rec := &record.Slice{
+				Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
+				SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
+				N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)),
+			}
+			r.slice(b, rec)
+			s.wall += now.Sub(begin)
+			if warmup {
+				sum.Warmup++
+			} else {
+				sum.Slices++
+				sum.InSlices += now.Sub(begin)
+				s.inSlices += now.Sub(begin)
+				s.measured = append(s.measured, it.values["ns/op"])
+			}
+			if s.slice == plan.free() {
+				r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
+			}
+			return true
+		case itemFailure, itemPanic:
+			s.failText.WriteString(it.text)
+			s.failText.WriteByte('\n')
+			if s.fail == nil {
+				s.failWith(it.text, "")
+			}
+			// A failed slice prints no result: the worker waits for
+			// its next turn, which would never come.
+			return false
+		}
+	}
+}
+
+// endDuet stops both workers once the duet is over, whether it completed,
+// failed or was interrupted, and says why a side failed, if it did. A side
+// fails for what its own worker did: it failed, its output ended early, or
+// it was killed for a timeout or an interrupt. Its partner is left
+// incomplete, not failed: it had nobody left to take turns with.
+func (r *Runner) endDuet(sides []*duetSide, plan TurnPlan) {
+	for _, s := range sides {
+		if s.proc != nil {
+			s.proc.kill("done")
+		}
+	}
+	for _, s := range sides {
+		if s.proc == nil {
+			continue
+		}
+		waitErr := s.proc.wait()
+		s.stop()
+		s.stream.close()
+		switch why := s.proc.killedFor(); {
+		case why == "interrupted" || why == "timeout":
+			s.failWith(why, killDetail(why, r.Timeout, s.proc.stderr.String()))
+		case s.fail != nil:
+			s.fail.Detail = strings.TrimSpace(s.failText.String() + "\n" + s.proc.stderr.String())
+		case s.ended && s.slice < plan.slices():
+			reason := fmt.Sprintf("the test binary printed %d of the %d slices asked for", s.slice, plan.slices())
+			if waitErr != nil {
+				reason = exitReason(waitErr)
+			}
+			s.failWith(reason, s.proc.stderr.String())
+		}
+	}
+}
+
+func (s *duetSide) failWith(reason, detail string) {
+	s.fail = &Failure{Bench: s.e.Bench, SuiteRun: s.k, Iteration: s.e.Iteration, Reason: reason, Detail: detail}
+}
