@@ -213,9 +213,13 @@ const (
 // The methods behind a comparison.
 const (
 	MethodPaired = "paired" // t (or trimmed-mean) interval of per-suite-run log ratios
-	MethodWelch  = "welch"  // Welch's t interval of log process means
-	MethodExact  = "exact"  // a deterministic unit, constant in both versions
-	MethodNone   = ""       // not enough data for any
+	// MethodSlicePaired: the t (or trimmed-mean) interval of the mean
+	// log ratios of the slice pairs of each process pair, for versions
+	// that ran as duets taking turns slice by slice.
+	MethodSlicePaired = "slice-paired"
+	MethodWelch       = "welch" // Welch's t interval of log process means
+	MethodExact       = "exact" // a deterministic unit, constant in both versions
+	MethodNone        = ""      // not enough data for any
 )
 
 // A Summary describes the samples of one benchmark and unit in one
@@ -295,8 +299,13 @@ type Result struct {
 	Confidence float64    `json:"confidence"`
 	Correction Correction `json:"correction"`
 	Paired     bool       `json:"paired"`
-	// Looks are the planned looks of a sequential comparison.
+	// SlicePaired reports that the versions ran as duets, and some
+	// comparison rests on their slice pairs (MethodSlicePaired).
+	SlicePaired bool `json:"slice_paired,omitempty"`
+	// Looks are the planned looks of a sequential comparison, and
+	// Spending how they spend the level.
 	Looks       []int          `json:"looks,omitempty"`
+	Spending    Spending       `json:"spending,omitempty"`
 	OldName     string         `json:"old_name,omitempty"`
 	NewName     string         `json:"new_name,omitempty"`
 	Comparisons []Comparison   `json:"comparisons"`
@@ -374,7 +383,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		Paired:     opts.Paired,
 	}
 	if opts.Paired && opts.Plan.Sequential() {
-		res.Looks = opts.Plan.Looks
+		res.Looks, res.Spending = opts.Plan.Looks, opts.Plan.Spending
 	}
 	oldOrder, oldKeys := benches(old)
 	newOrder, newKeys := benches(new)
@@ -396,6 +405,9 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		if _, ok := oldKeys[b]; !ok {
 			res.OnlyNew = append(res.OnlyNew, b)
 		}
+	}
+	for _, c := range res.Comparisons {
+		res.SlicePaired = res.SlicePaired || c.Method == MethodSlicePaired
 	}
 	decide(res.Comparisons, opts)
 	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
@@ -529,7 +541,9 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 		// With fewer than two suite runs holding both versions (one
 		// suite run of many iterations, say) there is nothing to pair,
 		// and Welch's interval over the processes still holds.
-		if lr, d, ok := pairedLog(olds, news); ok {
+		if lr, d, ok := slicePairedLog(olds, news); ok {
+			c.lr, c.d, c.Method, c.Units = lr, d, MethodSlicePaired, lr.n
+		} else if lr, d, ok := pairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
 		}
 	}
@@ -545,8 +559,8 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 	need := opts.MinSamples
 	if c.Units < need || len(c.oldPMs) < 2 || len(c.newPMs) < 2 {
 		c.Verdict, c.done = Inconclusive, true
-		if c.Method == MethodPaired {
-			c.Note = fmt.Sprintf("too few paired suite runs: %d; need ≥ %d", c.Units, need)
+		if c.paired() {
+			c.Note = fmt.Sprintf("too few %s: %d; need ≥ %d", c.unitName(), c.Units, need)
 		} else {
 			c.Note = fmt.Sprintf("too few processes: %d old, %d new; need ≥ %d each", len(c.oldPMs), len(c.newPMs), need)
 		}
@@ -652,9 +666,9 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	level := alpha
 	lr := c.lr
 	var dir int
-	if c.Method == MethodPaired && opts.Plan.Sequential() {
-		level = opts.Plan.level(alpha)
+	if c.paired() && opts.Plan.Sequential() {
 		lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+		level = opts.Plan.levelAt(alpha, c.Look)
 		c.Units = lr.n
 		c.Change, c.P = math.Exp(lr.mean)-1, lr.p
 	} else {
@@ -663,7 +677,7 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	c.Confidence = 1 - level
 	center, lo, hi := lr.interval(level)
 	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
-	if form, _ := lr.pick(level); c.Method == MethodPaired && opts.Rule == RuleCI {
+	if form, _ := lr.pick(level); c.paired() && opts.Rule == RuleCI {
 		// The change is the center of the interval it is judged by,
 		// which may be the trimmed mean of the pairs.
 		c.Change, c.Trimmed = center-1, form.trim > 0
@@ -707,7 +721,7 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	}
 	if c.Trimmed {
 		k := trimCount(lr.n)
-		note := fmt.Sprintf("interval of the trimmed mean (the %d lowest and %d highest of %d paired suite runs set aside)", k, k, lr.n)
+		note := fmt.Sprintf("interval of the trimmed mean (the %d lowest and %d highest of %d %s set aside)", k, k, lr.n, c.unitName())
 		if c.Note != "" {
 			note = c.Note + "; " + note
 		}
@@ -722,10 +736,7 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 func inconclusive(c *Comparison, lr logRatio, level float64, opts Options) {
 	h := lr.halfWidth(level)
 	c.Detectable = math.Exp(math.Log1p(opts.Threshold)+h) - 1
-	unit := "processes per version"
-	if lr.paired {
-		unit = "paired suite runs"
-	}
+	unit := c.unitName()
 	c.More = -1
 	more := "no practical number of " + unit + " would settle it"
 	if n := lr.need(level, opts.Threshold); n <= maxUnits {
@@ -735,6 +746,24 @@ func inconclusive(c *Comparison, lr logRatio, level float64, opts Options) {
 	c.Note = fmt.Sprintf("the interval straddles ±%s: with %d %s only changes beyond ±%s are detectable; %s",
 		strings.TrimPrefix(pctChange(opts.Threshold, false), "+"), lr.n, unit,
 		strings.TrimPrefix(pctChange(c.Detectable, false), "+"), more)
+}
+
+// paired reports whether c rests on paired units: suite runs or process
+// pairs.
+func (c *Comparison) paired() bool {
+	return c.Method == MethodPaired || c.Method == MethodSlicePaired
+}
+
+// unitName names the units c's interval is computed over, as its notes
+// count them.
+func (c *Comparison) unitName() string {
+	switch c.Method {
+	case MethodPaired:
+		return "paired suite runs"
+	case MethodSlicePaired:
+		return "process pairs"
+	}
+	return "processes per version"
 }
 
 // iterationMeans returns the mean of each iteration's measurements.

@@ -149,10 +149,17 @@ func (r *Result) ruleLine() string {
 		s += ", " + string(r.Correction) + " correction"
 	}
 	switch {
-	case len(r.Looks) > 1:
-		s += fmt.Sprintf(", paired by suite run, sequential (looks at %s)", joinInts(r.Looks))
+	case r.SlicePaired:
+		s += ", slice by slice in process pairs"
 	case r.Paired:
 		s += ", paired by suite run"
+	}
+	if len(r.Looks) > 1 {
+		s += fmt.Sprintf(", sequential (looks at %s", joinInts(r.Looks))
+		if r.Spending != "" && r.Spending != SpendBonferroni {
+			s += "; " + r.Spending.Name()
+		}
+		s += ")"
 	}
 	return s
 }
@@ -181,8 +188,8 @@ func inconclusiveLine(c Comparison) string {
 		s += fmt.Sprintf("; detects ±%s", strings.TrimPrefix(pctChange(c.Detectable, false), "+"))
 	}
 	switch {
-	case c.More > 0 && c.Method == MethodPaired:
-		s += fmt.Sprintf("; ~%d more paired suite runs", c.More)
+	case c.More > 0 && c.paired():
+		s += fmt.Sprintf("; ~%d more %s", c.More, c.unitName())
 	case c.More > 0:
 		s += fmt.Sprintf("; ~%d more processes per version", c.More)
 	case c.More < 0:

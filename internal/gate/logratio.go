@@ -84,6 +84,48 @@ func pairedLog(olds, news []record.IterationSample) (lr logRatio, d []float64, o
 	return pairedOf(d), d, true
 }
 
+// slicePairedLog returns the paired log ratio of olds and news that ran
+// as duets, one unit per process pair (matched by instance, suite run and
+// iteration): the mean over its slice pairs of log(new/old), slice j of
+// one worker with slice j of the other. Slices of one pair ran next to
+// each other, so the host's changing speed, which moves both alike, drops
+// out of their ratio; the pairs' means are the units because slices of
+// one process pair share that pair's start, heap and layout, and so are
+// not independent. ok is false when fewer than two process pairs hold
+// both versions' slices, one for one, all positive.
+func slicePairedLog(olds, news []record.IterationSample) (lr logRatio, d []float64, ok bool) {
+	type key struct {
+		inst    string
+		sr, itn int
+	}
+	byKey := map[key]record.IterationSample{}
+	for _, it := range olds {
+		if it.Duet {
+			byKey[key{it.Instance, it.SuiteRun, it.Iteration}] = it
+		}
+	}
+	// news is ordered by instance, suite run and iteration, which is the
+	// order in which the units were measured within each instance.
+	for _, h := range news {
+		b, found := byKey[key{h.Instance, h.SuiteRun, h.Iteration}]
+		if !h.Duet || !found || len(h.Values) == 0 || len(h.Values) != len(b.Values) {
+			continue
+		}
+		var sum float64
+		for j, x := range h.Values {
+			if !(x > 0) || !(b.Values[j] > 0) {
+				return logRatio{}, nil, false
+			}
+			sum += math.Log(x) - math.Log(b.Values[j])
+		}
+		d = append(d, sum/float64(len(h.Values)))
+	}
+	if len(d) < 2 {
+		return logRatio{}, d, false
+	}
+	return pairedOf(d), d, true
+}
+
 // pairedOf is the interval of the center of the per-pair log ratios d:
 // the one-sample t interval of their mean and Yuen's interval of their
 // trimmed mean, each at half the level, of which an interval takes the

@@ -25,6 +25,9 @@ type Plan struct {
 	// Looks are the numbers of paired suite runs at which a pair is
 	// judged, ascending.
 	Looks []int
+	// Spending is how the level is spent over the looks;
+	// SpendBonferroni when empty.
+	Spending Spending
 }
 
 // PlanGrowth is the ratio between successive looks: looking after every
@@ -91,17 +94,11 @@ func (p Plan) IsLook(n int) bool {
 	return slices.Contains(p.Looks, n) || len(p.Looks) > 0 && n > p.Looks[len(p.Looks)-1]
 }
 
-// level returns the significance level of one look when alpha is spent
-// over the whole plan.
-func (p Plan) level(alpha float64) float64 {
-	return alpha / float64(max(len(p.Looks), 1))
-}
 
 // sequential judges the per-suite-run log ratios d look by look and
 // returns the first decided look, or the last look (all of d) if none is
 // decided: its interval, verdict direction and the number of pairs it used.
 func (p Plan) sequential(d []float64, threshold, alpha float64) (lr logRatio, looked int, dir int) {
-	a := p.level(alpha)
 	for _, n := range p.Looks {
 		if n >= len(d) {
 			break
@@ -110,12 +107,12 @@ func (p Plan) sequential(d []float64, threshold, alpha float64) (lr logRatio, lo
 			continue
 		}
 		lr = pairedOf(d[:n])
-		if dir = direction(lr, a, threshold); dir != undecided {
+		if dir = direction(lr, p.levelAt(alpha, n), threshold); dir != undecided {
 			return lr, n, dir
 		}
 	}
 	lr = pairedOf(d)
-	return lr, len(d), direction(lr, a, threshold)
+	return lr, len(d), direction(lr, p.levelAt(alpha, len(d)), threshold)
 }
 
 // The directions of a verdict on an interval against ±threshold.
@@ -214,16 +211,31 @@ func JudgePair(base, head [][]float64, threshold, confidence float64, p Plan) Pa
 	return p.judge(d, threshold, 1-confidence)
 }
 
+// JudgeDuets says where a pair measured in duet iterations stands: d[i]
+// is the mean log ratio new/old of the slice pairs of the i-th process
+// pair, in the order they ran. It is JudgePair with process pairs as the
+// units in place of paired suite runs.
+func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
+	if len(d) < 2 || !p.IsLook(len(d)) {
+		return PairOpen
+	}
+	for _, x := range d {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return PairOpen
+		}
+	}
+	return p.judge(d, threshold, 1-confidence)
+}
+
 // judge places the per-suite-run log ratios d, taken at a look, under the
 // plan.
 func (p Plan) judge(d []float64, threshold, alpha float64) PairState {
-	a := p.level(alpha)
 	lr := pairedOf(d)
-	if direction(lr, a, threshold) != undecided {
+	if direction(lr, p.levelAt(alpha, len(d)), threshold) != undecided {
 		return PairSettled
 	}
 	last := p.Looks[len(p.Looks)-1]
-	if len(d) < last && p.lookIndex(len(d)) >= FutilityLooks && verdictChance(d, lr, a, threshold, last) < OutOfReach {
+	if len(d) < last && p.lookIndex(len(d)) >= FutilityLooks && verdictChance(d, lr, p.levelAt(alpha, last), threshold, last) < OutOfReach {
 		return PairOutOfReach
 	}
 	return PairOpen

@@ -22,7 +22,7 @@ func TestNewPlan(t *testing.T) {
 	assert.False(t, p.IsLook(6))
 	assert.True(t, p.IsLook(8))
 	assert.True(t, p.IsLook(25), "past the last look every suite run is one")
-	assert.InDelta(t, 0.002, p.level(0.01), 1e-15)
+	assert.InDelta(t, 0.002, p.levelAt(0.01, 8), 1e-15)
 }
 
 // JudgePair by hand: at 5 pairs of a plan of 5 looks each look has level
