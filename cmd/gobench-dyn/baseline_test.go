@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,19 +113,27 @@ func splitLines(s string) []string {
 
 // TestBaselineSequential runs the default dynamic configuration on a
 // repository whose last commit makes one benchmark report five times the
-// ns/op. Both pairs run back to back in every suite run; at the first look
-// (5 paired suite runs, before the cap of 40) the changed pair is decided
-// a regression and the unchanged one no change, both versions of each stop
-// with the reason recorded, and the run fails on the regression. With
-// --sequential=false, or the deprecated --early-verdict=false, nothing
-// stops early. The benchmarks report fixed values, so the verdicts and the
-// suite run they come at are the same on every machine.
+// ns/op. By default each pair runs as one duet per suite run, the two
+// versions' processes taking turns slice by slice; with --pairing process
+// the two versions' processes run back to back. Either way, at the first
+// look (5 process pairs or paired suite runs, before the cap of 40) the
+// changed pair is decided a regression and the unchanged one no change,
+// both versions of each stop with the reason recorded, and the run fails
+// on the regression. With --sequential=false, or the deprecated
+// --early-verdict=false, nothing stops early. The benchmarks report fixed
+// values, so the verdicts and the suite run they come at are the same on
+// every machine.
 func TestBaselineSequential(t *testing.T) {
 	repo := gitRepo(t, 1000, 5000)
+	t.Run("slice", func(t *testing.T) { testBaselineSequential(t, repo, "slice") })
+	t.Run("process", func(t *testing.T) { testBaselineSequential(t, repo, "process") })
+}
+
+func testBaselineSequential(t *testing.T, repo, pairing string) {
 	run := func(extra ...string) (*record.Run, string, int) {
 		raw := filepath.Join(t.TempDir(), "run.jsonl")
-		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--seed", "1",
-			"--progress", "off", "--raw", raw}, extra...)
+		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--turn-time", "1ms", "--turns", "4", "--seed", "1",
+			"--progress", "off", "--raw", raw, "--pairing", pairing}, extra...)
 		_, stderr, code := gobenchDyn(t, repo, args...)
 		r, _, err := record.ReadFile(raw)
 		require.NoError(t, err, stderr)
@@ -146,18 +155,42 @@ func TestBaselineSequential(t *testing.T) {
 	assert.Regexp(t, `Same\S*\s.*no change`, stderr)
 	assert.Equal(t, "true", r.Header.Options["sequential"])
 	assert.Equal(t, "5,8,12,18,27,40", r.Header.Options["looks"])
-	assert.Contains(t, stderr, "paired by suite run, sequential")
-	// Each suite run holds the two versions of a benchmark back to back.
+	assert.Equal(t, pairing, r.Header.Options["pairing"])
+	// Each suite run holds the two versions of a benchmark together: one
+	// duet, whose measured slices take turns, or two processes back to
+	// back.
 	order := map[[3]string]int{}
+	turns := map[[3]string][]int{}
 	for _, sl := range r.Slices {
-		order[[3]string{sl.Benchmark, sl.Version, fmt.Sprint(sl.SuiteRun, "/", sl.Iteration)}] = sl.Order
+		k := [3]string{sl.Benchmark, sl.Version, fmt.Sprint(sl.SuiteRun, "/", sl.Iteration)}
+		order[k] = sl.Order
+		if !sl.Warmup {
+			turns[k] = append(turns[k], sl.Turn)
+		}
 	}
 	require.NotEmpty(t, order)
 	for k, o := range order {
-		if k[1] == record.VersionHead {
-			other, ok := order[[3]string{k[0], record.VersionBaseline, k[2]}]
-			require.True(t, ok, "%v has a baseline partner", k)
+		if k[1] != record.VersionHead {
+			continue
+		}
+		bk := [3]string{k[0], record.VersionBaseline, k[2]}
+		other, ok := order[bk]
+		require.True(t, ok, "%v has a baseline partner", k)
+		if pairing == "process" {
 			assert.Equal(t, 1, max(o-other, other-o), "%v: head at %d, baseline at %d", k, o, other)
+			assert.Equal(t, 0, slices.Max(turns[k]), "%v: no turns", k)
+			continue
+		}
+		assert.Equal(t, o, other, "%v: one duet", k)
+		h, b := turns[k], turns[bk]
+		require.GreaterOrEqual(t, len(h), 4, "%v: the measured turns asked for, or those planned after the first duet", k)
+		require.Len(t, b, len(h))
+		for j := range h {
+			// Turn pairs alternate who goes first: a b b a a b b a.
+			assert.Equal(t, 1, max(h[j]-b[j], b[j]-h[j]), "%v: slice %d at turns %d and %d", k, j, h[j], b[j])
+			if j > 0 {
+				assert.NotEqual(t, h[j] < b[j], h[j-1] < b[j-1], "%v: who goes first alternates", k)
+			}
 		}
 	}
 	s := settled(r)

@@ -352,6 +352,9 @@ func pairedOptions(opts gate.Options, r *record.Run) gate.Options {
 	if r.Header != nil {
 		if p, err := gate.ParsePlan(r.Header.Options["looks"]); err == nil {
 			opts.Plan = p
+			if sp, err := gate.ParseSpending(r.Header.Options["spending"]); err == nil {
+				opts.Plan.Spending = sp
+			}
 		}
 	}
 	return opts

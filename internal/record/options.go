@@ -36,14 +36,22 @@ type RunOptions struct {
 	EarlyVerdict bool
 	Sequential   bool
 	Looks        string
-	MinChange    float64
-	Rule         string
-	Correction   string
-	FailOn       string
-	Confidence   float64
-	Tags         string
-	CPU          string
-	Race         bool
+	// Spending is how the looks spend the level; Pairing how the two
+	// versions were paired ("slice" or "process"), and TurnTime,
+	// Turns and TurnWarmup the shape of a duet iteration.
+	Spending   string
+	Pairing    string
+	TurnTime   time.Duration
+	Turns      int
+	TurnWarmup time.Duration
+	MinChange  float64
+	Rule       string
+	Correction string
+	FailOn     string
+	Confidence float64
+	Tags       string
+	CPU        string
+	Race       bool
 }
 
 // optionField is one RunOptions field by its flag name; exactly one
@@ -76,6 +84,11 @@ func (o *RunOptions) fields() []optionField {
 		{name: "early-verdict", b: &o.EarlyVerdict},
 		{name: "sequential", b: &o.Sequential},
 		{name: "looks", s: &o.Looks},
+		{name: "spending", s: &o.Spending},
+		{name: "pairing", s: &o.Pairing},
+		{name: "turn-time", d: &o.TurnTime},
+		{name: "turns", i: &o.Turns},
+		{name: "turn-warmup", d: &o.TurnWarmup},
 		{name: "min-change", f: &o.MinChange},
 		{name: "rule", s: &o.Rule},
 		{name: "correction", s: &o.Correction},

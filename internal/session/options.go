@@ -65,6 +65,13 @@ type Options struct {
 	Sequential bool
 	Compare    gate.Options
 	FailOn     gate.FailOn
+	// Pairing says how the two versions of a baseline run are paired,
+	// PairSlices when empty. Turns is the shape of each duet iteration
+	// and TurnTime the target length of one turn, the slice time of a
+	// duet, for which b.N is calibrated.
+	Pairing  Pairing
+	Turns    rmit.TurnPlan
+	TurnTime time.Duration
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.
@@ -110,6 +117,9 @@ type Env struct {
 	// temporary worktree under parent and returns the directory in it
 	// matching dir; nil uses package worktree.
 	Checkout func(ctx context.Context, dir, rev, parent string) (*Checkout, error)
+	// TurnOverlay writes the build overlay of the turn hook; nil is
+	// rmit.TurnOverlay.
+	TurnOverlay func(ctx context.Context, dir, outDir, base string) (string, error)
 	// Clock tells the time; nil is time.Now.
 	Clock func() time.Time
 	// Cleanups collects what must be undone even if the process exits
@@ -122,4 +132,24 @@ type Checkout struct {
 	Dir    string // the directory matching the run's Dir
 	Rev    string // the commit checked out
 	Remove func() error
+}
+
+// A Pairing is how a baseline run pairs the two versions of a benchmark.
+type Pairing string
+
+// The pairings.
+const (
+	// PairSlices runs each pair of iterations as one duet: both
+	// versions' test binaries alive together, taking their slices in
+	// turns, so that each pair of slices sees the same moment of the
+	// machine.
+	PairSlices Pairing = "slice"
+	// PairProcesses runs the two versions' processes one right after
+	// the other in every suite run, and pairs their means.
+	PairProcesses Pairing = "process"
+)
+
+// duets reports whether o runs a baseline's pairs as duet iterations.
+func (o *Options) duets() bool {
+	return o.Baseline != "" && (o.Pairing == "" || o.Pairing == PairSlices)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
+	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -61,13 +62,50 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 	}
 	if o.Sequential {
 		plan := gate.NewPlan(gate.DefaultFirstLook, maxSuiteRuns(o, cf))
+		plan.Spending = gate.DefaultSpending
 		o.Compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
-		paired.Judge = func(base, head [][]float64) string {
-			return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
+		if o.duets() {
+			paired.JudgeDuets = func(d []float64) string {
+				return gate.JudgeDuets(d, threshold, confidence, plan).Reason()
+			}
+			paired.PlanDuet = planDuet(o)
+		} else {
+			paired.Judge = func(base, head [][]float64) string {
+				return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
+			}
 		}
 	}
 	return paired, &paired.Pairing
+}
+
+// planDuet returns the rule that sets the measured turns of a pair's next
+// duet: the m* of Kalibera and Jones over the variance components of the
+// slice-pair log ratios, within process pairs and between them, and the
+// costs measured, from the second duet on. Between MinDuetTurns and
+// MaxDuetTurns(o): a process effect far above the turns' noise (allocating
+// benchmarks, whose heap and layout differ between processes) asks for
+// many short duets, one far below it for few long ones.
+func planDuet(o *Options) func(ratios [][]float64, c1, c2 time.Duration) int {
+	hi := MaxDuetTurns(o)
+	return func(ratios [][]float64, c1, c2 time.Duration) int {
+		if len(ratios) < 2 {
+			return 0
+		}
+		return varcomp.Fit(ratios).OptimalSlices(c1, c2, MinDuetTurns, hi)
+	}
+}
+
+// MinDuetTurns is the fewest measured turns of each version a duet
+// iteration plans: fewer, and the start and warmup of its two processes
+// would outweigh its measurement many times over.
+const MinDuetTurns = 8
+
+// MaxDuetTurns returns the most measured turns of each version a duet
+// iteration plans: about a second of each version's slices, and never
+// fewer than the options' own turns.
+func MaxDuetTurns(o *Options) int {
+	return max(o.Turns.Turns, int(time.Second/max(o.TurnTime, time.Microsecond)))
 }
 
 // applyConfig gives each benchmark its configuration from cf and returns
@@ -152,6 +190,12 @@ func headerOptions(o *Options) map[string]string {
 	for i, c := range o.CPU {
 		cpus[i] = strconv.Itoa(c)
 	}
+	// The shape of a duet iteration, recorded only for runs that have
+	// duets.
+	var duet Options
+	if o.duets() {
+		duet.TurnTime, duet.Turns = o.TurnTime, o.Turns
+	}
 	return record.RunOptions{
 		Bench:         o.Bench,
 		Stop:          o.Stop.Criterion.String(),
@@ -170,6 +214,11 @@ func headerOptions(o *Options) map[string]string {
 		EarlyVerdict:  o.Sequential,
 		Sequential:    o.Sequential,
 		Looks:         looks(o.Compare.Plan),
+		Spending:      spending(o.Compare.Plan),
+		Pairing:       pairing(o),
+		TurnTime:      duet.TurnTime,
+		Turns:         duet.Turns.Turns,
+		TurnWarmup:    time.Duration(duet.Turns.Warmup) * duet.TurnTime,
 		MinChange:     o.Compare.Threshold,
 		Rule:          string(o.Compare.Rule),
 		Correction:    string(o.Compare.Correction),
@@ -225,6 +274,25 @@ func cpuModel() string {
 		}
 	}
 	return ""
+}
+
+// spending records how a sequential plan spends its level, or nothing.
+func spending(p gate.Plan) string {
+	if !p.Sequential() {
+		return ""
+	}
+	return string(p.Spending)
+}
+
+// pairing records how a baseline run pairs its versions, or nothing.
+func pairing(o *Options) string {
+	switch {
+	case o.Baseline == "":
+		return ""
+	case o.duets():
+		return string(PairSlices)
+	}
+	return string(PairProcesses)
 }
 
 // looks records the looks of a sequential plan, or nothing.

@@ -69,9 +69,19 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	if err := os.Mkdir(binDir, 0o700); err != nil {
 		return nil, err
 	}
+	flags, sliceTime := buildFlags(o, o.Overlay), o.SliceTime
+	if o.duets() {
+		// Both versions' binaries wait for their turns through a hook
+		// in package testing, and calibrate b.N for one turn.
+		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay)
+		if err != nil {
+			return nil, failErr("preparing the %s's test binaries to take turns: %v", versionName(version), err)
+		}
+		flags, sliceTime = buildFlags(o, ov), o.TurnTime
+	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
-		Dir: dir, Patterns: o.Patterns, BuildFlags: buildFlags(o), BinDir: binDir, Version: version, Log: r.log,
-		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: o.SliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
+		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log,
+		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -115,7 +125,26 @@ func (r *run) checkout(ctx context.Context, dir, rev, parent string) (*Checkout,
 	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove}, nil
 }
 
-func buildFlags(o *Options) []string {
+// turnOverlay writes the overlay of the turn hook for the module in dir
+// through the Env, or with rmit.TurnOverlay.
+func (r *run) turnOverlay(ctx context.Context, dir, outDir, base string) (string, error) {
+	if r.env.TurnOverlay != nil {
+		return r.env.TurnOverlay(ctx, dir, outDir, base)
+	}
+	return rmit.TurnOverlay(ctx, dir, outDir, base)
+}
+
+// versionName names a version in messages.
+func versionName(version string) string {
+	if version == record.VersionHead {
+		return "code under test"
+	}
+	return version
+}
+
+// buildFlags returns the go test -c flags of o, with overlay as the
+// build overlay ("": none).
+func buildFlags(o *Options, overlay string) []string {
 	var f []string
 	if o.Tags != "" {
 		f = append(f, "-tags="+o.Tags)
@@ -123,8 +152,8 @@ func buildFlags(o *Options) []string {
 	if o.Race {
 		f = append(f, "-race")
 	}
-	if o.Overlay != "" {
-		f = append(f, "-overlay="+o.Overlay)
+	if overlay != "" {
+		f = append(f, "-overlay="+overlay)
 	}
 	return f
 }

@@ -192,6 +192,9 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
 		Pairs: pairs,
 	}
+	if o.duets() {
+		runner.Turns = &o.Turns
+	}
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
 	}

@@ -155,7 +155,7 @@ func TestBaselinePairsStopTogether(t *testing.T) {
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.CV)
 	o.SuiteRuns = 20
-	o.Baseline, o.Sequential = "main", true
+	o.Baseline, o.Sequential, o.Pairing = "main", true, PairProcesses
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
 	require.NotNil(t, got.res.Comparison)
@@ -197,7 +197,7 @@ func TestBaselinePairOutOfReachStops(t *testing.T) {
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.Interval)
 	o.SuiteRuns = gate.DefaultLastLook
-	o.Baseline, o.Sequential = "main", true
+	o.Baseline, o.Sequential, o.Pairing = "main", true, PairProcesses
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
 	require.NotNil(t, got.res.Comparison)
@@ -329,7 +329,7 @@ func TestShardKeepsBothVersionsOfABenchmarkTogether(t *testing.T) {
 	for k := 1; k <= 2; k++ {
 		f := newFake(names...)
 		o := testOptions(t.TempDir())
-		o.Baseline = "main"
+		o.Baseline, o.Pairing = "main", PairProcesses
 		o.Shard = shard.Spec{K: k, N: 2}
 		_, err := runFake(t, context.Background(), f, o)
 		require.NoError(t, err)
