@@ -94,7 +94,6 @@ func (p Plan) IsLook(n int) bool {
 	return slices.Contains(p.Looks, n) || len(p.Looks) > 0 && n > p.Looks[len(p.Looks)-1]
 }
 
-
 // sequential judges the per-suite-run log ratios d look by look and
 // returns the first decided look, or the last look (all of d) if none is
 // decided: its interval, verdict direction and the number of pairs it used.
