@@ -62,12 +62,7 @@ type duetSide struct {
 // the other form a pair.
 func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summary) error {
 	start := r.now()
-	plan := *r.Turns
-	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
-		if t := dp.DuetTurns(a.Bench.ID); t > 0 {
-			plan.Turns = t
-		}
-	}
+	plan := r.duetPlan(a.Bench)
 	sides := []*duetSide{{e: a, k: k}, {e: b, k: k}}
 	defer func() {
 		for _, s := range sides {
@@ -85,7 +80,9 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	// Both warm up at once; their turns begin once both have.
 	for _, s := range sides {
 		for i := 0; ok && i < plan.free(); i++ {
-			ok = r.duetSlice(s, k, order, 0, plan, sum)
+			// Run while nothing waited for them: each from the end of
+			// the one before, the first from the start.
+			ok = r.duetSlice(s, k, order, 0, s.started.Add(s.wall), plan, sum)
 		}
 	}
 	turn := 0
@@ -96,12 +93,11 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		}
 		for _, s := range pair {
 			turn++
-			if err := s.worker.Grant(); err != nil {
-				s.failWith("granting a turn: "+err.Error(), "")
-				ok = false
-				break
-			}
-			if ok = r.duetSlice(s, k, order, turn, plan, sum); !ok {
+			begin := r.now()
+			// A worker that cannot take its turn has gone: reading its
+			// output to the end then says why.
+			_ = s.worker.Grant()
+			if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
 				break
 			}
 		}
@@ -154,17 +150,12 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 	return true
 }
 
-// duetSlice waits for the next slice of side s, the turn-th of the pair's
-// turns (0 for the slices run before the turns), and records it. It
-// reports false when the worker failed or its output ended instead.
-func (r *Runner) duetSlice(s *duetSide, k, order, turn int, plan TurnPlan, sum *Summary) bool {
+// duetSlice waits for the next slice of side s, begun at begin, the
+// turn-th of the pair's turns (0 for the slices run before the turns),
+// and records it. It reports false when the worker failed or its output
+// ended instead.
+func (r *Runner) duetSlice(s *duetSide, k, order, turn int, begin time.Time, plan TurnPlan, sum *Summary) bool {
 	b := s.e.Bench
-	begin := r.now()
-	if turn == 0 {
-		// Run while nothing waited for them: each from the end of the
-		// one before, the first from the start.
-		begin = s.started.Add(s.wall)
-	}
 	for {
 		it, more := s.stream.next()
 		if !more {
@@ -246,4 +237,115 @@ func (r *Runner) endDuet(sides []*duetSide, plan TurnPlan) {
 
 func (s *duetSide) failWith(reason, detail string) {
 	s.fail = &Failure{Bench: s.e.Bench, SuiteRun: s.k, Iteration: s.e.Iteration, Reason: reason, Detail: detail}
+}
+
+// duetPlan returns the shape of the next duet of b and its partner:
+// Runner.Turns, with the measured turns its policy planned, if it did.
+func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
+	plan := *r.Turns
+	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
+		if t := dp.DuetTurns(b.ID); t > 0 {
+			plan.Turns = t
+		}
+	}
+	return plan
+}
+
+// replayDuet takes the recorded duet of entries a and b in suite run k in
+// place of running it, if the records of an interrupted run hold it
+// whole: both workers' measured slices, as many as the plan asked for,
+// or a failure. It reports whether it did. A duet the interruption cut
+// short is discarded, both sides, to be run again; the policy, fed the
+// same duets in the same order as the run that recorded them, plans the
+// same turns, so a whole duet is told by its count.
+func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
+	pa, pb := r.Resume.lookup(a.Bench, k, a.Iteration), r.Resume.lookup(b.Bench, k, b.Iteration)
+	if pa == nil && pb == nil {
+		return false
+	}
+	if pa != nil && pa.failure != nil || pb != nil && pb.failure != nil {
+		// The failed side replays its failure and leaves the schedule;
+		// the other, which had nobody left to take turns with, runs its
+		// iteration again, alone.
+		for _, x := range []struct {
+			e    Entry
+			past *pastIteration
+		}{{a, pa}, {b, pb}} {
+			switch {
+			case x.past == nil:
+			case x.past.failure != nil:
+				r.replay(x.e, k, x.past, sum)
+			default:
+				r.discard(x.e, k)
+			}
+		}
+		return false
+	}
+	plan := r.duetPlan(a.Bench)
+	whole := pa != nil && pb != nil
+	for _, p := range []*pastIteration{pa, pb} {
+		whole = whole && measuredCount(p) == plan.Turns
+	}
+	if !whole {
+		for _, x := range []struct {
+			e    Entry
+			past *pastIteration
+		}{{a, pa}, {b, pb}} {
+			if x.past != nil {
+				r.discard(x.e, k)
+			}
+		}
+		return false
+	}
+	type side struct {
+		e                        Entry
+		measured                 []float64
+		inSlices, wall, duetWall time.Duration
+	}
+	var sides []side
+	var duetWall time.Duration
+	for _, x := range []struct {
+		e    Entry
+		past *pastIteration
+	}{{a, pa}, {b, pb}} {
+		sd := side{e: x.e}
+		for i := range x.past.slices {
+			s := &x.past.slices[i]
+			if s.Warmup {
+				sum.Warmup++
+			} else {
+				sum.Slices++
+				sum.InSlices += time.Duration(s.WallNs)
+				sd.inSlices += time.Duration(s.WallNs)
+				sd.measured = append(sd.measured, s.Values["ns/op"])
+			}
+			sd.wall += time.Duration(s.WallNs)
+			if r.Observer != nil {
+				r.Observer.Slice(x.e.Bench, s)
+			}
+		}
+		duetWall += sd.wall
+		sides = append(sides, sd)
+	}
+	judge := make([]bool, len(sides))
+	for i, sd := range sides {
+		judge[i] = r.account(sd.e, k, duetWall/time.Duration(len(sides)), nil, sum)
+	}
+	for i, sd := range sides {
+		if judge[i] {
+			r.judgeRecorded(sd.e, k, sd.measured, sd.inSlices, sd.wall, sum)
+		}
+	}
+	return true
+}
+
+// measuredCount returns the measured slices of a recorded iteration.
+func measuredCount(p *pastIteration) int {
+	n := 0
+	for _, s := range p.slices {
+		if !s.Warmup {
+			n++
+		}
+	}
+	return n
 }

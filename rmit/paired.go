@@ -79,8 +79,7 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 	if !ok {
 		return d
 	}
-	switch {
-	case p.JudgeDuets != nil:
+	if p.JudgeDuets != nil || p.PlanDuet != nil {
 		if p.duets[bench] == nil {
 			p.duets[bench] = map[[2]int][]float64{}
 		}
@@ -91,7 +90,11 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 		p.duets[bench][key] = it.Measured
 		p.costs[bench][key] = [2]time.Duration{it.SliceCost, it.ProcessCost}
 		ratios, c1, c2 := p.duetRatios(bench, other)
-		if p.settled[bench] == "" {
+		if p.PlanDuet != nil && len(ratios) > 0 {
+			t := p.PlanDuet(ratios, c1, c2)
+			p.turns[bench], p.turns[other] = t, t
+		}
+		if p.JudgeDuets != nil && p.settled[bench] == "" {
 			d := make([]float64, len(ratios))
 			for i, r := range ratios {
 				d[i] = stat.Mean(r, nil)
@@ -99,10 +102,9 @@ func (p *Paired) EndIteration(bench string, it policy.Iteration) policy.Decision
 			why := p.JudgeDuets(d)
 			p.settled[bench], p.settled[other] = why, why
 		}
-		if p.PlanDuet != nil && len(ratios) > 0 {
-			t := p.PlanDuet(ratios, c1, c2)
-			p.turns[bench], p.turns[other] = t, t
-		}
+	}
+	switch {
+	case p.JudgeDuets != nil:
 		d.Stop = p.settled[bench] != ""
 	case p.Judge == nil:
 		d.Stop = p.stable[bench] && p.stable[other]

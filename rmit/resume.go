@@ -120,6 +120,14 @@ func (r *Resume) lookup(b *Benchmark, k, it int) *pastIteration {
 	return r.iterations[iterationKey{b.ID, k, it}]
 }
 
+// forget drops the records of iteration it of b in suite run k, which
+// were discarded: the iteration runs again.
+func (r *Resume) forget(b *Benchmark, k, it int) {
+	if r != nil {
+		delete(r.iterations, iterationKey{b.ID, k, it})
+	}
+}
+
 // replay takes the recorded iteration past of entry e in place of running
 // it, if the records hold it whole: it completed (the policy says it was
 // done after its last slice) or it failed. It reports whether it did. An
@@ -138,8 +146,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	}
 	measured := feed.Measured
 	if past.failure == nil && !feed.Step.Done {
-		r.event(&record.Event{Event: record.EventDiscarded, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
-			SuiteRun: k, Iteration: e.Iteration, Reason: "the iteration was cut short; it runs again"})
+		r.discard(e, k)
 		return false
 	}
 
@@ -188,4 +195,22 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		r.stop(b, k, e.Iteration, sum, r.Resume.stopped, d)
 	}
 	return true
+}
+
+// discard records that the slices an interrupted run recorded of entry e
+// in suite run k are dropped: the iteration was cut short and runs again.
+func (r *Runner) discard(e Entry, k int) {
+	b := e.Bench
+	r.Resume.forget(b, k, e.Iteration)
+	r.event(&record.Event{Event: record.EventDiscarded, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+		SuiteRun: k, Iteration: e.Iteration, Reason: "the iteration was cut short; it runs again"})
+}
+
+// judgeRecorded is judge for an iteration replayed from the records of an
+// interrupted run: a stop those records already hold is not written
+// again.
+func (r *Runner) judgeRecorded(e Entry, k int, measured []float64, inSlices, wall time.Duration, sum *Summary) {
+	if d := r.loop.End(e.Bench.ID, costs(k, e.Iteration, measured, inSlices, wall)); d.Stop {
+		r.stop(e.Bench, k, e.Iteration, sum, r.Resume.stopped, d)
+	}
 }

@@ -277,12 +277,22 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			}
 			// A pair of entries runs as one duet when slices are paired
 			// and neither half is replayed from an interrupted run.
+			// A pair of entries runs as one duet when slices are paired.
 			var partner *Entry
-			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) &&
-				r.Resume.lookup(e.Bench, k, e.Iteration) == nil && r.Resume.lookup(entries[order+1].Bench, k, e.Iteration) == nil {
-				partner = &entries[order+1]
-			}
-			if past := r.Resume.lookup(e.Bench, k, e.Iteration); past != nil && r.replay(e, k, past, sum) {
+			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
+				if r.replayDuet(e, entries[order+1], k, sum) {
+					order++
+					continue
+				}
+				// A side that failed in the records leaves the other to
+				// run alone.
+				if !r.runnable(e) {
+					continue
+				}
+				if r.runnable(entries[order+1]) {
+					partner = &entries[order+1]
+				}
+			} else if past := r.Resume.lookup(e.Bench, k, e.Iteration); past != nil && r.replay(e, k, past, sum) {
 				continue
 			}
 			if r.Budget > 0 {

@@ -1,0 +1,398 @@
+package rmit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// fakeWorkers stands in for the test binaries of a duet: each worker
+// prints its free slices at once and then one slice per grant. A slice
+// takes N × its ns/op on a fake clock, which moves only while a slice
+// runs, and the log keeps the order in which the workers' slices ran.
+type fakeWorkers struct {
+	mu    sync.Mutex
+	now   time.Time
+	log   []string // "dir/slice" of every slice, in the order run
+	ns    func(dir string, slice int) float64
+	fail  map[string]int // dir → the slice at which its worker fails
+	exit  map[string]int // dir → the slice after which its worker exits
+	hang  map[string]bool
+	frees []int // the free slices each worker was started with
+}
+
+func newFakeWorkers() *fakeWorkers {
+	return &fakeWorkers{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ns: func(string, int) float64 { return 100 },
+		fail: map[string]int{}, exit: map[string]int{}, hang: map[string]bool{}}
+}
+
+func (f *fakeWorkers) clock() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+// Start implements Starter: a process that runs alone takes no turns.
+func (f *fakeWorkers) Start(bin, dir string, args []string) (Process, error) {
+	return f.StartWorker(bin, dir, args, 1<<30)
+}
+
+// StartWorker implements TurnStarter.
+func (f *fakeWorkers) StartWorker(bin, dir string, args []string, free int) (Worker, error) {
+	if free < 1<<30 {
+		f.mu.Lock()
+		f.frees = append(f.frees, free)
+		f.mu.Unlock()
+	}
+	flags := map[string]string{}
+	for _, a := range args {
+		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		flags[k] = v
+	}
+	count, _ := strconv.Atoi(flags["test.count"])
+	n, _ := strconv.ParseInt(strings.TrimSuffix(flags["test.benchtime"], "x"), 10, 64)
+	name := strings.Trim(flags["test.bench"], "^$")
+	r, w := io.Pipe()
+	p := &fakeWorker{out: r, grants: make(chan struct{}), killed: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		defer w.Close()
+		fmt.Fprintf(w, "goos: linux\ngoarch: amd64\npkg: p\n")
+		for i := 1; i <= count; i++ {
+			if i > free {
+				select {
+				case <-p.grants:
+				case <-p.killed:
+					return
+				}
+			}
+			if f.hang[dir] {
+				<-p.killed
+				return
+			}
+			f.mu.Lock()
+			ns := f.ns(dir, i)
+			f.now = f.now.Add(time.Duration(float64(n) * ns))
+			f.log = append(f.log, fmt.Sprintf("%s/%d", dir, i))
+			f.mu.Unlock()
+			if f.fail[dir] == i {
+				fmt.Fprintf(w, "--- FAIL: %s\n    x_test.go:9: boom\nFAIL\n", name)
+				<-p.killed
+				return
+			}
+			fmt.Fprintf(w, "%s \t %d\t %.1f ns/op\n", name, n, ns)
+			if f.exit[dir] == i {
+				p.err = errors.New("exit status 3")
+				return
+			}
+		}
+	}()
+	return p, nil
+}
+
+// fakeWorker is a worker of fakeWorkers.
+type fakeWorker struct {
+	out    io.Reader
+	grants chan struct{}
+	once   sync.Once
+	killed chan struct{}
+	done   chan struct{} // closed when the worker has exited
+	err    error
+}
+
+func (p *fakeWorker) Stdout() io.Reader  { return p.out }
+func (p *fakeWorker) StderrTail() string { return "" }
+func (p *fakeWorker) Kill()              { p.once.Do(func() { close(p.killed) }) }
+func (p *fakeWorker) Wait() error {
+	select {
+	case <-p.killed:
+	case <-p.done:
+	}
+	<-p.done
+	return p.err
+}
+func (p *fakeWorker) Grant() error {
+	select {
+	case p.grants <- struct{}{}:
+		return nil
+	case <-p.done:
+		return errors.New("broken pipe")
+	}
+}
+
+// duetPair returns the two versions of BenchmarkA, whose packages live in
+// directories "head" and "base".
+func duetPair(suiteRuns int) (head, base *Benchmark) {
+	hp := &Package{ImportPath: "p", Dir: "head", Binary: "p.test"}
+	bp := &Package{ImportPath: "p", Dir: "base", Binary: "p.test", Version: record.VersionBaseline}
+	head, base = NewBenchmark(hp, "BenchmarkA", 1, false), NewBenchmark(bp, "BenchmarkA", 1, false)
+	head.N, base.N = 1000, 1000
+	head.Config = Config{SuiteRuns: suiteRuns, Iterations: 1}
+	base.Config = head.Config
+	return head, base
+}
+
+// runDuets runs head and base paired as duets of plan with policy p (nil:
+// a static one) for their configured suite runs.
+func runDuets(t *testing.T, f *fakeWorkers, head, base *Benchmark, plan TurnPlan, p *Paired) (*Summary, *record.Run, *collect) {
+	t.Helper()
+	if p == nil {
+		p = NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	}
+	var raw strings.Builder
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	obs := &collect{}
+	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, FixedN: true,
+		Starter: f, Clock: f.clock, Raw: rw, Observer: obs, Timeout: time.Minute}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	run, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+	return sum, run, obs
+}
+
+// The two workers of a duet warm up at once, then run their measured
+// slices strictly in turns, a b b a a b b a, the order of the pairs
+// alternating from one duet to the next; both versions' slices of a duet
+// share its schedule position, carry their turn, and pair one to one.
+func TestDuetTakesTurns(t *testing.T) {
+	f := newFakeWorkers()
+	head, base := duetPair(2)
+	sum, run, _ := runDuets(t, f, head, base, TurnPlan{Warmup: 1, Turns: 4}, nil)
+	assert.Equal(t, []int{2, 2, 2, 2}, f.frees, "each worker runs its first and its warmup slice freely")
+	assert.Equal(t, 2, sum.Iterations/2, "one duet per suite run")
+	assert.Equal(t, 16, sum.Slices)
+	assert.Equal(t, 8, sum.Warmup)
+	require.Len(t, f.log, 24)
+	for k := range 2 {
+		duet := f.log[12*k : 12*k+12]
+		first := strings.Split(duet[4], "/")[0]
+		second := "base"
+		if first == "base" {
+			second = "head"
+		}
+		var turns []string
+		for _, s := range duet[4:] {
+			turns = append(turns, strings.Split(s, "/")[0])
+		}
+		assert.Equal(t, []string{first, second, second, first, first, second, second, first}, turns, "suite run %d", k+1)
+	}
+	assert.NotEqual(t, strings.Split(f.log[4], "/")[0], strings.Split(f.log[16], "/")[0], "the next duet starts with the other version")
+
+	var headTurns, baseTurns []int
+	orders := map[int]map[int]bool{} // by suite run
+	for _, s := range run.Slices {
+		if orders[s.SuiteRun] == nil {
+			orders[s.SuiteRun] = map[int]bool{}
+		}
+		orders[s.SuiteRun][s.Order] = true
+		if s.Warmup {
+			assert.Zero(t, s.Turn, "warmup slices run before the turns")
+			continue
+		}
+		if s.Version == record.VersionBaseline {
+			baseTurns = append(baseTurns, s.Turn)
+		} else {
+			headTurns = append(headTurns, s.Turn)
+		}
+	}
+	for k, o := range orders {
+		assert.Len(t, o, 1, "suite run %d: both versions of a duet share its position", k)
+	}
+	require.Len(t, headTurns, 8)
+	for j := range headTurns {
+		assert.Equal(t, 1, max(headTurns[j]-baseTurns[j], baseTurns[j]-headTurns[j]), "slice pair %d", j)
+	}
+	series := run.Series(record.Key{Bench: head.Bench()}, "ns/op")
+	require.Len(t, series, 2)
+	assert.True(t, series[0].Duet)
+	assert.Len(t, series[0].Values, 4)
+}
+
+// A slice's wall time runs from the grant to its result: on the fake
+// clock, exactly its N × ns/op.
+func TestDuetSliceTimes(t *testing.T) {
+	f := newFakeWorkers()
+	f.ns = func(dir string, i int) float64 {
+		if dir == "base" {
+			return 200
+		}
+		return 100
+	}
+	head, base := duetPair(1)
+	_, run, _ := runDuets(t, f, head, base, TurnPlan{Turns: 3}, nil)
+	for _, s := range run.Slices {
+		if s.Turn == 0 {
+			continue
+		}
+		want := 100 * time.Microsecond
+		if s.Version == record.VersionBaseline {
+			want = 200 * time.Microsecond
+		}
+		assert.Equal(t, int64(want), s.WallNs, "%s turn %d", s.Version, s.Turn)
+	}
+}
+
+// A worker that fails fails its own benchmark alone, with the failure's
+// text; its partner, left with nobody to take turns with, stops too and
+// runs on alone in the next suite runs.
+func TestDuetFailureIsOneSide(t *testing.T) {
+	f := newFakeWorkers()
+	f.fail["base"] = 3
+	head, base := duetPair(3)
+	sum, run, _ := runDuets(t, f, head, base, TurnPlan{Turns: 4}, nil)
+	require.Len(t, sum.Failed, 1)
+	assert.Equal(t, base, sum.Failed[0].Bench)
+	assert.Contains(t, sum.Failed[0].Reason, "--- FAIL")
+	assert.Contains(t, sum.Failed[0].Detail, "boom")
+	perRun := map[int]int{}
+	for _, s := range run.Slices {
+		if s.Version == record.VersionHead && !s.Warmup {
+			perRun[s.SuiteRun]++
+			if s.SuiteRun > 1 {
+				assert.Zero(t, s.Turn, "alone after its partner failed")
+			}
+		}
+	}
+	assert.Equal(t, 1, perRun[2], "the head's next iterations run on their own, with the static policy's one slice")
+	assert.Equal(t, 1, perRun[3])
+}
+
+// A worker whose binary exits early fails with its exit status.
+func TestDuetWorkerExits(t *testing.T) {
+	f := newFakeWorkers()
+	f.exit["head"] = 2
+	head, base := duetPair(1)
+	sum, _, _ := runDuets(t, f, head, base, TurnPlan{Turns: 4}, nil)
+	require.Len(t, sum.Failed, 1)
+	assert.Equal(t, head, sum.Failed[0].Bench)
+	assert.Equal(t, "exit status 3", sum.Failed[0].Reason)
+}
+
+// A worker that hangs is killed at the timeout, and so is its partner.
+func TestDuetTimeout(t *testing.T) {
+	f := newFakeWorkers()
+	f.hang["base"] = true
+	head, base := duetPair(1)
+	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	plan := TurnPlan{Turns: 2}
+	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan,
+		Starter: f, Clock: f.clock, Timeout: 50 * time.Millisecond}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	require.NotEmpty(t, sum.Failed)
+	assert.Equal(t, "timeout", sum.Failed[0].Reason)
+}
+
+// PlanDuet sees every completed duet's slice ratios and costs, and the
+// turns it plans are the next duet's.
+func TestDuetTurnsPlanned(t *testing.T) {
+	f := newFakeWorkers()
+	f.ns = func(dir string, i int) float64 {
+		if dir == "head" {
+			return 110
+		}
+		return 100
+	}
+	head, base := duetPair(3)
+	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	var seen [][][]float64
+	var costs [][2]time.Duration
+	p.PlanDuet = func(ratios [][]float64, c1, c2 time.Duration) int {
+		seen = append(seen, ratios)
+		costs = append(costs, [2]time.Duration{c1, c2})
+		return 2 + len(ratios)
+	}
+	_, run, _ := runDuets(t, f, head, base, TurnPlan{Turns: 5}, p)
+	measured := map[int]int{}
+	for _, s := range run.Slices {
+		if s.Version == record.VersionHead && !s.Warmup {
+			measured[s.SuiteRun]++
+		}
+	}
+	assert.Equal(t, map[int]int{1: 5, 2: 3, 3: 4}, measured)
+	require.NotEmpty(t, seen)
+	last := seen[len(seen)-1]
+	require.Len(t, last, 3)
+	for _, x := range last[0] {
+		assert.InDelta(t, 0.0953102, x, 1e-6, "log(110/100)")
+	}
+	// One turn of each worker: 1000 × (100 + 110) ns; the rest, the
+	// first slices, run side by side.
+	assert.Equal(t, 210*time.Microsecond, costs[len(costs)-1][0])
+	assert.Positive(t, costs[len(costs)-1][1])
+}
+
+// cancelAt cancels a run at its n-th measured slice.
+type cancelAt struct {
+	collect
+	n      int
+	cancel func()
+}
+
+func (c *cancelAt) Slice(b *Benchmark, s *record.Slice) {
+	c.collect.Slice(b, s)
+	if !s.Warmup {
+		if c.n--; c.n == 0 {
+			c.cancel()
+		}
+	}
+}
+
+// An interrupted run of duets resumes: the duets its records hold whole
+// are replayed, the one cut short is discarded on both sides and run
+// again, and the result has every duet whole, as a run never interrupted.
+func TestDuetResume(t *testing.T) {
+	f := newFakeWorkers()
+	head, base := duetPair(3)
+	plan := TurnPlan{Warmup: 1, Turns: 4}
+	var raw strings.Builder
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	ctx, cancel := context.WithCancel(context.Background())
+	obs := &cancelAt{n: 8 + 3, cancel: cancel} // in the second duet
+	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, FixedN: true,
+		Starter: f, Clock: f.clock, Raw: rw, Observer: obs}
+	_, err := r.Run(ctx)
+	require.ErrorIs(t, err, ErrInterrupted)
+	past, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+
+	p2 := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	r2 := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p2, Seed: 1, Pairs: &p2.Pairing, Turns: &plan, FixedN: true,
+		Starter: f, Clock: f.clock, Raw: rw, Resume: NewResume(past)}
+	sum, err := r2.Run(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, sum.Failed)
+	all, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+	discarded := 0
+	for _, e := range all.Events {
+		if e.Event == record.EventDiscarded {
+			discarded++
+			assert.Equal(t, 2, e.SuiteRun)
+		}
+	}
+	assert.Equal(t, 2, discarded, "both sides of the duet cut short")
+	for _, key := range []record.Key{{Bench: head.Bench()}, {Bench: base.Bench(), Version: record.VersionBaseline}} {
+		series := all.Series(key, "ns/op")
+		require.Len(t, series, 3, "%v", key)
+		for _, it := range series {
+			assert.Len(t, it.Values, 4, "%v suite run %d: whole", key, it.SuiteRun)
+			assert.True(t, it.Duet)
+		}
+	}
+}
