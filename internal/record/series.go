@@ -116,3 +116,60 @@ func Tree(series []IterationSample) *bootstrap.Tree {
 	}
 	return root.Prune()
 }
+
+// MergeSlices returns the measured slices ss of one process as one slice
+// of all their operations: N their sum, each unit the mean weighted by N
+// (for ns/op, the total time over the total operations), WallNs the sum,
+// and the rest the first slice's. A duet's worker runs hundreds of short
+// turns; written one line each, a results file would hand benchstat
+// hundreds of samples per process that share its layout and heap, and
+// benchstat's intervals, which take every line as independent, would
+// come out far narrower than the processes allow.
+func MergeSlices(ss []Slice) Slice {
+	out := ss[0]
+	out.Values = map[string]float64{}
+	out.N, out.Turn, out.WallNs = 0, 0, 0
+	for _, s := range ss {
+		out.N += s.N
+		out.WallNs += s.WallNs
+	}
+	for _, s := range ss {
+		for u, v := range s.Values {
+			out.Values[u] += v * float64(s.N) / float64(out.N)
+		}
+	}
+	return out
+}
+
+// WithDuetsMerged returns r with the measured slices of every duet
+// iteration (Slice.Turn > 0) merged into one (MergeSlices), in place of
+// the first of them, and every other slice as it is: the results one
+// line per process.
+func (r *Run) WithDuetsMerged() *Run {
+	out := &Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
+	duets := map[Key]map[Process][]Slice{}
+	for _, s := range r.Slices {
+		if s.Turn > 0 && !s.Warmup {
+			k, p := s.Key(), s.Process()
+			if duets[k] == nil {
+				duets[k] = map[Process][]Slice{}
+			}
+			duets[k][p] = append(duets[k][p], s)
+		}
+	}
+	if len(duets) == 0 {
+		return r
+	}
+	for _, s := range r.Slices {
+		if s.Turn == 0 || s.Warmup {
+			out.Slices = append(out.Slices, s)
+			continue
+		}
+		k, p := s.Key(), s.Process()
+		if ss := duets[k][p]; len(ss) > 0 {
+			out.Slices = append(out.Slices, MergeSlices(ss))
+			delete(duets[k], p)
+		}
+	}
+	return out
+}

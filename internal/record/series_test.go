@@ -35,3 +35,32 @@ func TestSeriesWalls(t *testing.T) {
 		assert.Nil(t, it.Walls, "one untimed slice: the recording has no times")
 	}
 }
+
+// A duet worker's measured slices merge into one line of all their
+// operations: N-weighted means, summed N and wall time; warmup slices
+// and iterations that ran alone stay as they are.
+func TestWithDuetsMerged(t *testing.T) {
+	s := func(it, slice, turn int, warm bool, n int64, ns float64) record.Slice {
+		return record.Slice{Benchmark: "BenchmarkA", SuiteRun: 1, Iteration: it, Slice: slice, Turn: turn, Warmup: warm, N: n,
+			Values: map[string]float64{"ns/op": ns, "B/op": 2 * ns}, WallNs: n * int64(ns)}
+	}
+	r := &record.Run{Slices: []record.Slice{
+		s(1, 1, 0, true, 100, 50),
+		s(1, 2, 1, false, 100, 10),
+		s(1, 3, 4, false, 300, 20),
+		s(2, 1, 0, false, 10, 7),
+	}}
+	m := r.WithDuetsMerged()
+	require.Len(t, m.Slices, 3)
+	assert.Equal(t, r.Slices[0], m.Slices[0], "warmup as it was")
+	merged := m.Slices[1]
+	assert.Equal(t, int64(400), merged.N)
+	assert.InDelta(t, (100*10+300*20)/400.0, merged.Values["ns/op"], 1e-12)
+	assert.InDelta(t, 2*(100*10+300*20)/400.0, merged.Values["B/op"], 1e-12)
+	assert.Equal(t, int64(100*10+300*20), merged.WallNs)
+	assert.Zero(t, merged.Turn)
+	assert.Equal(t, r.Slices[3], m.Slices[2], "an iteration that ran alone as it was")
+	assert.Equal(t, 20.0, r.Slices[2].Values["ns/op"], "the run itself is left alone")
+	plain := &record.Run{Slices: []record.Slice{s(2, 1, 0, false, 10, 7)}}
+	assert.Same(t, plain, plain.WithDuetsMerged())
+}

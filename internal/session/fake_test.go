@@ -70,6 +70,12 @@ func suffix() string {
 
 // Start implements rmit.Starter.
 func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, error) {
+	return f.StartWorker(bin, dir, args, 0)
+}
+
+// StartWorker implements rmit.TurnStarter: a worker runs its first free
+// slices at once and each further one when granted (free 0: all at once).
+func (f *fakeBinaries) StartWorker(bin, dir string, args []string, free int) (rmit.Worker, error) {
 	f.mu.Lock()
 	f.starts++
 	f.mu.Unlock()
@@ -78,7 +84,8 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
 		flags[k] = v
 	}
-	p := &fakeProcess{want: make(chan struct{}), lines: make(chan string), done: make(chan struct{}), killed: make(chan struct{})}
+	p := &fakeProcess{want: make(chan struct{}), lines: make(chan string), done: make(chan struct{}), killed: make(chan struct{}),
+		grants: make(chan struct{}), free: free}
 	if _, ok := flags["test.list"]; ok {
 		go func() {
 			defer close(p.done)
@@ -121,7 +128,14 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 		if !pattern.MatchString(name) {
 			continue
 		}
-		for range count {
+		for i := range count {
+			if p.free > 0 && i >= p.free {
+				select {
+				case <-p.grants:
+				case <-p.killed:
+					return
+				}
+			}
 			slice := func() string {
 				f.mu.Lock()
 				key := dir + "|" + name
@@ -158,6 +172,8 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 // each line when Read asks for one (want), and hands it over on lines.
 type fakeProcess struct {
 	err    error // what Wait returns
+	free   int   // slices run before the first grant; 0: no grants
+	grants chan struct{}
 	want   chan struct{}
 	lines  chan string
 	done   chan struct{} // closed when the output ends
@@ -196,6 +212,14 @@ func (p *fakeProcess) Stdout() io.Reader  { return p }
 func (p *fakeProcess) StderrTail() string { return "" }
 func (p *fakeProcess) Kill()              { p.once.Do(func() { close(p.killed) }) }
 func (p *fakeProcess) Wait() error        { return p.err }
+func (p *fakeProcess) Grant() error {
+	select {
+	case p.grants <- struct{}{}:
+		return nil
+	case <-p.done:
+		return errors.New("broken pipe")
+	}
+}
 
 // env returns the seams of a run on the fake binaries: packages are
 // "built" without the toolchain, and the baseline is checked out in a
@@ -216,6 +240,7 @@ func (f *fakeBinaries) env() Env {
 			}
 			return s, nil
 		},
+		TurnOverlay: func(context.Context, string, string, string) (string, error) { return "", nil },
 		Checkout: func(_ context.Context, dir, rev, _ string) (*Checkout, error) {
 			return &Checkout{Dir: "baseline", Rev: "0123456789abcdef", Remove: func() error { return nil }}, nil
 		},

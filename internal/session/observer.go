@@ -26,7 +26,10 @@ type observer struct {
 	// procs holds each benchmark's processes with results, which the
 	// precision line after its results counts.
 	procs map[record.Key]map[record.Process]bool
-	err   error
+	// duet holds the measured slices of each benchmark's duet iteration
+	// in progress, which its results get as one line when it is done.
+	duet map[record.Key][]record.Slice
+	err  error
 }
 
 func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
@@ -41,6 +44,7 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs O
 		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
 		done:     map[*rmit.Benchmark]int{},
 		procs:    map[record.Key]map[record.Process]bool{},
+		duet:     map[record.Key][]record.Slice{},
 		head:     &record.Run{Header: header},
 		baseline: &record.Run{Header: header},
 	}
@@ -67,8 +71,10 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 		w, run = o.baseOut, o.baseline
 	}
 	run.Slices = append(run.Slices, *s)
-	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
-		o.err = err
+	if s.Turn > 0 && !s.Warmup {
+		o.duet[s.Key()] = append(o.duet[s.Key()], *s)
+	} else {
+		o.write(b, w, s)
 	}
 	if !s.Warmup {
 		k := s.Key()
@@ -79,7 +85,23 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 	}
 }
 
+// write writes slice s of b to w, keeping the first error.
+func (o *observer) write(b *rmit.Benchmark, w *benchout.Writer, s *record.Slice) {
+	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
+		o.err = err
+	}
+}
+
 func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
+	if ss := o.duet[b.Key()]; len(ss) > 0 {
+		w := o.out
+		if b.Package.Version == record.VersionBaseline {
+			w = o.baseOut
+		}
+		merged := record.MergeSlices(ss)
+		o.write(b, w, &merged)
+		delete(o.duet, b.Key())
+	}
 	o.done[b]++
 	o.progress.IterationDone(b.String(), f == nil)
 }

@@ -248,11 +248,13 @@ func (r *run) warnBudget(runner *rmit.Runner) {
 // package and benchmark in the order they were found, and closes the raw
 // file.
 func (r *run) commit(obs *observer) error {
-	if err := r.outs.Results.Commit(obs.head, obs.order); err != nil {
+	// The results files get one line per process of a duet, as they do
+	// per slice of any other iteration.
+	if err := r.outs.Results.Commit(obs.head.WithDuetsMerged(), obs.order); err != nil {
 		return fmt.Errorf("writing results: %v", err)
 	}
 	if r.outs.Baseline != nil {
-		if err := r.outs.Baseline.Commit(obs.baseline, obs.order); err != nil {
+		if err := r.outs.Baseline.Commit(obs.baseline.WithDuetsMerged(), obs.order); err != nil {
 			return fmt.Errorf("writing results: %v", err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -501,4 +502,63 @@ func TestProbeRecordsWholeSeries(t *testing.T) {
 	left, err := filepath.Glob(filepath.Join(tmp, "gobench-dyn-*"))
 	require.NoError(t, err)
 	assert.Empty(t, left)
+}
+
+// A baseline run pairs by default slice by slice: each pair of processes
+// runs as a duet, the gate decides on the slice pairs, a pair stops once
+// decided, and the results file gets one line per process, not per turn.
+func TestBaselineDuets(t *testing.T) {
+	f := newFake("BenchmarkSame", "BenchmarkSlow")
+	f.nsPerOp = func(dir, name string, i int) float64 {
+		if dir == "baseline" || name == "BenchmarkSame" {
+			return jitter(1000, i)
+		}
+		return jitter(1200, i) // 20% slower
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = gate.DefaultLastLook
+	o.Baseline, o.Sequential = "main", true
+	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	require.NotNil(t, got.res.Comparison)
+	assert.True(t, got.res.Regressed, got.log)
+	verdicts := map[string]gate.Verdict{}
+	for _, c := range got.res.Comparison.Comparisons {
+		if c.Unit == "ns/op" || c.Unit == "sec/op" {
+			verdicts[c.Benchmark] = c.Verdict
+			assert.Equal(t, gate.MethodSlicePaired, c.Method)
+		}
+	}
+	assert.Equal(t, gate.Regression, verdicts["BenchmarkSlow"+suffix()], "%v", verdicts)
+	assert.Equal(t, gate.NoChange, verdicts["BenchmarkSame"+suffix()])
+	assert.True(t, got.res.Comparison.SlicePaired)
+
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	assert.Equal(t, "slice", run.Header.Options["pairing"])
+	assert.Equal(t, string(gate.DefaultSpending), run.Header.Options["spending"])
+	processes := map[record.Process]bool{}
+	stopped := 0
+	for _, s := range run.Slices {
+		if s.Version == record.VersionHead && !s.Warmup && s.Benchmark == "BenchmarkSlow"+suffix() {
+			processes[s.Process()] = true
+			assert.Positive(t, s.Turn)
+		}
+	}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop && e.Reason == record.ReasonSettled {
+			stopped++
+		}
+	}
+	assert.Equal(t, 4, stopped, "both pairs decided, both versions stop")
+	assert.Less(t, len(processes), gate.DefaultLastLook, "decided before the cap")
+	lines := 0
+	for l := range strings.Lines(got.out) {
+		if strings.HasPrefix(l, "BenchmarkSlow") {
+			lines++
+		}
+	}
+	assert.Equal(t, len(processes), lines, "one results line per process:\n%s", got.out)
 }
