@@ -108,13 +108,7 @@ func gobenchdynAwaitTurn(cpu, rep int) {
 // toolchain gets its own), merged with the user's overlay file base ("":
 // none), and returns the overlay file's path.
 func TurnOverlay(ctx context.Context, dir, outDir, base string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOROOT: %w", err)
-	}
-	files, err := TurnHook(strings.TrimSpace(string(out)))
+	files, err := TurnHookFor(ctx, dir)
 	if err != nil {
 		return "", err
 	}
@@ -122,4 +116,16 @@ func TurnOverlay(ctx context.Context, dir, outDir, base string) (string, error) 
 		return "", err
 	}
 	return overlay.Write(outDir, files, base)
+}
+
+// TurnHookFor returns TurnHook's files for the Go toolchain that builds
+// the module in dir.
+func TurnHookFor(ctx context.Context, dir string) (map[string][]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	return TurnHook(strings.TrimSpace(string(out)))
 }

@@ -38,6 +38,8 @@ type AbsOptions struct {
 	Tags       string
 	Seed       uint64
 	seedSet    bool
+	// Pairing says how the unchanged and the slowed code are paired.
+	Pairing PairingOptions
 
 	Stdout, Stderr io.Writer
 	Dir            string // where packages are resolved; "" is the current directory
@@ -93,6 +95,7 @@ covers the functions run so far).`,
 	fs.StringVar(&opts.HTML, "html", "", "write the report as a self-contained HTML page to `file`")
 	fs.StringVar(&opts.Rule, "rule", string(apiscore.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
+	bindPairingFlags(fs, &opts.Pairing, "")
 	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
 	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
@@ -172,6 +175,14 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	case opts.Timeout < 0:
 		return apiscore.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
 	}
+	if err := opts.Pairing.validate(); err != nil {
+		return apiscore.Options{}, err
+	}
+	var turns *rmit.TurnPlan
+	if opts.Pairing.slices() {
+		plan := opts.Pairing.plan()
+		turns = &plan
+	}
 	if !opts.seedSet {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
@@ -186,6 +197,7 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
 		Stop: stopper.Default(stopper.Interval), Rule: rule, Seed: opts.Seed, Log: opts.Stderr,
+		Turns: turns, TurnTime: opts.Pairing.TurnTime,
 	}, nil
 }
 

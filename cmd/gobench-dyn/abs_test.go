@@ -18,7 +18,8 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 	abs, err := filepath.Abs(filepath.Join("..", "..", "internal", "apiscore", "testdata", dir))
 	require.NoError(t, err)
 	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3, Rule: "gate",
-		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs}
+		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs,
+		Pairing: PairingOptions{Pairing: "slice", TurnTime: time.Millisecond, Turns: 20, TurnWarmup: 5 * time.Millisecond}}
 	if mod != nil {
 		mod(opts)
 	}
@@ -34,6 +35,8 @@ func TestAbsBadInputExits2(t *testing.T) {
 		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
 		"--spread-runs": func(o *AbsOptions) { o.SpreadRuns = 1 },
 		"--rule":        func(o *AbsOptions) { o.Rule = "utest" },
+		"--pairing":     func(o *AbsOptions) { o.Pairing.Pairing = "duet" },
+		"--turn-time":   func(o *AbsOptions) { o.Pairing.TurnTime = 0 },
 	} {
 		_, code, msg := runAbs(t, "known", mod, ".")
 		assert.Equal(t, 2, code, name)

@@ -52,12 +52,8 @@ type RunOptions struct {
 	Sequential   bool
 	EarlyVerdict bool
 	Compare      CompareOptions
-	// Pairing, TurnTime, Turns and TurnWarmup say how the versions of a
-	// baseline run are paired, and the shape of a duet iteration.
-	Pairing     string
-	TurnTime    time.Duration
-	Turns       int
-	TurnWarmup  time.Duration
+	// Pairing says how the versions of a baseline run are paired.
+	Pairing     PairingOptions
 	Shard       ShardOptions
 	ShardTimes  string // an earlier raw run whose times balance the shards
 	ConfigFile  string
@@ -92,10 +88,6 @@ const (
 	// --stop none at that cap (0.88× that of 5 static suite runs), and
 	// brings 82% of them to ±3% against 69% for 5 static suite runs.
 	defaultIntervalSuiteRuns = 10
-	// The shape of a duet iteration of a baseline run.
-	defaultTurnTime   = time.Millisecond
-	defaultTurns      = 100
-	defaultTurnWarmup = 20 * time.Millisecond
 )
 
 // NewCmdRun returns the run command. It binds flags to RunOptions,
@@ -164,10 +156,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
-	fs.StringVar(&opts.Pairing, "pairing", string(session.PairSlices), "with --baseline, how the versions are paired: slice (both processes alive, taking turns slice by slice) or process (one process after the other)")
-	fs.DurationVar(&opts.TurnTime, "turn-time", defaultTurnTime, "with --pairing slice, the target duration of one turn")
-	fs.IntVar(&opts.Turns, "turns", defaultTurns, "with --pairing slice, measured turns of each version per pair of processes")
-	fs.DurationVar(&opts.TurnWarmup, "turn-warmup", defaultTurnWarmup, "with --pairing slice, the warmup of each version per pair of processes, in turns of this total duration")
+	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
@@ -204,18 +193,8 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if o.ShardTimes != "" && o.Shard.Shard.IsZero() {
 		return usageErr("--shard-times: only meaningful with --shard")
 	}
-	switch session.Pairing(o.Pairing) {
-	case session.PairSlices, session.PairProcesses:
-	default:
-		return usageErr("--pairing: want slice or process, got %q", o.Pairing)
-	}
-	switch {
-	case o.TurnTime <= 0:
-		return usageErr("--turn-time: must be positive, got %v", o.TurnTime)
-	case o.Turns < 2:
-		return usageErr("--turns: must be at least 2, got %d", o.Turns)
-	case o.TurnWarmup < 0:
-		return usageErr("--turn-warmup: must not be negative, got %v", o.TurnWarmup)
+	if err := o.Pairing.validate(); err != nil {
+		return err
 	}
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
@@ -270,7 +249,7 @@ func (o *RunOptions) setSession() error {
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
-		Pairing: session.Pairing(o.Pairing), TurnTime: o.TurnTime, Turns: rmit.TurnPlan{Warmup: int((o.TurnWarmup + o.TurnTime - 1) / o.TurnTime), Turns: o.Turns},
+		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(),
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -137,13 +138,21 @@ func knownOptions(t *testing.T, dir string, patterns ...string) Options {
 // TestEvaluateKnownAnswer runs the real pipeline on a module where Hot is
 // run by a benchmark's timed loop, Cold and Setup only before that loop,
 // and Init only at package initialisation. A slowdown of v = 9 (Hot's own
-// time ×10) is far beyond any noise, so Hot must be detected; the others
-// cannot show in any benchmark's time and are not reachable.
+// time ×10) is far beyond any noise, so Hot must be detected, with the
+// slowed and the unchanged code paired process after process or slice by
+// slice; the others cannot show in any benchmark's time and are not
+// reachable.
 func TestEvaluateKnownAnswer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchmarks")
 	}
+	t.Run("process", func(t *testing.T) { testEvaluateKnownAnswer(t, nil) })
+	t.Run("slice", func(t *testing.T) { testEvaluateKnownAnswer(t, &rmit.TurnPlan{Warmup: 2, Turns: 20}) })
+}
+
+func testEvaluateKnownAnswer(t *testing.T, turns *rmit.TurnPlan) {
 	opts := knownOptions(t, "known", ".")
+	opts.Turns, opts.TurnTime = turns, time.Millisecond
 	opts.Func = regexp.MustCompile(`^(Hot|Cold|Init|Setup)$`)
 	opts.Slowdown = 9
 	// The gate needs the whole interval above +450%, at most log 2 above

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
+	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -56,6 +58,12 @@ type Options struct {
 	// Rule is how each pair is judged; "" is RuleGate. Its threshold is
 	// v/2.
 	Rule Rule
+	// Turns, when set, runs each pair of the unchanged and the slowed
+	// code as duets of this shape (rmit.Runner.Turns), taking turns slice
+	// by slice, with turns of TurnTime; nil runs them process after
+	// process.
+	Turns    *rmit.TurnPlan
+	TurnTime time.Duration
 	Seed uint64
 	// Log receives progress notes.
 	Log io.Writer
@@ -84,6 +92,9 @@ type evaluation struct {
 	// spreadRuns collects the unchanged code's measurements by
 	// benchmark and run, for maxSpread.
 	spreadRuns map[[2]string]map[string][]float64
+	// turnHook holds the overlay files of the turn hook when pairs run
+	// as duets: every build, unchanged or slowed, takes them.
+	turnHook map[string][]byte
 }
 
 // Evaluate computes the API benchmarking score of the benchmarks of the
@@ -163,9 +174,22 @@ func (e *evaluation) loadCandidates(ctx context.Context) error {
 func (e *evaluation) prepareSuite(ctx context.Context) error {
 	opts := e.opts
 	e.logf("gobench-dyn: abs: %d candidate functions; building and calibrating the unchanged code", len(e.cands))
+	flags := opts.BuildFlags
+	if opts.Turns != nil {
+		hook, err := rmit.TurnHookFor(ctx, opts.Dir)
+		if err != nil {
+			return err
+		}
+		e.turnHook = hook
+		ov, err := overlay.Write(e.dir("hook"), hook, "")
+		if err != nil {
+			return err
+		}
+		flags = append(slices.Clone(flags), "-overlay="+ov)
+	}
 	var err error
 	if e.suite, err = rmit.Prepare(ctx, rmit.PrepareOptions{
-		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: opts.BuildFlags, BinDir: e.dir("base"),
+		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, BinDir: e.dir("base"),
 		Version: record.VersionBaseline, Log: opts.Log,
 		Discover: rmit.DiscoverOptions{Bench: ".", SliceTime: opts.SliceTime, Timeout: opts.Timeout},
 	}); err != nil {
@@ -524,7 +548,8 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 		return nil
 	}
 	dir := e.dir("c" + strconv.Itoa(i))
-	ov, err := inject.WriteOverlay(dir, files)
+	maps.Copy(files, e.turnHook)
+	ov, err := overlay.Write(dir, files, "")
 	if err != nil {
 		return err
 	}
@@ -552,12 +577,23 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 		if !setCPU {
 			procs = runtime.GOMAXPROCS(0)
 		}
+		if e.opts.Turns != nil {
+			// A copy of the unchanged benchmark, whose b.N, calibrated
+			// for a slice, is scaled to one turn: the suite's own keeps
+			// its N for the spread runs.
+			c := *b
+			c.N = max(1, int64(float64(b.N)*float64(e.opts.TurnTime)/float64(e.opts.SliceTime)))
+			b = &c
+		}
 		h := rmit.NewBenchmark(byPath[b.Package.ImportPath], b.Name, procs, setCPU)
 		h.N, h.Config = b.N, b.Config
 		base, head = append(base, b), append(head, h)
 	}
 	po := pairRunOptions(e.opts.Rule, e.opts.Stop, rep.Threshold, e.opts.SuiteRuns)
 	po.Seed, po.SliceTime, po.Timeout, po.Budget = e.opts.Seed+uint64(i)+1, e.opts.SliceTime, e.opts.Timeout, budget
+	if e.opts.Turns != nil && e.opts.Rule == RuleGate {
+		po.Turns, po.TurnTime = e.opts.Turns, e.opts.TurnTime
+	}
 	res, baseRun, failures, err := pairRun(ctx, base, head, po)
 	if baseRun != nil && rep.SlowdownSource == "flag" {
 		e.addSpreadRuns(c.Name, baseRun)

@@ -18,8 +18,13 @@ type pairOptions struct {
 	// Judge, if set, stops a pair once its comparison is decided or out
 	// of reach (rmit.Paired.Judge); otherwise a pair stops once both
 	// versions are stable.
-	Judge     func(base, head [][]float64) string
-	SuiteRuns int // the cap, which the Interval criterion plans for
+	Judge func(base, head [][]float64) string
+	// Turns, when set, runs each pair as duets of this shape, judged by
+	// JudgeDuets, with turns of TurnTime.
+	Turns      *rmit.TurnPlan
+	TurnTime   time.Duration
+	JudgeDuets func(d []float64) string
+	SuiteRuns  int // the cap, which the Interval criterion plans for
 	Seed      uint64
 	SliceTime time.Duration
 	Timeout   time.Duration
@@ -56,7 +61,14 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 	// at the cap; each pair's two versions run back to back in every
 	// suite run.
 	paired := rmit.NewPaired(policy, base, head)
-	if stop.Criterion != stopper.None {
+	switch {
+	case o.Turns != nil:
+		paired.JudgeDuets = o.JudgeDuets
+		hi := gate.MaxDuetTurns(o.Turns.Turns, o.TurnTime)
+		paired.PlanDuet = func(ratios [][]float64, c1, c2 time.Duration) int {
+			return gate.DuetTurns(ratios, c1, c2, gate.MinDuetTurns, hi)
+		}
+	case stop.Criterion != stopper.None:
 		paired.Judge = o.Judge
 	}
 	obs := newCollector()
@@ -64,7 +76,7 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 		Benchmarks: append(append([]*rmit.Benchmark(nil), base...), head...),
 		Policy:     paired, Seed: o.Seed, SliceTime: o.SliceTime, Timeout: o.Timeout,
 		Budget: o.Budget, MinIterations: stop.MinIterations, FixedN: true, Observer: obs,
-		Pairs: &paired.Pairing, Starter: o.Starter, Clock: o.Clock,
+		Pairs: &paired.Pairing, Turns: o.Turns, Starter: o.Starter, Clock: o.Clock,
 	}
 	sum, runErr := r.Run(ctx)
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
+	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -85,7 +86,7 @@ func (in injection) evaluate() error {
 			if err != nil {
 				return err
 			}
-			overlay, err := inject.WriteOverlay(ov, files)
+			slowed, err := overlay.Write(ov, files, "")
 			if err != nil {
 				return err
 			}
@@ -95,8 +96,8 @@ func (in injection) evaluate() error {
 				// Alternate which workflow goes first, so that drift of
 				// the machine falls on both alike.
 				steps := []func() error{
-					func() error { return in.gate(t, key, tg, repo, overlay, v, seed) },
-					func() error { return in.goTest(t, key, tg, repo, overlay, v) },
+					func() error { return in.gate(t, key, tg, repo, slowed, v, seed) },
+					func() error { return in.goTest(t, key, tg, repo, slowed, v) },
 				}
 				if seed%2 == 0 {
 					steps[0], steps[1] = steps[1], steps[0]

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
 )
 
 func TestRewriteKeepsLinesAndInsertsOneDefer(t *testing.T) {
@@ -75,10 +77,10 @@ func TestInjectedProgram(t *testing.T) {
 		require.NoError(t, err, name)
 	}
 	tmp := t.TempDir()
-	ov, err := WriteOverlay(tmp, map[string][]byte{
+	ov, err := overlay.Write(tmp, map[string][]byte{
 		path:                           src,
 		filepath.Join(dir, HelperFile): Helper(pkg, 1),
-	})
+	}, "")
 	require.NoError(t, err)
 	cmd := exec.Command("go", "run", "-overlay="+ov, ".")
 	cmd.Dir = dir
@@ -107,9 +109,4 @@ func TestHelperIsGoSource(t *testing.T) {
 	_, err := parser.ParseFile(token.NewFileSet(), HelperFile, Helper("p", 2.5), 0)
 	require.NoError(t, err)
 	assert.Contains(t, string(Helper("p", 2.5)), "const gobenchdynABSFactor = 2.5")
-}
-
-func TestWriteOverlayNeedsAbsolutePaths(t *testing.T) {
-	_, err := WriteOverlay(t.TempDir(), map[string][]byte{"rel.go": nil})
-	require.ErrorContains(t, err, "not absolute")
 }

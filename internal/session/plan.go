@@ -13,7 +13,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -80,32 +79,12 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 }
 
 // planDuet returns the rule that sets the measured turns of a pair's next
-// duet: the m* of Kalibera and Jones over the variance components of the
-// slice-pair log ratios, within process pairs and between them, and the
-// costs measured, from the second duet on. Between MinDuetTurns and
-// MaxDuetTurns(o): a process effect far above the turns' noise (allocating
-// benchmarks, whose heap and layout differ between processes) asks for
-// many short duets, one far below it for few long ones.
+// duet (gate.DuetTurns), within gate.MinDuetTurns and gate.MaxDuetTurns.
 func planDuet(o *Options) func(ratios [][]float64, c1, c2 time.Duration) int {
-	hi := MaxDuetTurns(o)
+	hi := gate.MaxDuetTurns(o.Turns.Turns, o.TurnTime)
 	return func(ratios [][]float64, c1, c2 time.Duration) int {
-		if len(ratios) < 2 {
-			return 0
-		}
-		return varcomp.Fit(ratios).OptimalSlices(c1, c2, MinDuetTurns, hi)
+		return gate.DuetTurns(ratios, c1, c2, gate.MinDuetTurns, hi)
 	}
-}
-
-// MinDuetTurns is the fewest measured turns of each version a duet
-// iteration plans: fewer, and the start and warmup of its two processes
-// would outweigh its measurement many times over.
-const MinDuetTurns = 8
-
-// MaxDuetTurns returns the most measured turns of each version a duet
-// iteration plans: about a second of each version's slices, and never
-// fewer than the options' own turns.
-func MaxDuetTurns(o *Options) int {
-	return max(o.Turns.Turns, int(time.Second/max(o.TurnTime, time.Microsecond)))
 }
 
 // applyConfig gives each benchmark its configuration from cf and returns

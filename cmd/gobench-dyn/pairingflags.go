@@ -1,0 +1,60 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// PairingOptions are the flags that say how two versions are paired, for
+// run --baseline and abs.
+type PairingOptions struct {
+	Pairing    string
+	TurnTime   time.Duration
+	Turns      int
+	TurnWarmup time.Duration
+}
+
+// The shape of a duet iteration; docs/COMPARE.md has the evidence.
+const (
+	defaultTurnTime   = time.Millisecond
+	defaultTurns      = 100
+	defaultTurnWarmup = 20 * time.Millisecond
+)
+
+// bindPairingFlags binds the pairing flags to o; when says when they act.
+func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
+	fs.StringVar(&o.Pairing, "pairing", string(session.PairSlices), when+"how the two versions are paired: slice (both processes alive, taking turns slice by slice) or process (one process after the other)")
+	fs.DurationVar(&o.TurnTime, "turn-time", defaultTurnTime, "with --pairing slice, the target duration of one turn")
+	fs.IntVar(&o.Turns, "turns", defaultTurns, "with --pairing slice, the measured turns of each version in the first pairs of processes")
+	fs.DurationVar(&o.TurnWarmup, "turn-warmup", defaultTurnWarmup, "with --pairing slice, the warmup of each version per pair of processes, before the turns")
+}
+
+// validate checks the pairing flags, naming the first bad one.
+func (o *PairingOptions) validate() error {
+	switch session.Pairing(o.Pairing) {
+	case session.PairSlices, session.PairProcesses:
+	default:
+		return usageErr("--pairing: want slice or process, got %q", o.Pairing)
+	}
+	switch {
+	case o.TurnTime <= 0:
+		return usageErr("--turn-time: must be positive, got %v", o.TurnTime)
+	case o.Turns < 2:
+		return usageErr("--turns: must be at least 2, got %d", o.Turns)
+	case o.TurnWarmup < 0:
+		return usageErr("--turn-warmup: must not be negative, got %v", o.TurnWarmup)
+	}
+	return nil
+}
+
+// slices reports whether the versions are paired slice by slice.
+func (o *PairingOptions) slices() bool { return session.Pairing(o.Pairing) == session.PairSlices }
+
+// plan returns the shape of a duet: the warmup in whole turns.
+func (o *PairingOptions) plan() rmit.TurnPlan {
+	return rmit.TurnPlan{Warmup: int((o.TurnWarmup + o.TurnTime - 1) / o.TurnTime), Turns: o.Turns}
+}
