@@ -64,7 +64,7 @@ type Options struct {
 	// process.
 	Turns    *rmit.TurnPlan
 	TurnTime time.Duration
-	Seed uint64
+	Seed     uint64
 	// Log receives progress notes.
 	Log io.Writer
 	// TempDir holds the binaries, overlays and profiles; "" makes (and

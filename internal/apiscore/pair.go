@@ -25,10 +25,10 @@ type pairOptions struct {
 	TurnTime   time.Duration
 	JudgeDuets func(d []float64) string
 	SuiteRuns  int // the cap, which the Interval criterion plans for
-	Seed      uint64
-	SliceTime time.Duration
-	Timeout   time.Duration
-	Budget    time.Duration // 0: none
+	Seed       uint64
+	SliceTime  time.Duration
+	Timeout    time.Duration
+	Budget     time.Duration // 0: none
 	// Starter and Clock replace real processes and time in tests; nil
 	// means real ones.
 	Starter rmit.Starter
