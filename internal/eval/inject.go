@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
@@ -19,17 +23,18 @@ import (
 // evaluation, and the benchmarks whose time it dominates.
 type injectTarget struct {
 	file, name, kind string
-	// prefix is the name prefix of the benchmarks the function dominates;
-	// the other benchmarks run are unchanged controls.
-	prefix string
+	// match selects, by name without the GOMAXPROCS suffix, the
+	// benchmarks the function dominates; the other benchmarks run are
+	// unchanged controls.
+	match *regexp.Regexp
 }
 
 // An injectSuite is a real suite of the injected-slowdown evaluation: the
 // functions slowed, and the benchmarks run.
 type injectSuite struct {
 	key string // in realSuites
-	// bench selects the benchmarks the targets dominate, as go test
-	// -bench reads it.
+	// bench selects the benchmarks the targets dominate and the
+	// controls, as go test -bench reads it.
 	bench   string
 	targets []injectTarget
 }
@@ -38,86 +43,107 @@ type injectSuite struct {
 // Unmarshal is CPU-bound and the encoder's benchmarks allocate on every
 // call; in expfmt, the text parser allocates (about 5 times as much as
 // the protobuf one, by its own benchmarks' comments) and
-// MetricFamilyToText writes into a buffer the benchmark reuses.
+// MetricFamilyToText writes into a buffer the benchmark reuses; in uuid,
+// Parse allocates nothing and UUID.String one string per call, with
+// ParseBytes and UUID.URN, which call neither, as controls.
 var injectSuites = map[string]injectSuite{
 	"toml": {"toml", "^Benchmark(Unmarshal|Marshal)$/^ReferenceFile$/", []injectTarget{
-		{"unmarshaler.go", "Unmarshal", "CPU-bound", "BenchmarkUnmarshal/"},
-		{"marshaler.go", "Encoder.Encode", "allocating", "BenchmarkMarshal/"},
+		{"unmarshaler.go", "Unmarshal", "CPU-bound", regexp.MustCompile(`^BenchmarkUnmarshal/`)},
+		{"marshaler.go", "Encoder.Encode", "allocating", regexp.MustCompile(`^BenchmarkMarshal/`)},
 	}},
 	"expfmt": {"expfmt", "^Benchmark(ParseText|Create)$", []injectTarget{
-		{"expfmt/text_create.go", "MetricFamilyToText", "CPU-bound", "BenchmarkCreate"},
-		{"expfmt/text_parse.go", "TextParser.TextToMetricFamilies", "allocating", "BenchmarkParseText"},
+		{"expfmt/text_create.go", "MetricFamilyToText", "CPU-bound", regexp.MustCompile(`^BenchmarkCreate$`)},
+		{"expfmt/text_parse.go", "TextParser.TextToMetricFamilies", "allocating", regexp.MustCompile(`^BenchmarkParseText$`)},
+	}},
+	"uuid": {"uuid", "^Benchmark(Parse|ParseBytes|UUID_String|UUID_URN)$", []injectTarget{
+		{"uuid.go", "Parse", "CPU-bound", regexp.MustCompile(`^BenchmarkParse$`)},
+		{"uuid.go", "UUID.String", "allocating", regexp.MustCompile(`^BenchmarkUUID_String$`)},
 	}},
 }
 
+// The workflows the evaluation compares.
+const (
+	wfSlice     = "slice"     // run --baseline, paired slice by slice (the default)
+	wfProcess   = "process"   // run --baseline --pairing process
+	wfBenchstat = "benchstat" // go test -count on each version, then benchstat's U test
+)
+
 // injection holds the settings of the injected-slowdown evaluation.
 type injection struct {
-	suite     injectSuite
+	suites    []injectSuite
 	bin, out  string
 	slice     time.Duration
 	factors   []float64
 	seeds     int
+	goSeeds   int // the seeds that also run go test, the slowest workflow
 	count     int
 	benchtime string
 }
 
-// evaluate brings the suite in through the module proxy, copies its source
-// into a git repository that replaces the module (go build does not
-// overlay files in the module cache), and for every target, factor and
-// seed runs the gate (run --baseline HEAD, the head built with the
-// slowing overlay) and the usual workflow (go test -count on the base,
-// then on the head with the overlay, then benchstat's U test).
+// evaluate brings each suite in through the module proxy, copies its
+// source into a git repository that replaces the module (go build does
+// not overlay files in the module cache), and for every target, factor
+// and seed runs the three workflows one after the other, in an order that
+// rotates from seed to seed, so that drift of the machine falls on each
+// alike: the gate paired slice by slice and paired process by process
+// (run --baseline HEAD, the head built with the slowing overlay), and
+// the usual workflow (go test -count on the base, then on the head with
+// the overlay, then benchstat's U test).
 func (in injection) evaluate() error {
-	rs := realSuites[in.suite.key]
-	repo := filepath.Join(in.out, in.suite.key+"-repo")
-	if err := injectRepo(repo, rs); err != nil {
-		return err
-	}
 	fmt.Fprintf(os.Stderr, "eval: raw files in %s\n", in.out)
 	t := newInjectTally()
-	targets := in.suite.targets
-	for _, tg := range targets {
-		for _, v := range in.factors {
-			ov := filepath.Join(in.out, fmt.Sprintf("overlay-%s-%g", tg.name, v))
-			if err := os.MkdirAll(ov, 0o755); err != nil {
-				return err
-			}
-			files, err := inject.Files(filepath.Join(repo, "mod", tg.file), tg.name, v)
-			if err != nil {
-				return err
-			}
-			slowed, err := overlay.Write(ov, files, "")
-			if err != nil {
-				return err
-			}
-			for seed := 1; seed <= in.seeds; seed++ {
-				fmt.Fprintf(os.Stderr, "eval: inject %s ×%g, seed %d of %d (%s)\n", tg.name, 1+v, seed, in.seeds, time.Now().UTC().Format("15:04:05"))
-				key := injectKey{tg.name, v}
-				// Alternate which workflow goes first, so that drift of
-				// the machine falls on both alike.
-				steps := []func() error{
-					func() error { return in.gate(t, key, tg, repo, slowed, v, seed) },
-					func() error { return in.goTest(t, key, tg, repo, slowed, v) },
+	step := 0
+	for _, su := range in.suites {
+		rs := realSuites[su.key]
+		repo := filepath.Join(in.out, su.key+"-repo")
+		if err := injectRepo(repo, rs); err != nil {
+			return err
+		}
+		for _, tg := range su.targets {
+			for _, v := range in.factors {
+				ov := filepath.Join(in.out, fmt.Sprintf("overlay-%s-%s-%g", su.key, tg.name, v))
+				if err := os.MkdirAll(ov, 0o755); err != nil {
+					return err
 				}
-				if seed%2 == 0 {
-					steps[0], steps[1] = steps[1], steps[0]
+				files, err := inject.Files(filepath.Join(repo, "mod", tg.file), tg.name, v)
+				if err != nil {
+					return err
 				}
-				for _, step := range steps {
-					if err := step(); err != nil {
-						return err
+				slowed, err := overlay.Write(ov, files, "")
+				if err != nil {
+					return err
+				}
+				key := injectKey{su.key, tg.name, v}
+				for seed := 1; seed <= in.seeds; seed++ {
+					fmt.Fprintf(os.Stderr, "eval: %s: inject %s ×%g, seed %d of %d (%s)\n", su.key, tg.name, 1+v, seed, in.seeds, time.Now().UTC().Format("15:04:05"))
+					steps := []func() error{
+						func() error { return in.gate(t, key, su, tg, wfSlice, repo, slowed, seed) },
+						func() error { return in.gate(t, key, su, tg, wfProcess, repo, slowed, seed) },
+					}
+					if seed <= in.goSeeds {
+						steps = append(steps, func() error { return in.goTest(t, key, su, tg, repo, slowed) })
+					}
+					step++
+					for i := range steps {
+						if err := steps[(i+step)%len(steps)](); err != nil {
+							return err
+						}
 					}
 				}
+				// The table so far, so that a run cut short keeps its figures.
+				fmt.Fprint(os.Stderr, t.table(in.suites))
 			}
-			// The table so far, so that a run cut short keeps its figures.
-			fmt.Fprint(os.Stderr, t.table(targets), "\n", t.capTable(targets))
 		}
 	}
-	fmt.Printf("\n%s %s, %s; targets %s (%s) and %s (%s); %d seeds; gate: `run --baseline HEAD --overlay`, %s slices, default caps and rule; usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
-		rs.module, rs.version, in.suite.bench, targets[0].name, targets[0].kind, targets[1].name, targets[1].kind,
-		in.seeds, in.slice, in.count, in.benchtime)
-	fmt.Print(t.table(targets))
-	fmt.Printf("\nthe same pairs judged as a run capped at %d paired suite runs would have (its wall at most the one given):\n\n", formerCap)
-	fmt.Print(t.capTable(targets))
+	var names []string
+	for _, su := range in.suites {
+		rs := realSuites[su.key]
+		names = append(names, fmt.Sprintf("%s %s (%s)", rs.module, rs.version, su.bench))
+	}
+	fmt.Printf("\n%s; %d seeds (go test on %d); gate: `run --baseline HEAD --overlay`, default flags, --pairing slice or process (slices of %s); usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
+		strings.Join(names, ", "), in.seeds, in.goSeeds, in.slice, in.count, in.benchtime)
+	fmt.Print(t.table(in.suites))
+	fmt.Print("\n", t.goals(in.suites))
 	return nil
 }
 
@@ -162,18 +188,19 @@ func injectRepo(dir string, rs realSuite) error {
 	return nil
 }
 
-// affects says whether target tg dominates benchmark bench.
+// affects says whether target tg dominates benchmark bench, named without
+// its GOMAXPROCS suffix.
 func (tg injectTarget) affects(bench string) bool {
-	return strings.HasPrefix("Benchmark"+strings.TrimPrefix(bench, "Benchmark"), tg.prefix)
+	return tg.match.MatchString("Benchmark" + strings.TrimPrefix(bench, "Benchmark"))
 }
 
 // gate runs gobench-dyn's paired comparison of HEAD against the overlaid
-// head with the default stopping rule and caps.
-func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, overlay string, v float64, seed int) error {
-	raw := filepath.Join(in.out, fmt.Sprintf("gate-%s-%g-%d.jsonl", tg.name, v, seed))
-	args := []string{"run", "--baseline", "HEAD", "--overlay", overlay, "--bench", in.suite.bench,
+// head with the default flags and the pairing of workflow wf.
+func (in injection) gate(t *injectTally, key injectKey, su injectSuite, tg injectTarget, wf, repo, slowed string, seed int) error {
+	raw := filepath.Join(in.out, fmt.Sprintf("%s-%s-%s-%g-%d.jsonl", wf, su.key, tg.name, key.v, seed))
+	args := []string{"run", "--baseline", "HEAD", "--overlay", slowed, "--bench", su.bench, "--pairing", wf,
 		"--slice-time", in.slice.String(), "--seed", strconv.Itoa(seed), "--raw", raw, "--progress", "off", "-o", os.DevNull,
-		realSuites[in.suite.key].pkg}
+		realSuites[su.key].pkg}
 	start := time.Now()
 	cmd := exec.Command(in.bin, args...)
 	cmd.Dir = repo
@@ -182,8 +209,7 @@ func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, o
 			return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
 		}
 	}
-	wall := time.Since(start)
-	t.addTime(key, "gate", wall)
+	t.addTime(key, wf, time.Since(start))
 	r, _, err := record.ReadFile(raw)
 	if err != nil {
 		return err
@@ -194,67 +220,63 @@ func (in injection) gate(t *injectTally, key injectKey, tg injectTarget, repo, o
 		return err
 	}
 	for _, c := range timeComparisons(res) {
-		t.add(key, "gate", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
-	}
-	return in.rejudge(t, key, tg, r, wall)
-}
-
-// formerCap is the suite-run cap of a sequential baseline run before it
-// became gate.DefaultLastLook; rejudge says what it would have decided.
-const formerCap = 20
-
-// rejudge judges the gate's pairs as a run with the former cap would have:
-// the looks of that plan over the first formerCap paired suite runs. The
-// verdicts are exactly that run's on the same pairs, because a pair the
-// longer plan decided at a look decides at that look or earlier under the
-// shorter plan's wider level per look. A pair the gate stopped out of
-// reach before the former cap has no such verdict (that run would have
-// gone on) and is left out of its column. Its wall time is bounded above
-// by the gate's, less the time after the suite run at which its last pair
-// would have stopped.
-func (in injection) rejudge(t *injectTally, key injectKey, tg injectTarget, r *record.Run, wall time.Duration) error {
-	short := &record.Run{Header: r.Header, Events: r.Events, Complete: r.Complete}
-	for _, s := range r.Slices {
-		if s.SuiteRun <= formerCap {
-			short.Slices = append(short.Slices, s)
+		affected := tg.affects(trimProcs(c.Benchmark))
+		t.add(key, wf, affected, string(c.Verdict))
+		if affected {
+			t.addSpread(key, wf, unitSpread(old, head, record.Bench{Package: c.Package, Benchmark: c.Benchmark}))
 		}
-	}
-	old, head := gate.Split(short)
-	opts := pairedOptions(gate.DefaultOptions(), r)
-	opts.Plan = gate.NewPlan(gate.DefaultFirstLook, formerCap)
-	res, err := gate.Runs(old, head, opts)
-	if err != nil {
-		return err
-	}
-	early := map[string]bool{}
-	for _, e := range r.Events {
-		if e.Event == record.EventStop && e.Reason == record.ReasonNoVerdict && e.SuiteRun < formerCap {
-			early[e.Benchmark] = true
-		}
-	}
-	last := 0
-	for _, c := range timeComparisons(res) {
-		if early[c.Benchmark] {
-			continue
-		}
-		t.add(key, "gate20", tg.affects(trimProcs(c.Benchmark)), string(c.Verdict))
-		last = max(last, c.Look)
-	}
-	var end, endShort time.Time
-	for _, s := range r.Slices {
-		e := s.Start.Add(time.Duration(s.WallNs))
-		if e.After(end) {
-			end = e
-		}
-		if s.SuiteRun <= last && e.After(endShort) {
-			endShort = e
-		}
-	}
-	if last > 0 {
-		// With every pair left out there is no such run to time.
-		t.addTime(key, "gate20", wall-end.Sub(endShort))
 	}
 	return nil
+}
+
+// unitSpread returns the standard deviation of the units a paired
+// comparison of bench rests on: the mean log ratio of the slice pairs of
+// each process pair of a duet, or the log ratio of the process means of
+// each suite run both versions ran; NaN with fewer than two.
+func unitSpread(old, head *record.Run, bench record.Bench) float64 {
+	type unit struct {
+		inst    string
+		sr, itn int
+	}
+	b := old.Series(record.Key{Bench: bench, Version: record.VersionBaseline}, "ns/op")
+	h := head.Series(record.Key{Bench: bench}, "ns/op")
+	logMean := func(xs []float64) float64 { return math.Log(stat.Mean(xs, nil)) }
+	var d []float64
+	if len(h) > 0 && h[0].Duet {
+		byUnit := map[unit][]float64{}
+		for _, it := range b {
+			byUnit[unit{it.Instance, it.SuiteRun, it.Iteration}] = it.Values
+		}
+		for _, it := range h {
+			bv := byUnit[unit{it.Instance, it.SuiteRun, it.Iteration}]
+			if len(bv) != len(it.Values) || len(bv) == 0 {
+				continue
+			}
+			var s float64
+			for j := range bv {
+				s += math.Log(it.Values[j] / bv[j])
+			}
+			d = append(d, s/float64(len(bv)))
+		}
+	} else {
+		bySR := map[int][]float64{}
+		for _, it := range b {
+			bySR[it.SuiteRun] = append(bySR[it.SuiteRun], it.Values...)
+		}
+		hs := map[int][]float64{}
+		for _, it := range h {
+			hs[it.SuiteRun] = append(hs[it.SuiteRun], it.Values...)
+		}
+		for k, hv := range hs {
+			if bv := bySR[k]; len(bv) > 0 && len(hv) > 0 {
+				d = append(d, logMean(hv)-logMean(bv))
+			}
+		}
+	}
+	if len(d) < 2 {
+		return math.NaN()
+	}
+	return stat.StdDev(d, nil)
 }
 
 // timeComparisons returns the comparisons of time per operation.
@@ -270,13 +292,13 @@ func timeComparisons(res *gate.Result) []gate.Comparison {
 
 // goTest runs the usual workflow: go test -count on the base, then on
 // the head with the overlay, then benchstat's comparison of the two.
-func (in injection) goTest(t *injectTally, key injectKey, tg injectTarget, repo, overlay string, v float64) error {
+func (in injection) goTest(t *injectTally, key injectKey, su injectSuite, tg injectTarget, repo, slowed string) error {
 	start := time.Now()
 	var runs [2]*record.Run
-	for i, extra := range [][]string{nil, {"-overlay", overlay}} {
-		args := append([]string{"test", "-run", "^$", "-bench", in.suite.bench, "-count", strconv.Itoa(in.count),
+	for i, extra := range [][]string{nil, {"-overlay", slowed}} {
+		args := append([]string{"test", "-run", "^$", "-bench", su.bench, "-count", strconv.Itoa(in.count),
 			"-benchtime", in.benchtime}, extra...)
-		args = append(args, realSuites[in.suite.key].pkg)
+		args = append(args, realSuites[su.key].pkg)
 		cmd := exec.Command("go", args...)
 		cmd.Dir = repo
 		out, err := cmd.Output()
@@ -287,11 +309,11 @@ func (in injection) goTest(t *injectTally, key injectKey, tg injectTarget, repo,
 			return err
 		}
 	}
-	t.addTime(key, "benchstat", time.Since(start))
+	t.addTime(key, wfBenchstat, time.Since(start))
 	base, head := nsPerOp(runs[0]), nsPerOp(runs[1])
 	for name, o := range base {
 		if n, ok := head[name]; ok {
-			t.add(key, "benchstat", tg.affects(name), benchstatVerdict(o, n))
+			t.add(key, wfBenchstat, tg.affects(name), benchstatVerdict(o, n))
 		}
 	}
 	return nil

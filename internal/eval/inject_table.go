@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/perf/benchmath"
-
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 )
 
 // benchstatVerdict judges two samples as benchstat does: the Mann–Whitney
@@ -45,10 +45,10 @@ func parseFactors(s string) ([]float64, error) {
 	return fs, nil
 }
 
-// An injectKey is a slowed function and its factor.
+// An injectKey is a slowed function of a suite and its factor.
 type injectKey struct {
-	name string
-	v    float64
+	suite, name string
+	v           float64
 }
 
 // A verdictCell gathers the verdicts one workflow gave under one key, on
@@ -59,16 +59,19 @@ type verdictCell struct {
 	affected bool
 }
 
-// injectTally counts verdicts and wall time of the gate ("gate") and the
-// usual workflow ("benchstat") by slowed function and factor.
+// injectTally counts verdicts, wall time and unit spreads of each workflow
+// by slowed function and factor.
 type injectTally struct {
 	verdicts map[verdictCell]map[string]int
 	wall     map[injectKey]map[string]time.Duration
+	runs     map[injectKey]map[string]int
+	spreads  map[injectKey]map[string][]float64
 	factors  []float64
 }
 
 func newInjectTally() *injectTally {
-	return &injectTally{verdicts: map[verdictCell]map[string]int{}, wall: map[injectKey]map[string]time.Duration{}}
+	return &injectTally{verdicts: map[verdictCell]map[string]int{}, wall: map[injectKey]map[string]time.Duration{},
+		runs: map[injectKey]map[string]int{}, spreads: map[injectKey]map[string][]float64{}}
 }
 
 // add records one benchmark's verdict; affected says whether the slowed
@@ -80,123 +83,202 @@ func (t *injectTally) add(k injectKey, workflow string, affected bool, verdict s
 	}
 	t.verdicts[c][verdict]++
 	t.verdicts[c][""]++
-	for _, f := range t.factors {
-		if f == k.v {
-			return
-		}
+	if !slices.Contains(t.factors, k.v) {
+		t.factors = append(t.factors, k.v)
 	}
-	t.factors = append(t.factors, k.v)
 }
 
-// addTime adds the wall time one workflow took to its verdicts.
+// addTime adds the wall time of one run of a workflow.
 func (t *injectTally) addTime(k injectKey, workflow string, d time.Duration) {
 	if t.wall[k] == nil {
-		t.wall[k] = map[string]time.Duration{}
+		t.wall[k], t.runs[k] = map[string]time.Duration{}, map[string]int{}
 	}
 	t.wall[k][workflow] += d
+	t.runs[k][workflow]++
 }
 
-// table formats the tally as a Markdown table: a row per target and
-// factor on the benchmarks it dominates, then a row of the controls (the
-// benchmarks a slowed function does not dominate).
-func (t *injectTally) table(targets []injectTarget) string {
+// addSpread records the spread of the units of one affected benchmark's
+// comparison.
+func (t *injectTally) addSpread(k injectKey, workflow string, sd float64) {
+	if math.IsNaN(sd) {
+		return
+	}
+	if t.spreads[k] == nil {
+		t.spreads[k] = map[string][]float64{}
+	}
+	t.spreads[k][workflow] = append(t.spreads[k][workflow], sd)
+}
+
+// perRun returns the mean wall time of one run of a workflow under k.
+func (t *injectTally) perRun(k injectKey, workflow string) time.Duration {
+	if n := t.runs[k][workflow]; n > 0 {
+		return t.wall[k][workflow] / time.Duration(n)
+	}
+	return 0
+}
+
+// falseAlarms counts any change claimed where none was injected, and an
+// improvement where a slowdown was.
+func falseAlarms(m map[string]int, v float64) int {
+	if v == 0 {
+		return m["regression"] + m["improvement"]
+	}
+	return m["improvement"]
+}
+
+func frac(k, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d/%d", k, n)
+}
+
+// gateCell formats a gate workflow's verdicts: found (regressions, "—"
+// for A/A), false alarms, no change, inconclusive.
+func gateCell(m map[string]int, v float64) string {
+	found := "—"
+	if v != 0 {
+		found = frac(m["regression"], m[""])
+	}
+	return fmt.Sprintf("%s · %s · %s · %s", found, frac(falseAlarms(m, v), m[""]), frac(m["no change"], m[""]), frac(m["inconclusive"], m[""]))
+}
+
+// table formats the tally as a Markdown table: a row per suite, target
+// and factor on the benchmarks it dominates, then a row of each suite's
+// controls (the benchmarks a slowed function does not dominate).
+func (t *injectTally) table(suites []injectSuite) string {
 	var b strings.Builder
-	b.WriteString("| function | v | n | gate: regression | gate: false alarm | gate: inconclusive | gate: no change | benchstat: regression | benchstat: false alarm | benchstat: ~ | gate wall | go test + benchstat wall | ratio |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	frac := func(k, n int) string {
-		if n == 0 {
-			return "—"
+	b.WriteString("| suite | function | v | slice-paired: found · false alarm · no change · inconclusive | process-paired: the same | go test + benchstat: found · false alarm · ~ | unit sd, slice / process (median) | wall per run: slice / process / go test | slice : go test |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	bsCell := func(m map[string]int, v float64) string {
+		found := "—"
+		if v != 0 {
+			found = frac(m["regression"], m[""])
 		}
-		return fmt.Sprintf("%d/%d", k, n)
+		return fmt.Sprintf("%s · %s · %s", found, frac(falseAlarms(m, v), m[""]), frac(m["~"], m[""]))
 	}
-	// A false alarm is any change claimed where none was injected, and an
-	// improvement where a slowdown was.
-	falseAlarms := func(m map[string]int, v float64) int {
-		if v == 0 {
-			return m["regression"] + m["improvement"]
-		}
-		return m["improvement"]
-	}
-	found := func(m map[string]int, v float64) string {
-		if v == 0 {
-			return "—"
-		}
-		return frac(m["regression"], m[""])
-	}
-	controls := map[string]map[string]int{"gate": {}, "benchstat": {}}
-	for _, tg := range targets {
-		for _, v := range t.factors {
-			k := injectKey{tg.name, v}
-			g := t.verdicts[verdictCell{k, "gate", true}]
-			s := t.verdicts[verdictCell{k, "benchstat", true}]
-			if g == nil && s == nil {
-				continue
-			}
-			for _, w := range []string{"gate", "benchstat"} {
-				for verdict, n := range t.verdicts[verdictCell{k, w, false}] {
-					controls[w][verdict] += n
+	for _, su := range suites {
+		controls := map[string]map[string]int{wfSlice: {}, wfProcess: {}, wfBenchstat: {}}
+		for _, tg := range su.targets {
+			for _, v := range t.factors {
+				k := injectKey{su.key, tg.name, v}
+				if t.verdicts[verdictCell{k, wfSlice, true}] == nil && t.verdicts[verdictCell{k, wfBenchstat, true}] == nil {
+					continue
 				}
+				for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+					for verdict, n := range t.verdicts[verdictCell{k, w, false}] {
+						controls[w][verdict] += n
+					}
+				}
+				ratio := "—"
+				if g := t.perRun(k, wfBenchstat); g > 0 {
+					ratio = fmt.Sprintf("%.2f×", t.perRun(k, wfSlice).Seconds()/g.Seconds())
+				}
+				fmt.Fprintf(&b, "| %s | %s (%s) | %+.0f%% | %s | %s | %s | %s / %s | %.1f / %.1f / %.1f s | %s |\n",
+					su.key, tg.name, tg.kind, 100*v,
+					gateCell(t.verdicts[verdictCell{k, wfSlice, true}], v), gateCell(t.verdicts[verdictCell{k, wfProcess, true}], v),
+					bsCell(t.verdicts[verdictCell{k, wfBenchstat, true}], v),
+					pctOrDash(medianOf(t.spreads[k][wfSlice])), pctOrDash(medianOf(t.spreads[k][wfProcess])),
+					t.perRun(k, wfSlice).Seconds(), t.perRun(k, wfProcess).Seconds(), t.perRun(k, wfBenchstat).Seconds(), ratio)
 			}
-			gw, sw := t.wall[k]["gate"], t.wall[k]["benchstat"]
-			ratio := "—"
-			if sw > 0 {
-				ratio = fmt.Sprintf("%.2f×", gw.Seconds()/sw.Seconds())
-			}
-			fmt.Fprintf(&b, "| %s (%s) | %+.0f%% | %d | %s | %s | %s | %s | %s | %s | %s | %.1f s | %.1f s | %s |\n",
-				tg.name, tg.kind, 100*v, g[""], found(g, v), frac(falseAlarms(g, v), g[""]), frac(g["inconclusive"], g[""]), frac(g["no change"], g[""]),
-				found(s, v), frac(falseAlarms(s, v), s[""]), frac(s["~"], s[""]), gw.Seconds(), sw.Seconds(), ratio)
 		}
-	}
-	g, s := controls["gate"], controls["benchstat"]
-	if g[""]+s[""] > 0 {
-		fmt.Fprintf(&b, "| controls (benchmarks the slowed function does not dominate) | 0%% | %d | — | %s | %s | %s | — | %s | %s | | | |\n",
-			g[""], frac(falseAlarms(g, 0), g[""]), frac(g["inconclusive"], g[""]), frac(g["no change"], g[""]),
-			frac(falseAlarms(s, 0), s[""]), frac(s["~"], s[""]))
+		if controls[wfSlice][""]+controls[wfBenchstat][""] > 0 {
+			fmt.Fprintf(&b, "| %s | controls (unchanged benchmarks beside a slowed function) | 0%% | %s | %s | %s | | | |\n",
+				su.key, gateCell(controls[wfSlice], 0), gateCell(controls[wfProcess], 0), bsCell(controls[wfBenchstat], 0))
+		}
 	}
 	return b.String()
 }
 
-// capTable formats the gate's verdicts beside those of the same pairs
-// judged with the former cap ("gate20"), a row per target and factor on
-// the benchmarks it dominates and a row of the controls.
-func (t *injectTally) capTable(targets []injectTarget) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "| function | v | n | cap %d: regression / inconclusive / no change / false alarm | cap %d: the same | wall, cap %d | wall, cap %d (at most) |\n",
-		gate.DefaultLastLook, formerCap, gate.DefaultLastLook, formerCap)
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|\n")
-	// Each column counts its own pairs: the former cap's leaves out those
-	// the gate stopped out of reach before it.
-	counts := func(m map[string]int, v float64) string {
-		fa := m["improvement"]
-		if v == 0 {
-			fa += m["regression"]
-			return fmt.Sprintf("— / %d / %d / %d of %d", m["inconclusive"], m["no change"], fa, m[""])
+// goals sums the tally against the goals of the gate: detection of +10%
+// (CPU-bound, allocating) and +5% (CPU-bound), "no change" and false
+// alarms on every unchanged benchmark (A/A and controls), and the wall
+// time of the slice-paired gate against go test + benchstat over the
+// runs both made.
+func (t *injectTally) goals(suites []injectSuite) string {
+	type count struct{ k, n int }
+	found := map[string]*count{}  // by workflow and cell
+	same := map[string]*count{}   // unchanged: no change
+	alarms := map[string]*count{} // unchanged: false alarms
+	var slice, gotest time.Duration
+	get := func(m map[string]*count, k string) *count {
+		if m[k] == nil {
+			m[k] = &count{}
 		}
-		return fmt.Sprintf("%d / %d / %d / %d of %d", m["regression"], m["inconclusive"], m["no change"], fa, m[""])
+		return m[k]
 	}
-	controls := map[string]map[string]int{"gate": {}, "gate20": {}}
-	for _, tg := range targets {
-		for _, v := range t.factors {
-			k := injectKey{tg.name, v}
-			g, g20 := t.verdicts[verdictCell{k, "gate", true}], t.verdicts[verdictCell{k, "gate20", true}]
-			if g == nil {
-				continue
-			}
-			for _, w := range []string{"gate", "gate20"} {
-				for verdict, n := range t.verdicts[verdictCell{k, w, false}] {
-					controls[w][verdict] += n
+	for _, su := range suites {
+		for _, tg := range su.targets {
+			for _, v := range t.factors {
+				k := injectKey{su.key, tg.name, v}
+				for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+					aff, ctl := t.verdicts[verdictCell{k, w, true}], t.verdicts[verdictCell{k, w, false}]
+					unchanged := []map[string]int{ctl}
+					if v == 0 {
+						unchanged = append(unchanged, aff)
+					} else if v == 0.05 || v == 0.10 {
+						c := get(found, fmt.Sprintf("%s +%.0f%% %s", w, 100*v, tg.kind))
+						c.k, c.n = c.k+aff["regression"], c.n+aff[""]
+					}
+					for _, m := range unchanged {
+						s, a := get(same, w), get(alarms, w)
+						s.k, s.n = s.k+m["no change"], s.n+m[""]
+						a.k, a.n = a.k+falseAlarms(m, 0), a.n+m[""]
+					}
+				}
+				if n := t.runs[k][wfBenchstat]; n > 0 {
+					slice += time.Duration(n) * t.perRun(k, wfSlice)
+					gotest += t.wall[k][wfBenchstat]
 				}
 			}
-			wall20 := "—"
-			if g20[""] > 0 {
-				wall20 = fmt.Sprintf("%.1f s", t.wall[k]["gate20"].Seconds())
-			}
-			fmt.Fprintf(&b, "| %s (%s) | %+.0f%% | %d | %s | %s | %.1f s | %s |\n", tg.name, tg.kind, 100*v, g[""],
-				counts(g, v), counts(g20, v), t.wall[k]["gate"].Seconds(), wall20)
 		}
 	}
-	if n := controls["gate"][""]; n > 0 {
-		fmt.Fprintf(&b, "| controls | 0%% | %d | %s | %s | | |\n", n, counts(controls["gate"], 0), counts(controls["gate20"], 0))
+	var b strings.Builder
+	b.WriteString("| goal | slice-paired | process-paired | go test + benchstat |\n|---|--:|--:|--:|\n")
+	row := func(name string, m map[string]*count, key func(w string) string) {
+		fmt.Fprintf(&b, "| %s", name)
+		for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+			c := m[key(w)]
+			if c == nil || c.n == 0 {
+				b.WriteString(" | —")
+				continue
+			}
+			fmt.Fprintf(&b, " | %d/%d = %.0f%%", c.k, c.n, 100*float64(c.k)/float64(c.n))
+		}
+		b.WriteString(" |\n")
+	}
+	for _, g := range []struct{ name, cell string }{
+		{"+10% found, CPU-bound (≥ 98%)", "+10% CPU-bound"},
+		{"+10% found, allocating (≥ 95%)", "+10% allocating"},
+		{"+5% found, CPU-bound (≥ 90%)", "+5% CPU-bound"},
+		{"+5% found, allocating", "+5% allocating"},
+	} {
+		row(g.name, found, func(w string) string { return w + " " + g.cell })
+	}
+	row("unchanged called no change at ±3% (≥ 90%)", same, func(w string) string { return w })
+	row("unchanged called a change (≤ 1%)", alarms, func(w string) string { return w })
+	if gotest > 0 {
+		fmt.Fprintf(&b, "| wall time against go test + benchstat (≤ 0.3×) | %.2f× (%.0f s : %.0f s) | | |\n", slice.Seconds()/gotest.Seconds(), slice.Seconds(), gotest.Seconds())
 	}
 	return b.String()
+}
+
+func medianOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func pctOrDash(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f%%", 100*x)
 }

@@ -42,77 +42,86 @@ func TestTargetAffects(t *testing.T) {
 	assert.True(t, tg.affects("BenchmarkUnmarshal/ReferenceFile/struct"))
 	assert.True(t, tg.affects("Unmarshal/ReferenceFile/map"))
 	assert.False(t, tg.affects("BenchmarkMarshal/ReferenceFile/map"))
+	parse := injectSuites["uuid"].targets[0]
+	assert.True(t, parse.affects("BenchmarkParse"))
+	assert.False(t, parse.affects("BenchmarkParseBytes"), "a control, though its name begins alike")
 	assert.Equal(t, "BenchmarkX/y", trimProcs("BenchmarkX/y-8"))
 	assert.Equal(t, "BenchmarkX/a-b", trimProcs("BenchmarkX/a-b"))
 }
 
 func TestInjectTallyTable(t *testing.T) {
 	tally := newInjectTally()
-	aa, slow := injectKey{"Unmarshal", 0}, injectKey{"Unmarshal", 0.25}
-	// A/A: one false alarm of four for the gate, none for benchstat.
-	for _, v := range []string{"no change", "inconclusive", "inconclusive", "improvement"} {
-		tally.add(aa, "gate", true, v)
+	aa, slow := injectKey{"toml", "Unmarshal", 0}, injectKey{"toml", "Unmarshal", 0.10}
+	// A/A: one false alarm of four for the slice-paired gate.
+	for _, v := range []string{"no change", "no change", "inconclusive", "improvement"} {
+		tally.add(aa, wfSlice, true, v)
 	}
 	for range 4 {
-		tally.add(aa, "benchstat", true, "~")
+		tally.add(aa, wfProcess, true, "inconclusive")
+		tally.add(aa, wfBenchstat, true, "~")
 	}
-	// +25%: the gate finds 3 of 4; benchstat 2 of 4 and one wrong way.
+	// +10%: slice finds 3 of 4, process 1 of 4, benchstat 2 of 4 and
+	// one the wrong way.
 	for _, v := range []string{"regression", "regression", "regression", "inconclusive"} {
-		tally.add(slow, "gate", true, v)
+		tally.add(slow, wfSlice, true, v)
+	}
+	for _, v := range []string{"regression", "inconclusive", "inconclusive", "inconclusive"} {
+		tally.add(slow, wfProcess, true, v)
 	}
 	for _, v := range []string{"regression", "regression", "~", "improvement"} {
-		tally.add(slow, "benchstat", true, v)
+		tally.add(slow, wfBenchstat, true, v)
 	}
-	// Controls of the +25% slowdown: one gate false alarm.
-	tally.add(slow, "gate", false, "regression")
-	tally.add(slow, "gate", false, "no change")
-	tally.add(slow, "benchstat", false, "~")
-	tally.add(slow, "benchstat", false, "~")
-	tally.addTime(slow, "gate", 3*time.Second)
-	tally.addTime(slow, "benchstat", 10*time.Second)
-	lines := strings.Split(strings.TrimSpace(tally.table(injectSuites["toml"].targets)), "\n")
-	require.Len(t, lines, 5)
-	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 4 | — | 1/4 | 2/4 | 1/4 | — | 0/4 | 4/4 | 0.0 s | 0.0 s | — |", lines[2])
-	assert.Equal(t, "| Unmarshal (CPU-bound) | +25% | 4 | 3/4 | 0/4 | 1/4 | 0/4 | 2/4 | 1/4 | 1/4 | 3.0 s | 10.0 s | 0.30× |", lines[3])
-	assert.Equal(t, "| controls (benchmarks the slowed function does not dominate) | 0% | 2 | — | 1/2 | 0/2 | 1/2 | — | 0/2 | 2/2 | | | |", lines[4])
+	tally.add(slow, wfSlice, false, "no change")
+	tally.add(slow, wfBenchstat, false, "~")
+	for range 4 {
+		tally.addTime(slow, wfSlice, 3*time.Second)
+		tally.addTime(slow, wfProcess, 5*time.Second)
+	}
+	for range 2 {
+		tally.addTime(slow, wfBenchstat, 10*time.Second)
+	}
+	tally.addSpread(slow, wfSlice, 0.02)
+	tally.addSpread(slow, wfSlice, 0.04)
+	tally.addSpread(slow, wfProcess, 0.12)
+	suites := []injectSuite{injectSuites["toml"]}
+	lines := strings.Split(strings.TrimSpace(tally.table(suites)), "\n")
+	require.Len(t, lines, 5, tally.table(suites))
+	assert.Equal(t, "| toml | Unmarshal (CPU-bound) | +10% | 3/4 · 0/4 · 0/4 · 1/4 | 1/4 · 0/4 · 0/4 · 3/4 | 2/4 · 1/4 · 1/4 | 3.0% / 12.0% | 3.0 / 5.0 / 10.0 s | 0.30× |", lines[3])
+	goals := tally.goals(suites)
+	assert.Contains(t, goals, "| +10% found, CPU-bound (≥ 98%) | 3/4 = 75% | 1/4 = 25% | 2/4 = 50% |")
+	assert.Contains(t, goals, "| unchanged called no change at ±3% (≥ 90%) | 3/5 = 60% |", "the A/A and the controls")
+	assert.Contains(t, goals, "| unchanged called a change (≤ 1%) | 1/5 = 20% |")
+	assert.Contains(t, goals, "0.30× (6 s : 20 s)", "over the runs go test made")
 }
 
-// TestRejudgeFormerCap judges 30 paired suite runs of one benchmark whose
-// per-suite-run ratios alternate between +20% and −20%: undecided at every
-// look, so the former cap's verdict is inconclusive at its last look, 20,
-// and its wall is the gate's less the 10 suite runs after the 20th (10 ms
-// each).
-func TestRejudgeFormerCap(t *testing.T) {
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := &record.Run{Complete: true}
-	for k := 1; k <= 30; k++ {
-		head := 100 * math.Exp(0.2*float64(2*(k%2)-1))
-		for i, v := range map[string]float64{record.VersionBaseline: 100, record.VersionHead: head} {
-			for sl := 1; sl <= 3; sl++ {
-				r.Slices = append(r.Slices, record.Slice{
-					Type: record.TypeSlice, Package: "p", Benchmark: "BenchmarkUnmarshal/x-2", Version: i,
-					SuiteRun: k, Iteration: 1, Slice: sl, N: 1000, Values: map[string]float64{"ns/op": v},
-					Start: start.Add(time.Duration(k) * 10 * time.Millisecond), WallNs: int64(time.Millisecond),
-				})
+// unitSpread of a duet is the spread of its process pairs' mean slice
+// ratios; of process pairing, of its suite runs' ratios of process means.
+func TestUnitSpread(t *testing.T) {
+	bench := record.Bench{Package: "p", Benchmark: "BenchmarkA"}
+	mk := func(turns bool, heads [][]float64) (old, head *record.Run) {
+		old, head = &record.Run{}, &record.Run{}
+		for k, hv := range heads {
+			for j, h := range hv {
+				turn := 0
+				if turns {
+					turn = 2*j + 1
+				}
+				sl := record.Slice{Package: "p", Benchmark: "BenchmarkA", SuiteRun: k + 1, Iteration: 1, Slice: j + 1, Turn: turn, N: 1}
+				sl.Values = map[string]float64{"ns/op": 100}
+				sl.Version = record.VersionBaseline
+				old.Slices = append(old.Slices, sl)
+				sl.Values = map[string]float64{"ns/op": h}
+				sl.Version = record.VersionHead
+				head.Slices = append(head.Slices, sl)
 			}
 		}
+		return old, head
 	}
-	tally := newInjectTally()
-	key := injectKey{"Unmarshal", 0}
-	in := injection{suite: injectSuites["toml"]}
-	require.NoError(t, in.rejudge(tally, key, in.suite.targets[0], r, time.Second))
-	assert.Equal(t, map[string]int{"": 1, "inconclusive": 1}, tally.verdicts[verdictCell{key, "gate20", true}])
-	assert.Equal(t, 900*time.Millisecond, tally.wall[key]["gate20"])
-	tally.add(key, "gate", true, "no change")
-	lines := strings.Split(strings.TrimSpace(tally.capTable(in.suite.targets)), "\n")
-	require.Len(t, lines, 3)
-	assert.Equal(t, "| Unmarshal (CPU-bound) | +0% | 1 | — / 0 / 1 / 0 of 1 | — / 1 / 0 / 0 of 1 | 0.0 s | 0.9 s |", lines[2])
-
-	// A pair the gate stopped out of reach before the former cap has no
-	// verdict there.
-	r.Events = append(r.Events, record.Event{Event: record.EventStop, Benchmark: "BenchmarkUnmarshal/x-2", SuiteRun: 12, Reason: record.ReasonNoVerdict})
-	other := injectKey{"Unmarshal", 0.1}
-	require.NoError(t, in.rejudge(tally, other, in.suite.targets[0], r, time.Second))
-	assert.Empty(t, tally.verdicts[verdictCell{other, "gate20", true}])
-	assert.Zero(t, tally.wall[other]["gate20"], "no run to time")
+	o, h := mk(true, [][]float64{{100 * math.E, 100}, {100, 100}})
+	// Pair means log(e)/2 = 0.5 and 0: sd √(0.125).
+	assert.InDelta(t, math.Sqrt(0.125), unitSpread(o, h, bench), 1e-12)
+	o, h = mk(false, [][]float64{{200, 200}, {100, 100}})
+	assert.InDelta(t, math.Ln2/math.Sqrt2, unitSpread(o, h, bench), 1e-12)
+	o, h = mk(false, [][]float64{{200}})
+	assert.True(t, math.IsNaN(unitSpread(o, h, bench)))
 }

@@ -55,7 +55,7 @@ func main() {
 	f.bench = flag.String("bench", ".", "benchmarks to run")
 	f.methods = flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
 	f.regress = flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
-	f.suite = flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap or expfmt")
+	f.suite = flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap, expfmt or uuid (with -inject, a comma-separated list)")
 	f.scale = flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
 	f.scaleFiles = flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
 	f.scaleRun = flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
@@ -65,9 +65,10 @@ func main() {
 	f.procCap = flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
 	f.also = flag.String("also", "", "with -interleave, gobench-dyn flags of a second setting of the default run in the same schedule, such as \"--min-iterations 6\"")
 	f.target = flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
-	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml (or -suite expfmt) through go test -overlay and compare the gate with go test -count + benchstat")
-	f.factors = flag.String("factors", "0,0.10,0.25", "with -inject, comma-separated slowdowns v (0: A/A)")
+	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml, expfmt and uuid (or those -suite names) through go test -overlay and compare the gate, paired slice by slice and process by process, with go test -count + benchstat")
+	f.factors = flag.String("factors", "0,0.03,0.05,0.10", "with -inject, comma-separated slowdowns v (0: A/A)")
 	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
+	f.goSeeds = flag.Int("go-seeds", -1, "with -inject, the seeds that also run go test + benchstat, the slowest workflow (-1: all)")
 	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
 	f.benchtime = flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
 	flag.Parse()
@@ -98,6 +99,7 @@ type evalFlags struct {
 	injectMode *bool
 	factors    *string
 	seeds      *int
+	goSeeds    *int
 	count      *int
 	benchtime  *string
 }
@@ -129,12 +131,17 @@ func exitStatus(err error, code int) int {
 }
 
 func (f *evalFlags) runInject() int {
-	in := injection{slice: *f.slice, seeds: *f.seeds, count: *f.count, benchtime: *f.benchtime}
-	key := cmp.Or(*f.suite, "toml")
-	var ok bool
-	if in.suite, ok = injectSuites[key]; !ok {
-		fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml and expfmt\n", key)
-		return 2
+	in := injection{slice: *f.slice, seeds: *f.seeds, goSeeds: *f.goSeeds, count: *f.count, benchtime: *f.benchtime}
+	if in.goSeeds < 0 {
+		in.goSeeds = in.seeds
+	}
+	for key := range strings.SplitSeq(cmp.Or(*f.suite, "toml,expfmt,uuid"), ",") {
+		su, ok := injectSuites[strings.TrimSpace(key)]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml, expfmt and uuid\n", key)
+			return 2
+		}
+		in.suites = append(in.suites, su)
 	}
 	var err error
 	if in.factors, err = parseFactors(*f.factors); err != nil || *f.seeds < 1 || *f.count < 2 {
