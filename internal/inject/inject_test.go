@@ -110,3 +110,20 @@ func TestHelperIsGoSource(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(Helper("p", 2.5)), "const gobenchdynABSFactor = 2.5")
 }
+
+// The helper is added to modules of any age: it builds at the language
+// version go 1.16, before generics and the min and max built-ins.
+func TestHelperBuildsAtOldLanguageVersions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a package")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/old\n\ngo 1.16\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "old.go"), []byte("package old\n\n// F is slowed.\nfunc F() int { s := gobenchdynABSNow(); defer gobenchdynABSSpin(s); return 1 }\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, HelperFile), Helper("old", 0.5), 0o600))
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}
