@@ -50,6 +50,7 @@ type duetSide struct {
 	ended    bool // the worker's output ended before the duet did
 	measured []float64
 	inSlices time.Duration // wall time of the measured slices
+	timed    time.Duration // of that, the time go test timed: N × ns/op
 	wall     time.Duration // wall time of all slices, the first from the start
 	fail     *Failure
 	failText strings.Builder
@@ -119,6 +120,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	for i, s := range sides {
 		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
 	}
+	r.retune(sides, plan, true)
 	for i, s := range sides {
 		if judge[i] && len(s.measured) == plan.Turns {
 			r.judge(s.e, k, s.measured, s.inSlices, s.wall, sum)
@@ -183,6 +185,7 @@ func (r *Runner) duetSlice(s *duetSide, k, order, turn int, begin time.Time, pla
 				sum.Slices++
 				sum.InSlices += now.Sub(begin)
 				s.inSlices += now.Sub(begin)
+				s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
 				s.measured = append(s.measured, it.values["ns/op"])
 			}
 			if s.slice == plan.free() {
@@ -297,18 +300,13 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 		}
 		return false
 	}
-	type side struct {
-		e                        Entry
-		measured                 []float64
-		inSlices, wall, duetWall time.Duration
-	}
-	var sides []side
+	var sides []*duetSide
 	var duetWall time.Duration
 	for _, x := range []struct {
 		e    Entry
 		past *pastIteration
 	}{{a, pa}, {b, pb}} {
-		sd := side{e: x.e}
+		sd := &duetSide{e: x.e, k: k}
 		for i := range x.past.slices {
 			s := &x.past.slices[i]
 			if s.Warmup {
@@ -317,9 +315,11 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 				sum.Slices++
 				sum.InSlices += time.Duration(s.WallNs)
 				sd.inSlices += time.Duration(s.WallNs)
+				sd.timed += time.Duration(float64(s.N) * s.Values["ns/op"])
 				sd.measured = append(sd.measured, s.Values["ns/op"])
 			}
 			sd.wall += time.Duration(s.WallNs)
+			x.e.Bench.N = s.N
 			if r.Observer != nil {
 				r.Observer.Slice(x.e.Bench, s)
 			}
@@ -331,6 +331,9 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 	for i, sd := range sides {
 		judge[i] = r.account(sd.e, k, duetWall/time.Duration(len(sides)), nil, sum)
 	}
+	// As the run that recorded the duet retuned its turns after it;
+	// the records hold that already.
+	r.retune(sides, plan, false)
 	for i, sd := range sides {
 		if judge[i] {
 			r.judgeRecorded(sd.e, k, sd.measured, sd.inSlices, sd.wall, sum)
@@ -348,4 +351,46 @@ func measuredCount(p *pastIteration) int {
 		}
 	}
 	return n
+}
+
+// retune lengthens or shortens the turns of a pair whose duet spent far
+// more, or far less, of each turn outside the timer than inside it. A turn
+// costs more than its b.N operations: the grant, the garbage collection
+// go test runs before each timed run, the benchmark's own setup before
+// its timer starts (run again in every turn, as go test -count runs it in
+// every count). Turns far shorter than that cost waste the machine; turns
+// far longer track the host's changes of speed less closely. So the next
+// duets take turns of about that cost, within [TurnTime/2, 64 ×
+// TurnTime], changing b.N of both versions alike only when it is off by
+// more than twice. With write it records the new b.N.
+func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
+	var outside, timed time.Duration
+	turns := 0
+	for _, s := range sides {
+		if s.fail != nil || len(s.measured) != plan.Turns {
+			return
+		}
+		outside += s.inSlices - s.timed
+		timed += s.timed
+		turns += len(s.measured)
+	}
+	if turns == 0 || timed <= 0 || r.TurnTime <= 0 {
+		return
+	}
+	per, cost := timed/time.Duration(turns), max(outside/time.Duration(turns), 0)
+	want := min(max(cost, r.TurnTime/2), 64*r.TurnTime)
+	if want <= 2*per && 2*want >= per {
+		return
+	}
+	a := sides[0].e.Bench
+	n := max(1, int64(float64(a.N)*float64(want)/float64(per)))
+	for _, s := range sides {
+		b := s.e.Bench
+		b.N = n
+		if !write {
+			continue
+		}
+		r.event(&record.Event{Event: record.EventCalibrated, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			Value: float64(n), Reason: fmt.Sprintf("turns retuned: %v timed and %v outside the timer per turn", per, cost)})
+	}
 }

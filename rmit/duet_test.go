@@ -30,6 +30,8 @@ type fakeWorkers struct {
 	exit  map[string]int // dir → the slice after which its worker exits
 	hang  map[string]bool
 	frees []int // the free slices each worker was started with
+	// outside is what each granted turn costs before its timed run.
+	outside time.Duration
 }
 
 func newFakeWorkers() *fakeWorkers {
@@ -76,6 +78,9 @@ func (f *fakeWorkers) StartWorker(bin, dir string, args []string, free int) (Wor
 				case <-p.killed:
 					return
 				}
+				f.mu.Lock()
+				f.now = f.now.Add(f.outside)
+				f.mu.Unlock()
 			}
 			if f.hang[dir] {
 				<-p.killed
@@ -395,4 +400,34 @@ func TestDuetResume(t *testing.T) {
 			assert.True(t, it.Duet)
 		}
 	}
+}
+
+// Turns that cost far more outside the timer than inside it are
+// lengthened for the next duet, for both versions alike, within 64 times
+// the turn time b.N was calibrated for.
+func TestDuetRetunesTurns(t *testing.T) {
+	f := newFakeWorkers()
+	f.outside = 400 * time.Microsecond // each turn's untimed cost; N × ns/op times 100µs
+	head, base := duetPair(3)
+	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	plan := TurnPlan{Turns: 4}
+	var raw strings.Builder
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, TurnTime: 100 * time.Microsecond,
+		FixedN: true, Starter: f, Clock: f.clock, Raw: rw}
+	_, err := r.Run(context.Background())
+	require.NoError(t, err)
+	run, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+	ns := map[int]int64{}
+	for _, s := range run.Slices {
+		if !s.Warmup {
+			ns[s.SuiteRun] = s.N
+		}
+	}
+	assert.Equal(t, int64(1000), ns[1], "calibrated")
+	assert.Equal(t, int64(4000), ns[2], "100µs timed, 400µs outside: four times as long")
+	assert.Equal(t, int64(4000), ns[3], "within twice the cost: kept")
+	assert.Equal(t, head.N, base.N)
 }

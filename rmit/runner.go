@@ -82,7 +82,11 @@ type Runner struct {
 	// of this shape: the two versions' workers alive together, taking
 	// their slices in turns. The binaries must be built with the
 	// overlay of TurnHook, and Starter, when set, must be a TurnStarter.
-	Turns    *TurnPlan
+	Turns *TurnPlan
+	// TurnTime is the length of a turn b.N was calibrated for; duets
+	// retune their b.N to the measured cost of a turn within
+	// [TurnTime/2, 64 × TurnTime]. Zero keeps b.N as it is.
+	TurnTime time.Duration
 	Instance string
 	Raw      *record.Writer // may be nil
 	Observer Observer       // may be nil

@@ -76,7 +76,7 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 		Benchmarks: append(append([]*rmit.Benchmark(nil), base...), head...),
 		Policy:     paired, Seed: o.Seed, SliceTime: o.SliceTime, Timeout: o.Timeout,
 		Budget: o.Budget, MinIterations: stop.MinIterations, FixedN: true, Observer: obs,
-		Pairs: &paired.Pairing, Turns: o.Turns, Starter: o.Starter, Clock: o.Clock,
+		Pairs: &paired.Pairing, Turns: o.Turns, TurnTime: o.TurnTime, Starter: o.Starter, Clock: o.Clock,
 	}
 	sum, runErr := r.Run(ctx)
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {

@@ -193,7 +193,7 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		Pairs: pairs,
 	}
 	if o.duets() {
-		runner.Turns = &o.Turns
+		runner.Turns, runner.TurnTime = &o.Turns, o.TurnTime
 	}
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
