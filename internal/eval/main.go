@@ -55,7 +55,7 @@ func main() {
 	f.bench = flag.String("bench", ".", "benchmarks to run")
 	f.methods = flag.String("methods", "rciw,precision,cv,kld,static,config,gotest", "comma-separated methods besides the full run: a --stop criterion, static (gobench-dyn's default caps with --stop none), config (optimize, then run --config) or gotest")
 	f.regress = flag.Int("regress", 0, "instead, measure regression detection over this many seeds")
-	f.suite = flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap, expfmt or uuid (with -inject, a comma-separated list)")
+	f.suite = flag.String("suite", "", "a real suite to bring in through the module proxy instead: toml, zap, expfmt or stat (with -inject, a comma-separated list)")
 	f.scale = flag.Bool("scale", false, "instead, measure time and memory of the commands on synthetic suites of 100 to 10,000 benchmarks")
 	f.scaleFiles = flag.String("scale-files", "100,1000,10000", "with -scale, the benchmark counts of the synthetic raw files (empty: none)")
 	f.scaleRun = flag.String("scale-run", "100,1000", "with -scale, the sub-benchmark counts run live (empty: none)")
@@ -65,7 +65,7 @@ func main() {
 	f.procCap = flag.Int("cap", 5, "with -interleave, the suite runs (processes) of the default's cap and of --stop none")
 	f.also = flag.String("also", "", "with -interleave, gobench-dyn flags of a second setting of the default run in the same schedule, such as \"--min-iterations 6\"")
 	f.target = flag.Float64("target", 0.03, "with -interleave, --stop interval's --target, and the ±x a benchmark must reach")
-	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml, expfmt and uuid (or those -suite names) through go test -overlay and compare the gate, paired slice by slice and process by process, with go test -count + benchstat")
+	f.injectMode = flag.Bool("inject", false, "instead, slow functions of go-toml, expfmt and gonum stat (or those -suite names) through go test -overlay and compare the gate, paired slice by slice and process by process, with go test -count + benchstat")
 	f.factors = flag.String("factors", "0,0.03,0.05,0.10", "with -inject, comma-separated slowdowns v (0: A/A)")
 	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
 	f.goSeeds = flag.Int("go-seeds", -1, "with -inject, the seeds that also run go test + benchstat, the slowest workflow (-1: all)")
@@ -135,10 +135,10 @@ func (f *evalFlags) runInject() int {
 	if in.goSeeds < 0 {
 		in.goSeeds = in.seeds
 	}
-	for key := range strings.SplitSeq(cmp.Or(*f.suite, "toml,expfmt,uuid"), ",") {
+	for key := range strings.SplitSeq(cmp.Or(*f.suite, "toml,expfmt,stat"), ",") {
 		su, ok := injectSuites[strings.TrimSpace(key)]
 		if !ok {
-			fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml, expfmt and uuid\n", key)
+			fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml, expfmt and stat\n", key)
 			return 2
 		}
 		in.suites = append(in.suites, su)

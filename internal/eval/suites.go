@@ -20,7 +20,7 @@ var realSuites = map[string]realSuite{
 	"toml":   {"github.com/pelletier/go-toml/v2", "v2.4.3", "github.com/pelletier/go-toml/v2/benchmark"},
 	"zap":    {"go.uber.org/zap", "v1.28.0", "go.uber.org/zap"},
 	"expfmt": {"github.com/prometheus/common", "v0.66.1", "github.com/prometheus/common/expfmt"},
-	"uuid":   {"github.com/google/uuid", "v1.6.0", "github.com/google/uuid"},
+	"stat":   {"gonum.org/v1/gonum", "v0.17.0", "gonum.org/v1/gonum/stat"},
 }
 
 // scratchModule makes a module in dir that requires the suite's module, so
