@@ -35,6 +35,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -302,6 +303,10 @@ type Result struct {
 	// SlicePaired reports that the versions ran as duets, and some
 	// comparison rests on their slice pairs (MethodSlicePaired).
 	SlicePaired bool `json:"slice_paired,omitempty"`
+	// From and To bound the time the slices of a slice-paired comparison
+	// were measured in: its changes describe the machine of that time.
+	From time.Time `json:"from,omitzero"`
+	To   time.Time `json:"to,omitzero"`
 	// Looks are the planned looks of a sequential comparison, and
 	// Spending how they spend the level.
 	Looks       []int          `json:"looks,omitempty"`
@@ -409,9 +414,32 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	for _, c := range res.Comparisons {
 		res.SlicePaired = res.SlicePaired || c.Method == MethodSlicePaired
 	}
+	if res.SlicePaired {
+		res.From, res.To = span(old, new)
+	}
 	decide(res.Comparisons, opts)
 	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
 	return res, nil
+}
+
+// span returns the start of the first slice and the end of the last of
+// the runs.
+func span(runs ...*record.Run) (from, to time.Time) {
+	for _, r := range runs {
+		for _, s := range r.Slices {
+			if s.Start.IsZero() {
+				continue
+			}
+			end := s.Start.Add(time.Duration(s.WallNs))
+			if from.IsZero() || s.Start.Before(from) {
+				from = s.Start
+			}
+			if end.After(to) {
+				to = end
+			}
+		}
+	}
+	return from, to
 }
 
 // Better reports whether higher (+1) or lower (−1) values of unit are

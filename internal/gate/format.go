@@ -338,8 +338,23 @@ func (r *Result) WriteText(w io.Writer) error {
 	writeOnly(w, "only in new", r.OnlyNew, "")
 	r.writeInconclusive(w, "  ")
 	r.writeShift(w)
+	r.writeWhen(w)
 	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
 	return err
+}
+
+// writeWhen says when a slice-paired comparison was measured: pairing
+// takes the machine's changes of speed out of a change, but the state of
+// a shared machine also moves the relative cost of code (an effect
+// measured at +8% and +15% minutes apart), so a change describes its
+// hour.
+func (r *Result) writeWhen(w io.Writer) {
+	if !r.SlicePaired || r.From.IsZero() {
+		return
+	}
+	from, to := r.From.UTC(), r.To.UTC()
+	fmt.Fprintf(w, "\nmeasured %s–%s UTC, both versions slice by slice: a change describes the machine of that time; re-measure at another time to confirm one\n",
+		from.Format("2006-01-02 15:04"), to.Format("15:04"))
 }
 
 func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {

@@ -175,11 +175,11 @@ func TestSequentialValidity(t *testing.T) {
 // one (15%), and the CPU-bound one with 15% of processes disturbed
 // (40–80% slower), with 2% within a process and 5 slices.
 //
-//	go test -run TestSequentialEvaluation -v ./compare/
+//	go test -run TestSequentialEvaluation -v ./internal/gate/ -args -reps 2000
 func TestSequentialEvaluation(t *testing.T) {
-	reps := 2000
+	reps := *simReps
 	if testing.Short() {
-		reps = 300
+		reps = min(reps, 300)
 	}
 	plans := []struct {
 		name     string

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -73,6 +74,10 @@ func TestPlanLevels(t *testing.T) {
 	z := distuv.UnitNormal.Quantile(1 - ls[5]/2)
 	assert.Less(t, z, distuv.UnitNormal.Quantile(1-0.01/12), "its last look is laxer than Bonferroni's")
 }
+
+// simReps is the number of simulated pairs per cell of the evaluation
+// tables; the figures in docs/COMPARE.md were made with -reps 2000.
+var simReps = flag.Int("reps", 500, "simulated pairs per cell of the evaluation tables")
 
 // A unitNoise is the spread of the units of a duet comparison: the mean
 // log ratio of one process pair's slice pairs spreads sd, and a share of
@@ -158,11 +163,11 @@ func confidenceSequence(d []float64, alpha, threshold float64) int {
 // of up to ±20%). It prints the table of docs/COMPARE.md and holds every
 // rule's false alarms within the level.
 //
-//	go test -run TestSpendingEvaluation -v ./internal/gate/
+//	go test -run TestSpendingEvaluation -v ./internal/gate/ -args -reps 2000
 func TestSpendingEvaluation(t *testing.T) {
-	reps := 2000
+	reps := *simReps
 	if testing.Short() {
-		reps = 400
+		reps = min(reps, 200)
 	}
 	plan := NewPlan(DefaultFirstLook, DefaultLastLook)
 	rules := []struct {
