@@ -28,6 +28,12 @@ type TurnPlan struct {
 	Warmup int
 	// Turns is the number of measured turns of each worker.
 	Turns int
+	// Together runs both workers' turns at once, each on its own CPU,
+	// instead of one after the other: duet benchmarking (Bulej et al.,
+	// ICPE 2020). It pays only where the two CPUs do not share a
+	// physical core; on a shared 2-vCPU machine the two workers' speeds
+	// move against each other.
+	Together bool
 }
 
 // free returns the slices each worker runs before its first turn: its
@@ -92,14 +98,28 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		if t%2 == 0 {
 			pair = []*duetSide{sides[1], sides[0]}
 		}
-		for _, s := range pair {
+		if plan.Together {
+			// Both at once, each on its own CPU: one turn for the two.
 			turn++
 			begin := r.now()
-			// A worker that cannot take its turn has gone: reading its
-			// output to the end then says why.
-			_ = s.worker.Grant()
-			if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
-				break
+			for _, s := range pair {
+				_ = s.worker.Grant()
+			}
+			for _, s := range pair {
+				if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
+					break
+				}
+			}
+		} else {
+			for _, s := range pair {
+				turn++
+				begin := r.now()
+				// A worker that cannot take its turn has gone: reading
+				// its output to the end then says why.
+				_ = s.worker.Grant()
+				if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
+					break
+				}
 			}
 		}
 		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Turns {

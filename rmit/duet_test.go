@@ -431,3 +431,19 @@ func TestDuetRetunesTurns(t *testing.T) {
 	assert.Equal(t, int64(4000), ns[3], "within twice the cost: kept")
 	assert.Equal(t, head.N, base.N)
 }
+
+// Together, both workers take each turn at once: the log shows their
+// slices in pairs, and both slices of a pair carry one turn.
+func TestDuetTogether(t *testing.T) {
+	f := newFakeWorkers()
+	head, base := duetPair(1)
+	_, run, _ := runDuets(t, f, head, base, TurnPlan{Turns: 3, Together: true}, nil)
+	turns := map[string][]int{}
+	for _, s := range run.Slices {
+		if !s.Warmup {
+			turns[s.Version] = append(turns[s.Version], s.Turn)
+		}
+	}
+	assert.Equal(t, []int{1, 2, 3}, turns[record.VersionHead])
+	assert.Equal(t, []int{1, 2, 3}, turns[record.VersionBaseline])
+}

@@ -27,7 +27,7 @@ const (
 
 // bindPairingFlags binds the pairing flags to o; when says when they act.
 func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
-	fs.StringVar(&o.Pairing, "pairing", string(session.PairSlices), when+"how the two versions are paired: slice (both processes alive, taking turns slice by slice) or process (one process after the other)")
+	fs.StringVar(&o.Pairing, "pairing", string(session.PairSlices), when+"how the two versions are paired: slice (both processes alive, taking turns slice by slice), process (one process after the other) or duet (both at once, each on its own CPU)")
 	fs.DurationVar(&o.TurnTime, "turn-time", defaultTurnTime, "with --pairing slice, the target duration of one turn")
 	fs.IntVar(&o.Turns, "turns", defaultTurns, "with --pairing slice, the measured turns of each version in the first pairs of processes")
 	fs.DurationVar(&o.TurnWarmup, "turn-warmup", defaultTurnWarmup, "with --pairing slice, the warmup of each version per pair of processes, before the turns")
@@ -36,9 +36,9 @@ func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
 // validate checks the pairing flags, naming the first bad one.
 func (o *PairingOptions) validate() error {
 	switch session.Pairing(o.Pairing) {
-	case session.PairSlices, session.PairProcesses:
+	case session.PairSlices, session.PairProcesses, session.PairTogether:
 	default:
-		return usageErr("--pairing: want slice or process, got %q", o.Pairing)
+		return usageErr("--pairing: want slice, process or duet, got %q", o.Pairing)
 	}
 	switch {
 	case o.TurnTime <= 0:
@@ -51,10 +51,12 @@ func (o *PairingOptions) validate() error {
 	return nil
 }
 
-// slices reports whether the versions are paired slice by slice.
-func (o *PairingOptions) slices() bool { return session.Pairing(o.Pairing) == session.PairSlices }
+// slices reports whether the versions run as duets, taking turns slice
+// by slice or at once.
+func (o *PairingOptions) slices() bool { return session.Pairing(o.Pairing) != session.PairProcesses }
 
 // plan returns the shape of a duet: the warmup in whole turns.
 func (o *PairingOptions) plan() rmit.TurnPlan {
-	return rmit.TurnPlan{Warmup: int((o.TurnWarmup + o.TurnTime - 1) / o.TurnTime), Turns: o.Turns}
+	return rmit.TurnPlan{Warmup: int((o.TurnWarmup + o.TurnTime - 1) / o.TurnTime), Turns: o.Turns,
+		Together: session.Pairing(o.Pairing) == session.PairTogether}
 }

@@ -147,9 +147,12 @@ const (
 	// PairProcesses runs the two versions' processes one right after
 	// the other in every suite run, and pairs their means.
 	PairProcesses Pairing = "process"
+	// PairTogether runs each pair as a duet whose two test binaries take
+	// their turns at once, each on its own CPU (duet benchmarking).
+	PairTogether Pairing = "duet"
 )
 
 // duets reports whether o runs a baseline's pairs as duet iterations.
 func (o *Options) duets() bool {
-	return o.Baseline != "" && (o.Pairing == "" || o.Pairing == PairSlices)
+	return o.Baseline != "" && (o.Pairing == "" || o.Pairing == PairSlices || o.Pairing == PairTogether)
 }

@@ -268,6 +268,8 @@ func pairing(o *Options) string {
 	switch {
 	case o.Baseline == "":
 		return ""
+	case o.Pairing == PairTogether:
+		return string(PairTogether)
 	case o.duets():
 		return string(PairSlices)
 	}

@@ -193,7 +193,13 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		Pairs: pairs,
 	}
 	if o.duets() {
+		o.Turns.Together = o.Pairing == PairTogether
 		runner.Turns, runner.TurnTime = &o.Turns, o.TurnTime
+		if o.Turns.Together {
+			if why := sharedCores(); why != "" {
+				fmt.Fprintf(r.log, "gobench-dyn: warning: --pairing duet runs both versions at once on two CPUs, and %s: their speeds then move against each other, and --pairing slice is steadier\n", why)
+			}
+		}
 	}
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
