@@ -7,9 +7,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -202,4 +204,86 @@ func TestSpendingEvaluation(t *testing.T) {
 		}
 	}
 	t.Logf("%d simulated pairs per cell\n%s", reps, b.String())
+}
+
+// DuetTurns is Kalibera and Jones's m* = ⌈√(c₂·S₁² / (c₁·T₂²))⌉ over the
+// slice ratios of the process pairs, c₂ the cost of a pair besides its
+// turns and c₁ that of a turn: here m = 4, S₁² = 4/3 (each pair's slices
+// ±1 around its mean), S₂² = 1/2 (pair means 0 and 1), T₂² = S₂² − S₁²/m
+// = 1/6, and c₂ = 4·c₁, so m* = ⌈√32⌉ = 6. Without pair effects it takes
+// the upper bound, and before two pairs it has nothing to say.
+func TestDuetTurnsKnownAnswer(t *testing.T) {
+	pairs := [][]float64{{1, -1, 1, -1}, {2, 0, 2, 0}}
+	assert.Equal(t, 6, DuetTurns(pairs, time.Millisecond, 4*time.Millisecond, 2, 1000))
+	assert.Equal(t, 3, DuetTurns(pairs, time.Millisecond, 4*time.Millisecond, 2, 3), "within the upper bound")
+	same := [][]float64{{1, -1, 1, -1}, {1, -1, 1, -1}}
+	assert.Equal(t, 1000, DuetTurns(same, time.Millisecond, 4*time.Millisecond, 2, 1000), "no pair effect: long duets")
+	assert.Zero(t, DuetTurns(pairs[:1], time.Millisecond, time.Millisecond, 2, 1000))
+}
+
+// simulateDuets runs the gate of run --baseline on simulated duets: in
+// process pair i the log ratio of each slice pair is μ + b_i + e, with a
+// pair effect b_i ~ N(0, sdPair²) and slice noise e ~ N(0, sdSlice²); the
+// first duets take 100 turns and the later ones DuetTurns' plan, at a
+// turn cost c1 and a pair cost c2; the pair stops as JudgeDuets says. It
+// returns the rates of its verdicts and the mean time, in turns' costs.
+func simulateDuets(seed uint64, reps int, shift, sdPair, sdSlice float64) (r seqRates, cost float64) {
+	rng := rand.New(rand.NewPCG(seed, 13))
+	plan := NewPlan(DefaultFirstLook, DefaultLastLook)
+	plan.Spending = DefaultSpending
+	const c1, c2 = 2 * time.Millisecond, 50 * time.Millisecond
+	for range reps {
+		var ratios [][]float64
+		var d []float64
+		m := 100
+		for len(d) < DefaultLastLook {
+			b := sdPair * rng.NormFloat64()
+			x := make([]float64, m)
+			for j := range x {
+				x[j] = math.Log1p(shift) + b + sdSlice*rng.NormFloat64()
+			}
+			ratios = append(ratios, x)
+			d = append(d, stat.Mean(x, nil))
+			cost += float64(c2+time.Duration(m)*c1) / float64(c1)
+			if st := JudgeDuets(d, DefaultThreshold, DefaultConfidence, plan); st != PairOpen {
+				break
+			}
+			if next := DuetTurns(ratios, c1, c2, MinDuetTurns, 500); next > 0 {
+				m = next
+			}
+		}
+		_, _, dir := plan.sequential(d, DefaultThreshold, 1-DefaultConfidence)
+		switch dir {
+		case up:
+			r.reg++
+		case down:
+			r.imp++
+		case same:
+			r.same++
+		default:
+			r.open++
+		}
+		r.pairs += float64(len(d))
+	}
+	n := float64(reps)
+	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}, cost / n
+}
+
+// TestDuetGateSimulated runs the slice-paired gate on simulated duets
+// whose slice pairs spread 20% (as 1 ms turns of a CPU-bound benchmark
+// did live) with pair effects of 0.5% (CPU-bound) or 4% (allocating):
+// false alarms stay within the level, and a +10% change is found.
+func TestDuetGateSimulated(t *testing.T) {
+	reps := min(*simReps, 300)
+	for i, sdPair := range []float64{0.005, 0.04} {
+		aa, _ := simulateDuets(uint64(700+i), reps, 0, sdPair, 0.2)
+		up10, _ := simulateDuets(uint64(710+i), reps, 0.10, sdPair, 0.2)
+		t.Logf("pair effect %.1f%%: A/A false alarms %.2f%%, no change %.1f%% (%.1f pairs); +10%% found %.1f%%",
+			100*sdPair, 100*(aa.reg+aa.imp), 100*aa.same, aa.pairs, 100*up10.reg)
+		assert.LessOrEqual(t, aa.reg+aa.imp, 0.01)
+		assert.GreaterOrEqual(t, up10.reg, 0.9)
+		if sdPair < 0.01 {
+			assert.GreaterOrEqual(t, aa.same, 0.9, "a CPU-bound unchanged benchmark is decided no change")
+		}
+	}
 }
