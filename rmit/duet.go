@@ -379,11 +379,17 @@ func measuredCount(p *pastIteration) int {
 // go test runs before each timed run, the benchmark's own setup before
 // its timer starts (run again in every turn, as go test -count runs it in
 // every count). Turns far shorter than that cost waste the machine; turns
-// far longer track the host's changes of speed less closely. So the next
-// duets take turns of about that cost, within [TurnTime/2, 64 ×
-// TurnTime], changing b.N of both versions alike only when it is off by
-// more than twice. With write it records the new b.N.
+// far longer track the host's changes of speed less closely. So the
+// duets after a pair's first take turns of about the cost the first one
+// measured, within [TurnTime/2, 64 × TurnTime], changing b.N of both
+// versions alike only when it is off by more than twice. Only the first
+// duet retunes: on a busy machine the cost moves from duet to duet with
+// the waits for a CPU, and b.N would follow it back and forth. With
+// write it records the new b.N.
 func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
+	if r.state[sides[0].e.Bench].iterations != 1 {
+		return
+	}
 	var outside, timed time.Duration
 	turns := 0
 	for _, s := range sides {

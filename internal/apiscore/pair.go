@@ -64,10 +64,7 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 	switch {
 	case o.Turns != nil:
 		paired.JudgeDuets = o.JudgeDuets
-		hi := gate.MaxDuetTurns(o.Turns.Turns, o.TurnTime)
-		paired.PlanDuet = func(ratios [][]float64, c1, c2 time.Duration) int {
-			return gate.DuetTurns(ratios, c1, c2, gate.MinDuetTurns, hi)
-		}
+		paired.PlanDuet = gate.DuetTurns
 	case stop.Criterion != stopper.None:
 		paired.Judge = o.Judge
 	}

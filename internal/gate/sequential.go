@@ -233,27 +233,29 @@ func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
 // outweigh its measurement many times over.
 const MinDuetTurns = 8
 
-// MaxDuetTurns returns the most measured turns of each version a planned
-// duet takes, with turns of turnTime: about a second of each version's
-// slices, or turns, if more.
-func MaxDuetTurns(turns int, turnTime time.Duration) int {
-	return max(turns, int(time.Second/max(turnTime, time.Microsecond)))
-}
+// MaxDuetTime is about the longest a planned duet's turns take: long
+// enough for a benchmark whose process pairs differ little to spend its
+// time in turns rather than in starting processes, short enough that a
+// pair still runs several duets, each a fresh pair of processes, within a
+// few seconds.
+const MaxDuetTime = time.Second
 
 // DuetTurns returns the measured turns of each worker a pair's next duet
 // should take, from the log ratios of the slice pairs of its duets so far
 // (one slice per process pair) and their mean costs, c1 of one turn of
 // each worker and c2 of the rest of a duet (starts, warmup): Kalibera and
 // Jones's m*, which narrows the interval over process pairs most per
-// second, within [lo, hi]. A process effect far above the turns' noise
-// (allocating benchmarks, whose heap and layout differ between
-// processes) asks for many short duets, one far below it for few long
-// ones. Before two duets there is nothing to estimate, and it returns 0.
-func DuetTurns(ratios [][]float64, c1, c2 time.Duration, lo, hi int) int {
-	if len(ratios) < 2 {
+// second, at least MinDuetTurns and at most MaxDuetTime of turns. A
+// process effect far above the turns' noise (allocating benchmarks, whose
+// heap and layout differ between processes) asks for many short duets,
+// one far below it for few long ones. Before two duets there is nothing
+// to estimate, and it returns 0.
+func DuetTurns(ratios [][]float64, c1, c2 time.Duration) int {
+	if len(ratios) < 2 || c1 <= 0 {
 		return 0
 	}
-	return varcomp.Fit(ratios).OptimalSlices(c1, c2, lo, hi)
+	hi := max(MinDuetTurns, int(MaxDuetTime/c1))
+	return varcomp.Fit(ratios).OptimalSlices(c1, c2, MinDuetTurns, hi)
 }
 
 // judge places the per-suite-run log ratios d, taken at a look, under the

@@ -210,15 +210,17 @@ func TestSpendingEvaluation(t *testing.T) {
 // slice ratios of the process pairs, c₂ the cost of a pair besides its
 // turns and c₁ that of a turn: here m = 4, S₁² = 4/3 (each pair's slices
 // ±1 around its mean), S₂² = 1/2 (pair means 0 and 1), T₂² = S₂² − S₁²/m
-// = 1/6, and c₂ = 4·c₁, so m* = ⌈√32⌉ = 6. Without pair effects it takes
-// the upper bound, and before two pairs it has nothing to say.
+// = 1/6, and c₂ = 16·c₁, so m* = ⌈√128⌉ = 12. Without pair effects it
+// takes as many turns as MaxDuetTime holds; never fewer than
+// MinDuetTurns; and before two pairs it has nothing to say.
 func TestDuetTurnsKnownAnswer(t *testing.T) {
 	pairs := [][]float64{{1, -1, 1, -1}, {2, 0, 2, 0}}
-	assert.Equal(t, 6, DuetTurns(pairs, time.Millisecond, 4*time.Millisecond, 2, 1000))
-	assert.Equal(t, 3, DuetTurns(pairs, time.Millisecond, 4*time.Millisecond, 2, 3), "within the upper bound")
+	assert.Equal(t, 12, DuetTurns(pairs, time.Millisecond, 16*time.Millisecond))
+	assert.Equal(t, MinDuetTurns, DuetTurns(pairs, time.Millisecond, time.Millisecond))
 	same := [][]float64{{1, -1, 1, -1}, {1, -1, 1, -1}}
-	assert.Equal(t, 1000, DuetTurns(same, time.Millisecond, 4*time.Millisecond, 2, 1000), "no pair effect: long duets")
-	assert.Zero(t, DuetTurns(pairs[:1], time.Millisecond, time.Millisecond, 2, 1000))
+	assert.Equal(t, 1000, DuetTurns(same, time.Millisecond, 4*time.Millisecond), "no pair effect: a second of turns")
+	assert.Equal(t, 100, DuetTurns(same, 10*time.Millisecond, 4*time.Millisecond), "longer turns, fewer")
+	assert.Zero(t, DuetTurns(pairs[:1], time.Millisecond, time.Millisecond))
 }
 
 // simulateDuets runs the gate of run --baseline on simulated duets: in
@@ -248,7 +250,7 @@ func simulateDuets(seed uint64, reps int, shift, sdPair, sdSlice float64) (r seq
 			if st := JudgeDuets(d, DefaultThreshold, DefaultConfidence, plan); st != PairOpen {
 				break
 			}
-			if next := DuetTurns(ratios, c1, c2, MinDuetTurns, 500); next > 0 {
+			if next := DuetTurns(ratios, c1, c2); next > 0 {
 				m = next
 			}
 		}

@@ -68,7 +68,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 			paired.JudgeDuets = func(d []float64) string {
 				return gate.JudgeDuets(d, threshold, confidence, plan).Reason()
 			}
-			paired.PlanDuet = planDuet(o)
+			paired.PlanDuet = gate.DuetTurns
 		} else {
 			paired.Judge = func(base, head [][]float64) string {
 				return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
@@ -78,14 +78,6 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 	return paired, &paired.Pairing
 }
 
-// planDuet returns the rule that sets the measured turns of a pair's next
-// duet (gate.DuetTurns), within gate.MinDuetTurns and gate.MaxDuetTurns.
-func planDuet(o *Options) func(ratios [][]float64, c1, c2 time.Duration) int {
-	hi := gate.MaxDuetTurns(o.Turns.Turns, o.TurnTime)
-	return func(ratios [][]float64, c1, c2 time.Duration) int {
-		return gate.DuetTurns(ratios, c1, c2, gate.MinDuetTurns, hi)
-	}
-}
 
 // applyConfig gives each benchmark its configuration from cf and returns
 // the policy that obeys it. It names the benchmarks cf does not know, which
