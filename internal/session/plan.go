@@ -78,7 +78,6 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 	return paired, &paired.Pairing
 }
 
-
 // applyConfig gives each benchmark its configuration from cf and returns
 // the policy that obeys it. It names the benchmarks cf does not know, which
 // run with the options' configuration, and the entries that match nothing.
