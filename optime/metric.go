@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // A Metric is a stability metric: a relative measure of the variability of
@@ -98,7 +98,7 @@ func (m Metric) Resampled() bool { return m == RCIWMean || m == RCIWMeanT || m =
 // median-based metrics, else the mean.
 func (m Metric) Average(xs []float64) float64 {
 	if m.Median() {
-		return median(xs)
+		return stats.Median(xs)
 	}
 	return stat.Mean(xs, nil)
 }
@@ -122,43 +122,22 @@ func Instability(m Metric, xs []float64, resamples int, confidence float64, rng 
 	case RMAD:
 		return relMAD(xs)
 	case RCIWMean:
-		return bootstrap.MeanCI(bootstrap.Leaf(xs), confidence, resamples, rng).RelWidth()
+		return stats.MeanCI(stats.Leaf(xs), confidence, resamples, rng).RelWidth()
 	case RCIWMeanT:
 		return rciwMeanT(xs, resamples, confidence, rng)
 	case RCIWMedian:
-		return bootstrap.CI(bootstrap.Leaf(xs), median, confidence, resamples, rng).RelWidth()
+		return stats.CI(stats.Leaf(xs), stats.Median, confidence, resamples, rng).RelWidth()
 	}
 	panic(fmt.Sprintf("optime: unknown metric %d", int(m)))
 }
 
-// median returns the median of xs, the mean of the middle two for an even
-// count. It leaves xs unchanged.
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return sortedMedian(s)
-}
-
-func sortedMedian(s []float64) float64 {
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 func relMAD(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	med := sortedMedian(s)
-	for i, x := range s {
-		s[i] = math.Abs(x - med)
+	med := stats.Median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
 	}
-	slices.Sort(s)
-	return sortedMedian(s) / med
+	return stats.MedianInPlace(dev) / med
 }
 
 // rciwMeanT returns the relative width of the bootstrap-t interval of the
@@ -200,33 +179,10 @@ func rciwMeanT(xs []float64, resamples int, confidence float64, rng *rand.Rand) 
 	}
 	slices.Sort(ts)
 	alpha := (1 - confidence) / 2
-	lo, hi := quantile(ts, alpha), quantile(ts, 1-alpha)
+	lo, hi := stats.Quantile(ts, alpha), stats.Quantile(ts, 1-alpha)
 	width := (hi - lo) * se
 	if math.IsNaN(width) {
 		return math.Inf(1)
 	}
 	return math.Abs(width) / math.Abs(mean)
-}
-
-// quantile reads the p-quantile of sorted xs, interpolating linearly
-// between order statistics (R's type 7, NumPy's default). Next to an
-// infinite order statistic it returns the infinite one, so that an
-// unbounded tail stays unbounded.
-func quantile(xs []float64, p float64) float64 {
-	if len(xs) == 1 {
-		return xs[0]
-	}
-	h := p * float64(len(xs)-1)
-	lo := int(math.Floor(h))
-	if lo >= len(xs)-1 {
-		return xs[len(xs)-1]
-	}
-	a, b := xs[lo], xs[lo+1]
-	switch {
-	case math.IsInf(a, -1):
-		return a
-	case math.IsInf(b, 1):
-		return b
-	}
-	return a + (h-float64(lo))*(b-a)
 }

@@ -101,10 +101,3 @@ func TestRCIWMeanCoverage(t *testing.T) {
 	assert.Greater(t, rate, 0.96)
 	assert.LessOrEqual(t, rate, 1.0)
 }
-
-func TestQuantileInfinite(t *testing.T) {
-	inf := math.Inf(1)
-	assert.Equal(t, -inf, quantile([]float64{-inf, 1, 2, 3}, 0.1))
-	assert.Equal(t, inf, quantile([]float64{1, 2, 3, inf}, 0.9))
-	assert.Equal(t, 2.5, quantile([]float64{1, 2, 3, 4}, 0.5))
-}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // A simBench is a simulated benchmark: within-process sd and a draw of
@@ -64,7 +64,7 @@ func staticRun(r *rand.Rand, n, m int, target float64) (reached int, wall time.D
 			procs = append(procs, drawProcess(r, b, m))
 			wall += simProcess + time.Duration(m)*simSlice
 		}
-		if varcomp.Fit(procs).Interval(IntervalConfidence).RelHalfWidth() <= target {
+		if stats.FitComponents(procs).Interval(IntervalConfidence).RelHalfWidth() <= target {
 			reached++
 		}
 	}

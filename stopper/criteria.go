@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // CVOf returns the coefficient of variation of xs: the sample standard
@@ -31,7 +31,7 @@ func CVOf(xs []float64) float64 {
 // RCIWOf returns the relative width of the 99% percentile bootstrap
 // confidence interval of the mean of t, from resamples hierarchical
 // resamples drawn from rng. It is NaN for fewer than two values or any NaN.
-func RCIWOf(t *bootstrap.Tree, resamples int, src *rand.PCG) float64 {
+func RCIWOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
 	var r resampler
 	return r.rciw(t, resamples, src)
 }
@@ -42,7 +42,7 @@ type resampler struct {
 	means []float64
 }
 
-func (r *resampler) rciw(t *bootstrap.Tree, resamples int, src *rand.PCG) float64 {
+func (r *resampler) rciw(t *stats.Tree, resamples int, src *rand.PCG) float64 {
 	t = t.Prune()
 	if t.Len() < 2 {
 		return math.NaN()
@@ -51,6 +51,12 @@ func (r *resampler) rciw(t *bootstrap.Tree, resamples int, src *rand.PCG) float6
 	if !ok {
 		return math.NaN()
 	}
+	return r.meanCI(t, sum/float64(n), resamples, src).RelWidth()
+}
+
+// meanCI returns the percentile interval at Confidence around center of
+// the means of resamples hierarchical resamples of t, reusing r's buffer.
+func (r *resampler) meanCI(t *stats.Tree, center float64, resamples int, src *rand.PCG) stats.Interval {
 	if cap(r.means) < resamples {
 		r.means = make([]float64, resamples)
 	}
@@ -60,12 +66,12 @@ func (r *resampler) rciw(t *bootstrap.Tree, resamples int, src *rand.PCG) float6
 		means[i] = s / float64(k)
 	}
 	slices.Sort(means)
-	return bootstrap.PercentileCI(sum/float64(n), means, Confidence).RelWidth()
+	return stats.PercentileCI(center, means, Confidence)
 }
 
 // sumTree returns the sum and count of t's values, and false if one of
 // them is not finite.
-func sumTree(t *bootstrap.Tree) (sum float64, n int, ok bool) {
+func sumTree(t *stats.Tree) (sum float64, n int, ok bool) {
 	for _, v := range t.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, 0, false
@@ -84,13 +90,13 @@ func sumTree(t *bootstrap.Tree) (sum float64, n int, ok bool) {
 	return sum, n, true
 }
 
-// resampleSum draws one hierarchical resample of t, as bootstrap.Tree's
+// resampleSum draws one hierarchical resample of t, as stats.Tree's
 // Resample does, and returns its sum and size. It takes two 32-bit
 // indices from each 64-bit word of the concrete generator (whose calls
 // inline, unlike those through rand.Rand) by multiply-shift; the bias of
 // that mapping is below n/2³², far under the Monte Carlo error of any
 // bootstrap.
-func resampleSum(t *bootstrap.Tree, src *rand.PCG) (float64, int) {
+func resampleSum(t *stats.Tree, src *rand.PCG) (float64, int) {
 	if len(t.Children) == 0 {
 		vs := t.Values
 		n := uint64(len(vs))

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 func TestCVOf(t *testing.T) {
@@ -29,8 +29,8 @@ func TestRCIWOfKnownAnswers(t *testing.T) {
 	rng := func() *rand.PCG { return rand.NewPCG(1, 2) }
 	x := []float64{1, 2, 3, 4, 5}
 	// The exact value of this seed: it pins the resampling sequence.
-	assert.InDelta(t, 1.0003333333333333, RCIWOf(bootstrap.Leaf(x), 1000, rng()), 1e-12)
-	assert.Equal(t, RCIWOf(bootstrap.Leaf(x), 1000, rng()), RCIWOf(bootstrap.Leaf(x), 1000, rng()), "same seed, same value")
+	assert.InDelta(t, 1.0003333333333333, RCIWOf(stats.Leaf(x), 1000, rng()), 1e-12)
+	assert.Equal(t, RCIWOf(stats.Leaf(x), 1000, rng()), RCIWOf(stats.Leaf(x), 1000, rng()), "same seed, same value")
 
 	// Large normal sample: 2·z(0.995)·σ/(√n·μ) = 2·2.5758·1/(√4000·100).
 	r := rand.New(rng())
@@ -39,13 +39,13 @@ func TestRCIWOfKnownAnswers(t *testing.T) {
 		big[i] = 100 + r.NormFloat64()
 	}
 	want := 2 * 2.5758293035489 / math.Sqrt(4000) / 100
-	assert.InEpsilon(t, want, RCIWOf(bootstrap.Leaf(big), 2000, rng()), 0.05)
+	assert.InEpsilon(t, want, RCIWOf(stats.Leaf(big), 2000, rng()), 0.05)
 
-	assert.Equal(t, 0.0, RCIWOf(bootstrap.Leaf([]float64{3, 3, 3}), 100, rng()), "constant")
-	assert.Equal(t, 0.0, RCIWOf(bootstrap.Leaf([]float64{0, 0, 0}), 100, rng()), "zeros")
-	assert.True(t, math.IsNaN(RCIWOf(bootstrap.Leaf([]float64{3}), 100, rng())), "one value")
+	assert.Equal(t, 0.0, RCIWOf(stats.Leaf([]float64{3, 3, 3}), 100, rng()), "constant")
+	assert.Equal(t, 0.0, RCIWOf(stats.Leaf([]float64{0, 0, 0}), 100, rng()), "zeros")
+	assert.True(t, math.IsNaN(RCIWOf(stats.Leaf([]float64{3}), 100, rng())), "one value")
 	assert.True(t, math.IsNaN(RCIWOf(nil, 100, rng())), "no tree")
-	assert.True(t, math.IsNaN(RCIWOf(bootstrap.Leaf([]float64{1, math.NaN()}), 100, rng())), "NaN")
+	assert.True(t, math.IsNaN(RCIWOf(stats.Leaf([]float64{1, math.NaN()}), 100, rng())), "NaN")
 }
 
 // The 99% interval must cover the true mean 99% of the time. 1000 trials
@@ -61,7 +61,7 @@ func TestRCIWCoverageFlat(t *testing.T) {
 		for i := range xs {
 			xs[i] = mu + 5*rng.NormFloat64()
 		}
-		if ciOf(&r, bootstrap.Leaf(xs), src).Contains(mu) {
+		if ciOf(&r, stats.Leaf(xs), src).Contains(mu) {
 			covered++
 		}
 	}
@@ -81,7 +81,7 @@ func TestRCIWCoverageHierarchical(t *testing.T) {
 	var r resampler
 	hier, flat := 0, 0
 	for range trials {
-		root := &bootstrap.Tree{}
+		root := &stats.Tree{}
 		var all []float64
 		for range iters {
 			off := 2 * rng.NormFloat64()
@@ -89,13 +89,13 @@ func TestRCIWCoverageHierarchical(t *testing.T) {
 			for j := range leaf {
 				leaf[j] = mu + off + rng.NormFloat64()
 			}
-			root.Children = append(root.Children, bootstrap.Leaf(leaf))
+			root.Children = append(root.Children, stats.Leaf(leaf))
 			all = append(all, leaf...)
 		}
 		if ciOf(&r, root, src).Contains(mu) {
 			hier++
 		}
-		if ciOf(&r, bootstrap.Leaf(all), src).Contains(mu) {
+		if ciOf(&r, stats.Leaf(all), src).Contains(mu) {
 			flat++
 		}
 	}
@@ -106,12 +106,12 @@ func TestRCIWCoverageHierarchical(t *testing.T) {
 }
 
 // ciOf returns the interval behind r.rciw, for coverage tests.
-func ciOf(r *resampler, t *bootstrap.Tree, src *rand.PCG) bootstrap.Interval {
+func ciOf(r *resampler, t *stats.Tree, src *rand.PCG) stats.Interval {
 	w := r.rciw(t, 1000, src)
 	sum, n, _ := sumTree(t)
 	mean := sum / float64(n)
 	// r.means holds the sorted replicates of the last call.
-	iv := bootstrap.PercentileCI(mean, r.means, Confidence)
+	iv := stats.PercentileCI(mean, r.means, Confidence)
 	if math.Abs(iv.RelWidth()-w) > 1e-12 {
 		panic("ciOf out of step with rciw")
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 func intervalConfig(target float64, measure int) Config {
@@ -259,7 +259,7 @@ func intervalCoverage(t *testing.T, between func(*rand.Rand) float64, minIterati
 		require.True(t, d.Precision.Known())
 		// The interval is the mean ± Width·|mean|; recover it from the
 		// estimate to check it.
-		iv := varcomp.Fit(p.state(string(rune(i))).procs).Interval(IntervalConfidence)
+		iv := stats.FitComponents(p.state(string(rune(i))).procs).Interval(IntervalConfidence)
 		if iv.Lo <= 100 && 100 <= iv.Hi {
 			covered++
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // Intervals wraps a policy that estimates no interval of its own, such as
@@ -35,7 +35,7 @@ func (p *Intervals) EndIteration(bench string, it policy.Iteration) policy.Decis
 	}
 	p.procs[bench] = append(p.procs[bench], append([]float64(nil), it.Measured...))
 	if !d.Precision.Known() {
-		d.Precision = precisionOf(varcomp.Fit(p.procs[bench]), IntervalTarget, len(it.Measured))
+		d.Precision = precisionOf(stats.FitComponents(p.procs[bench]), IntervalTarget, len(it.Measured))
 		d.Precision.Next = math.NaN()
 	}
 	return d

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // fixed is a policy that decides nothing from the data, as a static
@@ -27,7 +27,7 @@ func TestIntervalsAddTheProcessLevelInterval(t *testing.T) {
 		d = p.EndIteration("A", policy.Iteration{SuiteRun: i + 1, Measured: vals})
 		assert.False(t, d.Stop, "a static configuration never stops early")
 	}
-	want := varcomp.Fit(procs).Interval(IntervalConfidence).RelHalfWidth()
+	want := stats.FitComponents(procs).Interval(IntervalConfidence).RelHalfWidth()
 	require.True(t, d.Precision.Known())
 	assert.InDelta(t, want, d.Precision.Width, 1e-12)
 	assert.Equal(t, IntervalConfidence, d.Precision.Confidence)

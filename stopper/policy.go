@@ -6,9 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // A Policy applies a Config to the benchmarks of a run, one state per
@@ -79,7 +78,7 @@ type benchState struct {
 
 	// Completed iterations.
 	iterations int
-	runs       []*bootstrap.Tree // suite runs, each with iteration leaves
+	runs       []*stats.Tree // suite runs, each with iteration leaves
 	runIDs     []int
 	all        []float64 // every measurement value, in order
 	f          []float64 // the iteration vector F
@@ -204,7 +203,7 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 		st.c2 += it.ProcessCost
 		st.costed++
 	}
-	est := varcomp.Fit(st.procs)
+	est := stats.FitComponents(st.procs)
 	if p.cfg.Criterion == Interval && st.costed > 0 && est.Processes >= 2 {
 		st.measure = p.slicesFor(est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
 	}
@@ -271,7 +270,7 @@ const HoldProcesses = 2
 // reach its target in the run does not make the run longer than its
 // static configuration (live on a loaded machine, m* up to 4·Measure made
 // the run 1.15× as long as --stop none).
-func (p *Policy) slicesFor(est varcomp.Estimate, c1, c2 time.Duration) int {
+func (p *Policy) slicesFor(est stats.Components, c1, c2 time.Duration) int {
 	minN := p.earliestStop()
 	limit := p.cfg.MaxIterations
 	if limit == 0 {
@@ -290,7 +289,7 @@ const planLimit = 100
 // precision describes the interval of est at IntervalConfidence, with the
 // processes of m slices each that reach the target: the threshold under
 // Interval, IntervalTarget under the other criteria.
-func (p *Policy) precision(est varcomp.Estimate, m int) policy.Precision {
+func (p *Policy) precision(est stats.Components, m int) policy.Precision {
 	target := IntervalTarget
 	if p.cfg.Criterion == Interval {
 		target = p.cfg.Threshold
@@ -300,7 +299,7 @@ func (p *Policy) precision(est varcomp.Estimate, m int) policy.Precision {
 
 // precisionOf describes the interval of est at IntervalConfidence, with
 // the processes of m slices each that reach target.
-func precisionOf(est varcomp.Estimate, target float64, m int) policy.Precision {
+func precisionOf(est stats.Components, target float64, m int) policy.Precision {
 	pr := policy.Precision{Width: est.Interval(IntervalConfidence).RelHalfWidth(), Confidence: IntervalConfidence, Target: target, Next: math.NaN()}
 	if math.IsNaN(pr.Width) {
 		return pr
@@ -324,10 +323,10 @@ func (p *Policy) endIteration(st *benchState, suiteRun int, measured []float64) 
 	}
 	if n := len(st.runIDs); n == 0 || st.runIDs[n-1] != suiteRun {
 		st.runIDs = append(st.runIDs, suiteRun)
-		st.runs = append(st.runs, &bootstrap.Tree{})
+		st.runs = append(st.runs, &stats.Tree{})
 	}
 	run := st.runs[len(st.runs)-1]
-	run.Children = append(run.Children, bootstrap.Leaf(append([]float64(nil), measured...)))
+	run.Children = append(run.Children, stats.Leaf(append([]float64(nil), measured...)))
 	prev := len(st.all)
 	st.all = append(st.all, measured...)
 	st.iterations++
@@ -360,7 +359,7 @@ func (p *Policy) endIteration(st *benchState, suiteRun int, measured []float64) 
 // iteration. Under Precision it is the relative width of PrecisionCI.
 func (st *benchState) rciw(resamples int) float64 {
 	if st.widthAt != st.iterations {
-		root := &bootstrap.Tree{Children: st.runs}
+		root := &stats.Tree{Children: st.runs}
 		if st.ev.c == Precision {
 			st.width = st.ev.res.precisionCI(root, resamples, st.ev.rng).RelWidth()
 		} else {

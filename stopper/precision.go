@@ -3,12 +3,10 @@ package stopper
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // PrecisionThreshold is the default threshold of the Precision criterion:
@@ -67,18 +65,18 @@ func WarmupSettled(xs []float64, tol float64) bool {
 // With a single leaf there are no iterations to compare, and the interval
 // is NaN: one process says nothing about the variation between processes.
 // The interval is NaN also for any non-finite value.
-func PrecisionCI(t *bootstrap.Tree, resamples int, src *rand.PCG) bootstrap.Interval {
+func PrecisionCI(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {
 	var r resampler
 	return r.precisionCI(t, resamples, src)
 }
 
 // PrecisionOf returns the relative width (hi − lo)/mean of PrecisionCI.
-func PrecisionOf(t *bootstrap.Tree, resamples int, src *rand.PCG) float64 {
+func PrecisionOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
 	return PrecisionCI(t, resamples, src).RelWidth()
 }
 
-func (r *resampler) precisionCI(t *bootstrap.Tree, resamples int, src *rand.PCG) bootstrap.Interval {
-	nan := bootstrap.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: Confidence}
+func (r *resampler) precisionCI(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {
+	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: Confidence}
 	t = t.Prune()
 	if t == nil || len(t.Children) == 0 {
 		return nan
@@ -89,21 +87,12 @@ func (r *resampler) precisionCI(t *bootstrap.Tree, resamples int, src *rand.PCG)
 	}
 	center := sum / float64(n)
 
-	if cap(r.means) < resamples {
-		r.means = make([]float64, resamples)
-	}
-	means := r.means[:resamples]
-	for i := range means {
-		s, k := resampleSum(t, src)
-		means[i] = s / float64(k)
-	}
-	slices.Sort(means)
-	iv := bootstrap.PercentileCI(center, means, Confidence)
+	iv := r.meanCI(t, center, resamples, src)
 
 	leaves := leafMeans(nil, t)
 	k := float64(len(leaves))
 	m, sd := stat.MeanStdDev(leaves, nil)
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: k - 1}.Quantile(1 - (1-Confidence)/2)
+	q := stats.TCritical(1-Confidence, k-1)
 	h := q * sd / math.Sqrt(k)
 	iv.Lo = min(iv.Lo, m-h)
 	iv.Hi = max(iv.Hi, m+h)
@@ -111,7 +100,7 @@ func (r *resampler) precisionCI(t *bootstrap.Tree, resamples int, src *rand.PCG)
 }
 
 // leafMeans appends the mean of every leaf of t to dst.
-func leafMeans(dst []float64, t *bootstrap.Tree) []float64 {
+func leafMeans(dst []float64, t *stats.Tree) []float64 {
 	if len(t.Children) == 0 {
 		return append(dst, stat.Mean(t.Values, nil))
 	}

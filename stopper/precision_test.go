@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // Two-sided 99% quantiles of Student's t, t(0.995; ν) for ν = 1…8, from
@@ -21,7 +21,7 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 
 	// Two iterations of constant slices, means 99 and 101: the bootstrap
 	// stays within [99, 101], the t interval is 100 ± t(0.995; 1)·√2/√2.
-	two := bootstrap.Node(bootstrap.Leaf([]float64{99, 99, 99}), bootstrap.Leaf([]float64{101, 101, 101}))
+	two := stats.Node(stats.Leaf([]float64{99, 99, 99}), stats.Leaf([]float64{101, 101, 101}))
 	iv := PrecisionCI(two, 1000, src())
 	assert.InDelta(t, 100, iv.Center, 1e-12)
 	assert.InDelta(t, 100-tTable[1], iv.Lo, 1e-3)
@@ -31,9 +31,9 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 
 	// Suite runs nest: the t interval is over the iterations (leaves), not
 	// over the two suite runs. Means 98, 100, 102: sd 2, h = t(.995; 2)·2/√3.
-	nested := bootstrap.Node(
-		bootstrap.Node(bootstrap.Leaf([]float64{98, 98}), bootstrap.Leaf([]float64{100, 100})),
-		bootstrap.Node(bootstrap.Leaf([]float64{102, 102})),
+	nested := stats.Node(
+		stats.Node(stats.Leaf([]float64{98, 98}), stats.Leaf([]float64{100, 100})),
+		stats.Node(stats.Leaf([]float64{102, 102})),
 	)
 	h := tTable[2] * 2 / math.Sqrt(3)
 	iv = PrecisionCI(nested, 1000, src())
@@ -43,12 +43,12 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 	// Many iterations: the t interval is narrower than the range, and the
 	// union is never narrower than the bootstrap interval alone.
 	r := rand.New(src())
-	var leaves []*bootstrap.Tree
+	var leaves []*stats.Tree
 	for range 40 {
 		mu := 100 + r.NormFloat64()
-		leaves = append(leaves, bootstrap.Leaf([]float64{mu + r.NormFloat64(), mu + r.NormFloat64(), mu + r.NormFloat64()}))
+		leaves = append(leaves, stats.Leaf([]float64{mu + r.NormFloat64(), mu + r.NormFloat64(), mu + r.NormFloat64()}))
 	}
-	many := bootstrap.Node(leaves...)
+	many := stats.Node(leaves...)
 	var res resampler
 	boot := ciOf(&res, many, src())
 	union := PrecisionCI(many, 1000, src())
@@ -56,12 +56,12 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 	assert.GreaterOrEqual(t, union.Hi, boot.Hi)
 	assert.InEpsilon(t, boot.RelWidth(), union.RelWidth(), 0.25, "at 40 iterations the two agree closely")
 
-	assert.Equal(t, 0.0, PrecisionOf(bootstrap.Node(bootstrap.Leaf([]float64{5, 5}), bootstrap.Leaf([]float64{5})), 100, src()), "constant")
-	assert.Equal(t, 0.0, PrecisionOf(bootstrap.Node(bootstrap.Leaf([]float64{0, 0}), bootstrap.Leaf([]float64{0})), 100, src()), "zeros")
-	assert.True(t, math.IsNaN(PrecisionOf(bootstrap.Leaf([]float64{1, 2, 3}), 100, src())), "one iteration")
-	assert.True(t, math.IsNaN(PrecisionOf(bootstrap.Node(bootstrap.Leaf([]float64{1, 2}), bootstrap.Leaf(nil)), 100, src())), "one non-empty iteration")
+	assert.Equal(t, 0.0, PrecisionOf(stats.Node(stats.Leaf([]float64{5, 5}), stats.Leaf([]float64{5})), 100, src()), "constant")
+	assert.Equal(t, 0.0, PrecisionOf(stats.Node(stats.Leaf([]float64{0, 0}), stats.Leaf([]float64{0})), 100, src()), "zeros")
+	assert.True(t, math.IsNaN(PrecisionOf(stats.Leaf([]float64{1, 2, 3}), 100, src())), "one iteration")
+	assert.True(t, math.IsNaN(PrecisionOf(stats.Node(stats.Leaf([]float64{1, 2}), stats.Leaf(nil)), 100, src())), "one non-empty iteration")
 	assert.True(t, math.IsNaN(PrecisionOf(nil, 100, src())), "no tree")
-	assert.True(t, math.IsNaN(PrecisionOf(bootstrap.Node(bootstrap.Leaf([]float64{1, math.NaN()}), bootstrap.Leaf([]float64{1})), 100, src())), "NaN")
+	assert.True(t, math.IsNaN(PrecisionOf(stats.Node(stats.Leaf([]float64{1, math.NaN()}), stats.Leaf([]float64{1})), 100, src())), "NaN")
 	assert.Equal(t, PrecisionOf(many, 1000, src()), PrecisionOf(many, 1000, src()), "same seed, same value")
 }
 
@@ -80,14 +80,14 @@ func TestPrecisionCoverage(t *testing.T) {
 		rng := rand.New(rand.NewPCG(12, uint64(n)))
 		c, bc := 0, 0
 		for range trials {
-			root := &bootstrap.Tree{}
+			root := &stats.Tree{}
 			for range n {
 				m := mu * (1 + 0.02*rng.NormFloat64())
 				vs := make([]float64, slices)
 				for j := range vs {
 					vs[j] = m + 0.01*mu*rng.NormFloat64()
 				}
-				root.Children = append(root.Children, bootstrap.Leaf(vs))
+				root.Children = append(root.Children, stats.Leaf(vs))
 			}
 			if res.precisionCI(root, 1000, src).Contains(mu) {
 				c++

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // StableVar is the paper's stable function of variability criteria (CV,
@@ -53,7 +53,7 @@ type evaluator struct {
 	kde kde
 	rng *rand.PCG
 	n   int // bootstrap resamples
-	one bootstrap.Tree
+	one stats.Tree
 }
 
 // flat returns the criterion value of the flat sample xs; for KLD, the

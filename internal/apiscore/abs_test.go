@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/cover"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -69,7 +69,7 @@ func TestExercisedMapsBlocksToBodies(t *testing.T) {
 func TestJudge(t *testing.T) {
 	c := func(unit string, v gate.Verdict, change float64) gate.Comparison {
 		return gate.Comparison{Benchmark: "BenchmarkX", Unit: unit, Verdict: v, Change: change,
-			Ratio: bootstrap.Interval{Lo: 1 + change - 0.1, Hi: 1 + change + 0.1}}
+			Ratio: stats.Interval{Lo: 1 + change - 0.1, Hi: 1 + change + 0.1}}
 	}
 	v, rs := Judge([]gate.Comparison{c("ns/op", gate.NoChange, 0), c("ns/op", gate.Regression, 4), c("B/op", gate.Regression, 9)}, true)
 	assert.Equal(t, Detected, v)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"path"
 	"slices"
@@ -12,7 +13,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // confidence is the level of every interval of -interleave: that of
@@ -55,8 +56,8 @@ func scoreRun(run, ref *record.Run, gotest bool, target float64, procCap int) sc
 		if !gotest && len(series) < procCap {
 			sc.early++
 		}
-		rm := mean(record.Measurements(ref.Series(record.Key{Bench: k.Bench}, "ns/op")))
-		if math.Abs(mean(record.Measurements(series))/rm-1) <= target {
+		rm := stat.Mean(record.Measurements(ref.Series(record.Key{Bench: k.Bench}, "ns/op")), nil)
+		if math.Abs(stat.Mean(record.Measurements(series), nil)/rm-1) <= target {
 			sc.within++
 		}
 	}
@@ -78,7 +79,7 @@ func scoreRun(run, ref *record.Run, gotest bool, target float64, procCap int) sc
 }
 
 // achieved returns the relative half-width of a benchmark's 95% interval:
-// for gobench-dyn, the Student-t interval over process means (varcomp);
+// for gobench-dyn, the Student-t interval over process means (stats.Components);
 // for go test -count, whose repetitions share one process, benchstat's ±,
 // the interval of the median of the repetitions.
 func achieved(series []record.IterationSample, gotest bool) float64 {
@@ -91,7 +92,7 @@ func achieved(series []record.IterationSample, gotest bool) float64 {
 	for _, it := range series {
 		procs = append(procs, it.Values)
 	}
-	return varcomp.Fit(procs).Interval(confidence).RelHalfWidth()
+	return stats.FitComponents(procs).Interval(confidence).RelHalfWidth()
 }
 
 // print writes the table of -interleave: one row per reference half and
@@ -158,16 +159,9 @@ func label(t *track, il interleaving) string {
 	return fmt.Sprintf("reference chunk (--stop none, %d × %d slices; A and B)", il.refProcs, il.slices)
 }
 
+// median is the median of the values of xs that are not NaN.
 func median(xs []float64) float64 {
-	xs = slices.DeleteFunc(slices.Clone(xs), math.IsNaN)
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(xs)
-	if n := len(xs); n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+	return stats.MedianInPlace(slices.DeleteFunc(slices.Clone(xs), math.IsNaN))
 }
 
 // printPerBenchmark writes, per benchmark, what the reference says about
@@ -200,14 +194,14 @@ func (res *interleaved) printPerBenchmark(il interleaving) {
 		}
 	}
 	for _, k := range res.refA.Keys() {
-		a := mean(record.Measurements(res.refA.Series(k, "ns/op")))
-		b := mean(record.Measurements(res.refB.Series(k, "ns/op")))
+		a := stat.Mean(record.Measurements(res.refA.Series(k, "ns/op")), nil)
+		b := stat.Mean(record.Measurements(res.refB.Series(k, "ns/op")), nil)
 		if math.IsNaN(a) {
 			continue
 		}
 		fmt.Printf("| %s | %.3f |", path.Base(k.Package)+"."+k.Benchmark, b/a)
 		for _, m := range adaptive {
-			fmt.Printf(" %.1f | ±%.1f%% |", mean(procs[m][k.Bench]), 100*median(widths[m][k.Bench]))
+			fmt.Printf(" %.1f | ±%.1f%% |", stat.Mean(procs[m][k.Bench], nil), 100*median(widths[m][k.Bench]))
 		}
 		fmt.Printf(" ±%.1f%% | ±%.1f%% |\n", 100*median(widths["none"][k.Bench]), 100*median(widths["gotest"][k.Bench]))
 	}

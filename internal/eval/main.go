@@ -30,6 +30,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -40,8 +41,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 func main() {
@@ -394,7 +395,7 @@ func quality(r, full *record.Run) (w1, w3, w5, aa, n, samples int) {
 		}
 		a, b := full.Series(fk, "ns/op"), r.Series(k, "ns/op")
 		samples += len(record.Measurements(b))
-		ma, mb := mean(record.Measurements(a)), mean(record.Measurements(b))
+		ma, mb := stat.Mean(record.Measurements(a), nil), stat.Mean(record.Measurements(b), nil)
 		if math.IsNaN(ma) || math.IsNaN(mb) {
 			continue
 		}
@@ -409,20 +410,9 @@ func quality(r, full *record.Run) (w1, w3, w5, aa, n, samples int) {
 		if change < 0.05 {
 			w5++
 		}
-		if bootstrap.RatioCI(record.Tree(a), record.Tree(b), 0.99, 2000, rng).Contains(1) {
+		if stats.RatioCI(record.Tree(a), record.Tree(b), 0.99, 2000, rng).Contains(1) {
 			aa++
 		}
 	}
 	return
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

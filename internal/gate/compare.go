@@ -39,8 +39,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"
@@ -233,7 +233,7 @@ type Summary struct {
 	// CI is the t interval of the mean of the process means at the
 	// comparison's confidence level: the processes, not the slices, are
 	// the independent units.
-	CI bootstrap.Interval `json:"ci"`
+	CI stats.Interval `json:"ci"`
 }
 
 // A Comparison is the result for one benchmark and unit.
@@ -250,7 +250,7 @@ type Comparison struct {
 	// decided at, from a t interval on the log scale: its center is the
 	// ratio of the geometric means of the process means, or when Trimmed
 	// the exponentiated trimmed mean of the per-suite-run log ratios.
-	Ratio bootstrap.Interval `json:"ratio"`
+	Ratio stats.Interval `json:"ratio"`
 	// Change is the relative change the rule judged: Ratio.Center − 1, or
 	// the change of the medians of the process means under RuleUTest.
 	// +0.2 is 20% higher.
@@ -497,19 +497,19 @@ func summary(s []record.IterationSample, pms []float64, conf float64) Summary {
 		return sum
 	}
 	sum.Mean = stat.Mean(values, nil)
-	sum.Median = median(values)
+	sum.Median = stats.Median(values)
 	sum.CI = meanCI(pms, conf)
 	return sum
 }
 
 // meanCI is the t interval of the mean of the process means pms.
-func meanCI(pms []float64, conf float64) bootstrap.Interval {
+func meanCI(pms []float64, conf float64) stats.Interval {
 	if len(pms) < 2 {
 		return nanInterval(conf)
 	}
 	m, v := stat.MeanVariance(pms, nil)
-	h := tq(1-conf, float64(len(pms)-1)) * math.Sqrt(v/float64(len(pms)))
-	return bootstrap.Interval{Center: m, Lo: m - h, Hi: m + h, Confidence: conf}
+	h := stats.TCritical(1-conf, float64(len(pms)-1)) * math.Sqrt(v/float64(len(pms)))
+	return stats.Interval{Center: m, Lo: m - h, Hi: m + h, Confidence: conf}
 }
 
 // deterministic reports whether unit counts something a benchmark does the
@@ -601,7 +601,7 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 		// slices, which are not independent.
 		th := benchmath.Thresholds{CompareAlpha: 1 - opts.Confidence}
 		c.P = benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(c.oldPMs), &th), benchmath.NewSample(slices.Clone(c.newPMs), &th)).P
-		c.Change = median(c.newPMs)/median(c.oldPMs) - 1
+		c.Change = stats.Median(c.newPMs)/stats.Median(c.oldPMs) - 1
 	}
 	return c
 }
@@ -612,10 +612,10 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 // when it reaches the threshold.
 func exact(c *Comparison, a, z float64, opts Options) {
 	c.Method, c.done, c.P = MethodExact, true, 1
-	c.Ratio = bootstrap.Interval{Center: z / a, Lo: z / a, Hi: z / a, Confidence: 1}
+	c.Ratio = stats.Interval{Center: z / a, Lo: z / a, Hi: z / a, Confidence: 1}
 	switch {
 	case a == z:
-		c.Change, c.Ratio = 0, bootstrap.Interval{Center: 1, Lo: 1, Hi: 1, Confidence: 1}
+		c.Change, c.Ratio = 0, stats.Interval{Center: 1, Lo: 1, Hi: 1, Confidence: 1}
 	case a == 0:
 		c.Change = math.Inf(1)
 	default:
@@ -704,7 +704,7 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	}
 	c.Confidence = 1 - level
 	center, lo, hi := lr.interval(level)
-	c.Ratio = bootstrap.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
+	c.Ratio = stats.Interval{Center: center, Lo: lo, Hi: hi, Confidence: c.Confidence}
 	if form, _ := lr.pick(level); c.paired() && opts.Rule == RuleCI {
 		// The change is the center of the interval it is judged by,
 		// which may be the trimmed mean of the pairs.
@@ -805,18 +805,8 @@ func iterationMeans(its []record.IterationSample) []float64 {
 	return out
 }
 
-func nanInterval(conf float64) bootstrap.Interval {
-	return bootstrap.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+func nanInterval(conf float64) stats.Interval {
+	return stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
 }
 
 func pct(conf float64) string {

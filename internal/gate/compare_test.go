@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -134,7 +135,7 @@ func TestUTestMatchesBenchmath(t *testing.T) {
 	assert.Equal(t, want.P, c.P)
 	assert.Equal(t, c.P < 0.05, c.Verdict == Regression)
 	// The rule's change is that of the medians, as benchstat reports.
-	assert.InDelta(t, median(record.Measurements(seriesOf(b)))/median(record.Measurements(seriesOf(a)))-1, c.Change, 1e-12)
+	assert.InDelta(t, stats.Median(record.Measurements(seriesOf(b)))/stats.Median(record.Measurements(seriesOf(a)))-1, c.Change, 1e-12)
 }
 
 func seriesOf(v [][]float64) []record.IterationSample {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -299,7 +299,7 @@ func pctChange(x float64, sign bool) string {
 	return fmt.Sprintf(f, 100*x)
 }
 
-func ratioCI(iv bootstrap.Interval) string {
+func ratioCI(iv stats.Interval) string {
 	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
 		return ""
 	}
@@ -458,7 +458,7 @@ type jsonInterval struct {
 	Confidence     float64
 }
 
-func jsonIV(iv bootstrap.Interval) jsonInterval {
+func jsonIV(iv stats.Interval) jsonInterval {
 	return jsonInterval{num(iv.Center), num(iv.Lo), num(iv.Hi), iv.Confidence}
 }
 

@@ -2,11 +2,11 @@ package gate
 
 import (
 	"cmp"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
@@ -163,7 +163,7 @@ func tInterval(d []float64) logRatio {
 	m, v := stat.MeanVariance(d, nil)
 	n := len(d)
 	lr := logRatio{paired: true, n: n, mean: m, s2: v, df: float64(n - 1), se: math.Sqrt(v / float64(n))}
-	lr.p = tp(lr.mean, lr.se, lr.df)
+	lr.p = stats.TPValue(lr.mean, lr.se, lr.df)
 	return lr
 }
 
@@ -192,7 +192,7 @@ func yuenInterval(d []float64, k int) logRatio {
 	g := float64(n-2*k) / float64(n)
 	v := stat.Variance(w, nil) / (g * g)
 	lr := logRatio{paired: true, n: n, mean: stat.Mean(x[k:n-k], nil), s2: v, df: float64(n - 2*k - 1), se: math.Sqrt(v / float64(n)), trim: Trim}
-	lr.p = tp(lr.mean, lr.se, lr.df)
+	lr.p = stats.TPValue(lr.mean, lr.se, lr.df)
 	return lr
 }
 
@@ -217,7 +217,7 @@ func (lr logRatio) width(alpha float64) float64 {
 	if lr.se == 0 {
 		return 0
 	}
-	return tq(alpha, lr.df) * lr.se
+	return stats.TCritical(alpha, lr.df) * lr.se
 }
 
 // welchLog returns Welch's t interval of the difference of the mean log
@@ -251,25 +251,8 @@ func welchLog(a, b []float64) (logRatio, bool) {
 		// Welch–Satterthwaite degrees of freedom.
 		lr.df = (qa + qb) * (qa + qb) / (qa*qa/(na-1) + qb*qb/(nb-1))
 	}
-	lr.p = tp(lr.mean, lr.se, lr.df)
+	lr.p = stats.TPValue(lr.mean, lr.se, lr.df)
 	return lr, true
-}
-
-// tp is the two-sided p-value of a t statistic m/se with df degrees of
-// freedom.
-func tp(m, se, df float64) float64 {
-	if se == 0 {
-		if m == 0 {
-			return 1
-		}
-		return 0
-	}
-	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(m)/se)
-}
-
-// tq is the two-sided 1 − alpha quantile of Student's t.
-func tq(alpha, df float64) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - alpha/2)
 }
 
 // halfWidth is the interval's half-width on the log scale at level alpha.
@@ -318,7 +301,7 @@ func (lr logRatio) need(alpha, threshold float64) int {
 		if !lr.paired {
 			df = 2 * float64(n-1) // Welch's df with equal sizes and variances
 		}
-		return tq(alpha, df)*math.Sqrt(lr.s2/float64(n)) < dist
+		return stats.TCritical(alpha, df)*math.Sqrt(lr.s2/float64(n)) < dist
 	}
 	// The half-width shrinks as n grows: search the first n that fits.
 	lo := max(lr.n, 2)

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"testing"
 
@@ -183,7 +184,7 @@ func TestTrimmedIntervalKnownAnswer(t *testing.T) {
 	assert.InDelta(t, 0.095, lr.mean, 1e-12, "the plain mean is pulled by the outlier")
 	assert.InDelta(t, math.Min(1, 2*math.Min(lr.p, tr.p)), lr.p, 0, "p is Bonferroni's over the two")
 
-	h := tq(0.005, 5) * math.Sqrt(0.00425/9/0.36/10)
+	h := stats.TCritical(0.005, 5) * math.Sqrt(0.00425/9/0.36/10)
 	center, lo, hi := lr.interval(0.01)
 	assert.InDelta(t, math.Exp(0.055), center, 1e-12)
 	assert.InDelta(t, math.Exp(0.055-h), lo, 1e-12)
@@ -200,12 +201,12 @@ func TestTrimmedIntervalOnlyWhenNarrower(t *testing.T) {
 	lr := pairedOf(d)
 	require.NotNil(t, lr.trimmed)
 	plain := tInterval(d)
-	assert.InDelta(t, tq(0.005, plain.df)*plain.se, lr.halfWidth(0.01), 1e-15)
+	assert.InDelta(t, stats.TCritical(0.005, plain.df)*plain.se, lr.halfWidth(0.01), 1e-15)
 	assert.Less(t, lr.halfWidth(0.01), lr.trimmed.width(0.005))
 
 	few := pairedOf(d[:MinTrimmedPairs-1])
 	assert.Nil(t, few.trimmed)
-	assert.InDelta(t, tq(0.01, few.df)*few.se, few.halfWidth(0.01), 1e-15)
+	assert.InDelta(t, stats.TCritical(0.01, few.df)*few.se, few.halfWidth(0.01), 1e-15)
 }
 
 // TestTrimmedComparisonSaysSo: a paired comparison whose interval is the

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"slices"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
-	"github.com/gobench-dyn/gobench-dyn/internal/varcomp"
 )
 
 // A Plan is the schedule of looks of a sequential paired comparison: after
@@ -255,7 +255,7 @@ func DuetTurns(ratios [][]float64, c1, c2 time.Duration) int {
 		return 0
 	}
 	hi := max(MinDuetTurns, int(MaxDuetTime/c1))
-	return varcomp.Fit(ratios).OptimalSlices(c1, c2, MinDuetTurns, hi)
+	return stats.FitComponents(ratios).OptimalSlices(c1, c2, MinDuetTurns, hi)
 }
 
 // judge places the per-suite-run log ratios d, taken at a look, under the
@@ -288,12 +288,12 @@ func (p Plan) judge(d []float64, threshold, alpha float64) PairState {
 func verdictChance(d []float64, lr logRatio, a, threshold float64, last int) float64 {
 	f, _ := lr.pick(a)
 	n, N := float64(len(d)), float64(last)
-	m := median(d)
+	m := stats.Median(d)
 	dev := make([]float64, len(d))
 	for i, x := range d {
 		dev[i] = math.Abs(x - m)
 	}
-	s := math.Min(f.se*math.Sqrt(float64(f.n)), 1.4826*median(dev))
+	s := math.Min(f.se*math.Sqrt(float64(f.n)), 1.4826*stats.Median(dev))
 	if !(s > 0) {
 		return 1
 	}
@@ -301,7 +301,7 @@ func verdictChance(d []float64, lr logRatio, a, threshold float64, last int) flo
 	if last >= MinTrimmedPairs {
 		aN = a / 2 // the last look's narrower interval, at half the level
 	}
-	h := tq(aN, N-1) * s / math.Sqrt(N)
+	h := stats.TCritical(aN, N-1) * s / math.Sqrt(N)
 	sd := s * math.Sqrt((N-n)/(N*n))
 	up, down := math.Log1p(threshold), math.Log1p(-math.Min(threshold, 0.999999))
 	cdf := func(x float64) float64 { return distuv.UnitNormal.CDF((x - m) / sd) }

@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // timed returns comparisons of time per op with the given ratios new/old.
 func timed(ratios ...float64) []Comparison {
 	cs := make([]Comparison, len(ratios))
 	for i, r := range ratios {
-		cs[i] = Comparison{Unit: "ns/op", Ratio: bootstrap.Interval{Center: r}}
+		cs[i] = Comparison{Unit: "ns/op", Ratio: stats.Interval{Center: r}}
 	}
 	return cs
 }
@@ -23,7 +23,7 @@ func TestSuiteShiftKnownAnswer(t *testing.T) {
 	// 12 of 15 benchmarks 2–3% slower, 3 faster: P(X ≥ 12) for
 	// X ~ Binomial(15, ½) is 576/32768, doubled 0.03515625.
 	cs := timed(1.02, 1.021, 1.022, 1.023, 1.024, 1.025, 1.026, 1.027, 1.028, 1.029, 1.03, 1.031, 0.99, 0.98, 0.97)
-	cs = append(cs, Comparison{Unit: "B/op", Ratio: bootstrap.Interval{Center: 0.5}}) // not time: left out
+	cs = append(cs, Comparison{Unit: "B/op", Ratio: stats.Interval{Center: 0.5}}) // not time: left out
 	s := suiteShift(cs, false, 0.03)
 	require.NotNil(t, s)
 	assert.Equal(t, 15, s.Benchmarks)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // An IterationSample holds the values of one unit from one iteration of one
@@ -99,20 +99,20 @@ func Measurements(series []IterationSample) []float64 {
 
 // Tree nests the measurement values of series as instance → suite run →
 // iteration → slice, for hierarchical bootstrap resampling.
-func Tree(series []IterationSample) *bootstrap.Tree {
-	root := &bootstrap.Tree{}
-	var inst, run *bootstrap.Tree
+func Tree(series []IterationSample) *stats.Tree {
+	root := &stats.Tree{}
+	var inst, run *stats.Tree
 	for i, it := range series {
 		if i == 0 || it.Instance != series[i-1].Instance {
-			inst = &bootstrap.Tree{}
+			inst = &stats.Tree{}
 			root.Children = append(root.Children, inst)
 			run = nil
 		}
 		if run == nil || it.SuiteRun != series[i-1].SuiteRun {
-			run = &bootstrap.Tree{}
+			run = &stats.Tree{}
 			inst.Children = append(inst.Children, run)
 		}
-		run.Children = append(run.Children, bootstrap.Leaf(it.Values))
+		run.Children = append(run.Children, stats.Leaf(it.Values))
 	}
 	return root.Prune()
 }

@@ -36,9 +36,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -99,15 +99,15 @@ type Benchmark struct {
 	Timed bool
 
 	FullMean, DynMean float64
-	Change            float64            // |DynMean − FullMean| / FullMean
-	Ratio             bootstrap.Interval // 99% CI of DynMean/FullMean
-	Same              bool               // Ratio contains 1: the A/A test finds no difference
-	Criterion         time.Duration      // time the policy spent in criteria
+	Change            float64        // |DynMean − FullMean| / FullMean
+	Ratio             stats.Interval // 99% CI of DynMean/FullMean
+	Same              bool           // Ratio contains 1: the A/A test finds no difference
+	Criterion         time.Duration  // time the policy spent in criteria
 	// Precision is the interval of the mean at the last decision, over
 	// the replayed iterations.
 	Precision policy.Precision
 
-	fullTree, dynTree *bootstrap.Tree
+	fullTree, dynTree *stats.Tree
 	warmups           []float64 // warmup slices per iteration
 }
 
@@ -205,9 +205,9 @@ func instances(series []record.IterationSample) []string {
 func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.IterationSample, opts Options) *Benchmark {
 	id := k.ID() + "\x00" + inst
 	b := &Benchmark{Key: k, Instance: inst}
-	full := &bootstrap.Tree{}
-	dyn := &bootstrap.Tree{}
-	var fullRun, dynRun *bootstrap.Tree
+	full := &stats.Tree{}
+	dyn := &stats.Tree{}
+	var fullRun, dynRun *stats.Tree
 	lastRun := math.MinInt
 	stopped := false
 	for _, it := range series {
@@ -224,10 +224,10 @@ func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.Ite
 			fullVals = vals[min(opts.FullWarmup, len(vals)):]
 		}
 		if it.SuiteRun != lastRun {
-			fullRun = &bootstrap.Tree{}
+			fullRun = &stats.Tree{}
 			full.Children = append(full.Children, fullRun)
 		}
-		fullRun.Children = append(fullRun.Children, bootstrap.Leaf(fullVals))
+		fullRun.Children = append(fullRun.Children, stats.Leaf(fullVals))
 
 		if stopped || opts.MaxIterations > 0 && len(b.Iterations) >= opts.MaxIterations {
 			lastRun = it.SuiteRun
@@ -252,10 +252,10 @@ func replayOne(loop *policy.Loop, k record.Key, inst string, series []record.Ite
 		b.DynCost += consumedCost(it.Walls, pos, opts.ProcessCost)
 		b.warmups = append(b.warmups, float64(len(feed.Warmup)))
 		if it.SuiteRun != lastRun || dynRun == nil {
-			dynRun = &bootstrap.Tree{}
+			dynRun = &stats.Tree{}
 			dyn.Children = append(dyn.Children, dynRun)
 		}
-		dynRun.Children = append(dynRun.Children, bootstrap.Leaf(measured))
+		dynRun.Children = append(dynRun.Children, stats.Leaf(measured))
 		d := feed.End(costsOf(it, pos, len(feed.Warmup), opts.ProcessCost))
 		stopped = d.Stop
 		b.Met, b.Criterion, b.Precision = d.Met, loop.Spent(id), d.Precision
@@ -275,14 +275,14 @@ func (b *Benchmark) compare(resamples int, rng *rand.Rand) {
 	b.TimeSaved = 1 - b.DynCost/b.FullCost
 	nan := math.NaN()
 	b.FullMean, b.DynMean, b.Change = nan, nan, nan
-	b.Ratio = bootstrap.Interval{Center: nan, Lo: nan, Hi: nan, Confidence: stopper.Confidence}
+	b.Ratio = stats.Interval{Center: nan, Lo: nan, Hi: nan, Confidence: stopper.Confidence}
 	if b.fullTree == nil || b.dynTree == nil {
 		return
 	}
 	b.FullMean = stat.Mean(b.fullTree.Flatten(nil), nil)
 	b.DynMean = stat.Mean(b.dynTree.Flatten(nil), nil)
 	b.Change = math.Abs(b.DynMean-b.FullMean) / b.FullMean
-	b.Ratio = bootstrap.RatioCI(b.fullTree, b.dynTree, stopper.Confidence, resamples, rng)
+	b.Ratio = stats.RatioCI(b.fullTree, b.dynTree, stopper.Confidence, resamples, rng)
 	b.Same = b.Ratio.Contains(1)
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -47,7 +47,7 @@ func (f formatter) value(v float64, unit string) string {
 }
 
 // interval formats a confidence interval as "[lo, hi]".
-func (f formatter) interval(iv bootstrap.Interval, unit string) string {
+func (f formatter) interval(iv stats.Interval, unit string) string {
 	if math.IsNaN(iv.Lo) {
 		return ""
 	}
@@ -56,7 +56,7 @@ func (f formatter) interval(iv bootstrap.Interval, unit string) string {
 
 // plusMinus formats the larger distance from the center to an end of iv,
 // relative to the center: "± 1.2%".
-func plusMinus(iv bootstrap.Interval) string {
+func plusMinus(iv stats.Interval) string {
 	if math.IsNaN(iv.Lo) || iv.Center == 0 {
 		return ""
 	}

@@ -5,7 +5,7 @@
 //
 // For every benchmark the report shows its slices over time (coloured by
 // suite run and iteration, warmup slices hollow, stop points marked), the
-// mean and median with hierarchical bootstrap confidence intervals, and
+// mean and stats.MedianInPlace with hierarchical bootstrap confidence intervals, and
 // whether its stoppage criterion held. For the suite it shows the time spent
 // against the full configuration. When the records interleave a baseline
 // with the code under test, it shows the ratio of the means with its
@@ -28,9 +28,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/bootstrap"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"gonum.org/v1/gonum/stat"
 )
@@ -185,7 +185,7 @@ type Result struct {
 	Iterations   int // iterations with measurements
 	SuiteRuns    int
 	Instances    int
-	Mean, Median bootstrap.Interval
+	Mean, Median stats.Interval
 	CV           float64 // sd/mean of the measurements
 	RCIW         float64 // relative width of the mean's interval
 	Stop         *record.Event
@@ -482,14 +482,14 @@ func summarize(run *record.Run, k record.Key, opts Options, rng *rand.Rand) *Res
 	r.SuiteRuns, r.Instances = len(runs), len(insts)
 	values := record.Measurements(series)
 	r.Samples = len(values)
-	nan := bootstrap.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: opts.Confidence}
+	nan := stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: opts.Confidence}
 	r.Mean, r.Median, r.CV, r.RCIW = nan, nan, math.NaN(), math.NaN()
 	if len(values) == 0 {
 		return r
 	}
 	t := record.Tree(series)
-	r.Mean = bootstrap.MeanCI(t, opts.Confidence, opts.Resamples, rng)
-	r.Median = bootstrap.CI(t, median, opts.Confidence, opts.Resamples, rng)
+	r.Mean = stats.MeanCI(t, opts.Confidence, opts.Resamples, rng)
+	r.Median = stats.CI(t, stats.MedianInPlace, opts.Confidence, opts.Resamples, rng)
 	r.CV = cv(values)
 	r.RCIW = r.Mean.RelWidth()
 	return r
@@ -717,70 +717,6 @@ func parallel(n int, f func(int)) {
 	}
 	close(next)
 	wg.Wait()
-}
-
-// median returns the median of xs, reordering xs. It selects rather than
-// sorts: the bootstrap calls it on every resample.
-func median(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	hi := selectKth(xs, n/2)
-	if n%2 == 1 {
-		return hi
-	}
-	// After selection the lower half holds the values ≤ hi; the largest
-	// of them is the other middle value.
-	lo := xs[0]
-	for _, x := range xs[1 : n/2] {
-		lo = math.Max(lo, x)
-	}
-	return (lo + hi) / 2
-}
-
-// selectKth reorders xs so that xs[k] is the value a sort would put there,
-// with no greater value before it and no smaller one after (Hoare's
-// selection), and returns it.
-func selectKth(xs []float64, k int) float64 {
-	lo, hi := 0, len(xs)-1
-	for lo < hi {
-		// Median of three guards against sorted input.
-		mid := lo + (hi-lo)/2
-		if xs[mid] < xs[lo] {
-			xs[mid], xs[lo] = xs[lo], xs[mid]
-		}
-		if xs[hi] < xs[lo] {
-			xs[hi], xs[lo] = xs[lo], xs[hi]
-		}
-		if xs[hi] < xs[mid] {
-			xs[hi], xs[mid] = xs[mid], xs[hi]
-		}
-		pivot := xs[mid]
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
-				i++
-			}
-			for xs[j] > pivot {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return xs[k]
-		}
-	}
-	return xs[k]
 }
 
 // cv returns the coefficient of variation of xs, with the sample standard

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,28 +298,6 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "99%", confidence(0.99))
 	assert.Equal(t, "99.9%", confidence(0.999))
 	assert.Equal(t, "1m5s", duration(65*time.Second+200*time.Millisecond))
-}
-
-// TestMedian checks the selection against sorting on random inputs with
-// ties.
-func TestMedian(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for n := 1; n < 40; n++ {
-		for range 50 {
-			xs := make([]float64, n)
-			for i := range xs {
-				xs[i] = float64(rng.IntN(7))
-			}
-			s := slices.Clone(xs)
-			slices.Sort(s)
-			want := s[n/2]
-			if n%2 == 0 {
-				want = (s[n/2-1] + s[n/2]) / 2
-			}
-			require.Equal(t, want, median(xs), "%v", s)
-		}
-	}
-	assert.True(t, math.IsNaN(median(nil)))
 }
 
 func TestStopPrecisionNote(t *testing.T) {

@@ -1,6 +1,7 @@
 package steady
 
 import (
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -111,7 +112,7 @@ func WEEOf(results []Result, values [][][]float64, cfg stopper.Config, tol int) 
 	w.N = len(errs)
 	if w.N > 0 {
 		slices.Sort(errs)
-		w.Median, w.Q1, w.Q3 = quantile(errs, 0.5), quantile(errs, 0.25), quantile(errs, 0.75)
+		w.Median, w.Q1, w.Q3 = stats.Quantile(errs, 0.5), stats.Quantile(errs, 0.25), stats.Quantile(errs, 0.75)
 	}
 	return w
 }

@@ -1,6 +1,8 @@
 package steady
 
 import (
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -65,7 +67,7 @@ func (c *comparer) differ(seg []float64) bool {
 	}
 	slices.Sort(ratios)
 	alpha := (1 - opts.Confidence) / 2
-	return decide(quantile(ratios, alpha), quantile(ratios, 1-alpha))
+	return decide(stats.Quantile(ratios, alpha), stats.Quantile(ratios, 1-alpha))
 }
 
 // resampleMeans returns the means of n bootstrap resamples of xs.
@@ -103,7 +105,7 @@ func meanVarNormal(xs []float64) (m, v float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, 0, false
 	}
-	m = mean(xs)
+	m = stat.Mean(xs, nil)
 	top := 0.0
 	for _, x := range xs {
 		d := (x - m) * (x - m)

@@ -1,7 +1,7 @@
 package steady
 
 import (
-	"math"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"slices"
 )
 
@@ -19,8 +19,8 @@ func Filter(xs []float64, width, skip int) []int {
 	for lo := max(skip, 0); lo+width <= n; lo++ {
 		copy(win, xs[lo:lo+width])
 		slices.Sort(win)
-		med := quantile(win, 0.5)
-		fence := 3 * (quantile(win, 0.99) - quantile(win, 0.01))
+		med := stats.Quantile(win, 0.5)
+		fence := 3 * (stats.Quantile(win, 0.99) - stats.Quantile(win, 0.01))
 		for i := lo; i < lo+width; i++ {
 			if xs[i] > med+fence || xs[i] < med-fence {
 				out[i] = true
@@ -34,19 +34,4 @@ func Filter(xs []float64, width, skip int) []int {
 		}
 	}
 	return kept
-}
-
-// quantile reads the p-quantile of sorted xs, interpolating linearly
-// between order statistics (R type 7, NumPy's default).
-func quantile(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	if n == 1 {
-		return sorted[0]
-	}
-	h := p * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }

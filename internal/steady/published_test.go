@@ -3,6 +3,7 @@ package steady
 import (
 	"encoding/json"
 	"fmt"
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -66,7 +67,7 @@ func analysePublished(t *testing.T) []publishedFork {
 					sem <- struct{}{}
 					defer func() { <-sem }()
 					// Values are seconds of 100 ms JMH iterations.
-					opts := Options{Skip: SkipFor(200, 0.1/mean(xs))}
+					opts := Options{Skip: SkipFor(200, 0.1/stat.Mean(xs, nil))}
 					s := Analyze(xs, opts, rand.New(rand.NewPCG(uint64(b), uint64(f))))
 					mu.Lock()
 					publishedForks = append(publishedForks, publishedFork{b, f, s, pub.Starts[f], cpts[f]})

@@ -22,6 +22,7 @@
 package steady
 
 import (
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
 
@@ -185,7 +186,7 @@ func Analyze(xs []float64, opts Options, rng *rand.Rand) Series {
 	s := Series{Kept: kept, Ends: ends, Penalty: cp.Penalty, Elbow: cp.Elbow}
 	start := 0
 	for _, e := range ends {
-		s.Means = append(s.Means, mean(xs[start:e]))
+		s.Means = append(s.Means, stat.Mean(xs[start:e], nil))
 		start = e
 	}
 	s.WarmupEnd = steadyStart(xs, ends, opts, rng)
@@ -217,14 +218,6 @@ func steadyStart(xs []float64, ends []int, opts Options, rng *rand.Rand) int {
 		}
 	}
 	return 0
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 // Benchmark returns the verdict on a benchmark from those on its series:

@@ -1,6 +1,9 @@
 package steady
 
-import "math"
+import (
+	"gonum.org/v1/gonum/stat"
+	"math"
+)
 
 // A Trend is the within-process drift of one benchmark: whether its
 // slices move in one direction inside the processes that measured it.
@@ -65,8 +68,8 @@ func TrendOf(processes [][]float64) Trend {
 		}
 		v += mkVariance(xs)
 		h := n / 2
-		first, second := mean(xs[:h]), mean(xs[n-h:])
-		if m := mean(xs); m != 0 {
+		first, second := stat.Mean(xs[:h], nil), stat.Mean(xs[n-h:], nil)
+		if m := stat.Mean(xs, nil); m != 0 {
 			change += (second - first) / m
 		}
 	}

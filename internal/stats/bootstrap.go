@@ -1,5 +1,4 @@
-// Package bootstrap computes percentile bootstrap confidence intervals of
-// hierarchical samples.
+// Hierarchical samples and their percentile bootstrap intervals.
 //
 // Benchmark measurements are nested: instances hold suite runs, suite runs
 // hold iterations (processes), iterations hold slices. Slices of one process
@@ -7,12 +6,15 @@
 // Resampling every level in turn, as Kalibera and Jones recommend, gives an
 // interval that reflects the variation between processes and suite runs
 // rather than only the variation between slices of one process.
-package bootstrap
+
+package stats
 
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // A Tree is one level of a hierarchical sample. A leaf holds Values and no
@@ -117,27 +119,6 @@ func (t *Tree) resampleSum(rng *rand.Rand) (sum float64, n int) {
 	return sum, n
 }
 
-// Interval is a two-sided confidence interval around a point estimate.
-type Interval struct {
-	Center     float64 // the statistic on the original sample
-	Lo, Hi     float64
-	Confidence float64 // for example 0.99
-}
-
-// RelWidth returns the interval's width relative to its center, the
-// "relative confidence interval width" (RCIW). It is +Inf when the
-// center is zero and the interval has any width.
-func (iv Interval) RelWidth() float64 {
-	w := iv.Hi - iv.Lo
-	if w == 0 {
-		return 0
-	}
-	return w / math.Abs(iv.Center)
-}
-
-// Contains reports whether x lies inside the closed interval.
-func (iv Interval) Contains(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
-
 // MeanCI returns the percentile bootstrap confidence interval of the mean
 // of t, from the given number of hierarchical resamples.
 func MeanCI(t *Tree, confidence float64, resamples int, rng *rand.Rand) Interval {
@@ -154,7 +135,7 @@ func MeanCI(t *Tree, confidence float64, resamples int, rng *rand.Rand) Interval
 		s, n := t.resampleSum(rng)
 		means[i] = s / float64(n)
 	}
-	return percentile(mean(all), means, confidence)
+	return percentile(stat.Mean(all, nil), means, confidence)
 }
 
 // CI returns the percentile bootstrap confidence interval of an arbitrary
@@ -181,15 +162,7 @@ func RatioCI(a, b *Tree, confidence float64, resamples int, rng *rand.Rand) Inte
 	if a == nil || b == nil {
 		return Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
 	}
-	return percentile(mean(b.Flatten(nil))/mean(a.Flatten(nil)), RatioReplicates(a, b, resamples, rng), confidence)
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+	return percentile(stat.Mean(b.Flatten(nil), nil)/stat.Mean(a.Flatten(nil), nil), RatioReplicates(a, b, resamples, rng), confidence)
 }
 
 // percentile sorts stats and reads the (1±confidence)/2 quantiles off it.
@@ -198,29 +171,10 @@ func percentile(center float64, stats []float64, confidence float64) Interval {
 	alpha := (1 - confidence) / 2
 	return Interval{
 		Center:     center,
-		Lo:         quantile(stats, alpha),
-		Hi:         quantile(stats, 1-alpha),
+		Lo:         Quantile(stats, alpha),
+		Hi:         Quantile(stats, 1-alpha),
 		Confidence: confidence,
 	}
-}
-
-// quantile reads the p-quantile of sorted xs with linear interpolation
-// between order statistics (R's type 7, NumPy's default).
-func quantile(xs []float64, p float64) float64 {
-	return quantileAt(len(xs), func(i int) float64 { return xs[i] }, p)
-}
-
-// quantileAt is quantile over n sorted values read through at.
-func quantileAt(n int, at func(int) float64, p float64) float64 {
-	if n == 1 {
-		return at(0)
-	}
-	h := p * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return at(n - 1)
-	}
-	return at(lo) + (h-float64(lo))*(at(lo+1)-at(lo))
 }
 
 // constant reports whether every value in t is the same, and which. The

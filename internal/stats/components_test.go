@@ -1,4 +1,4 @@
-package varcomp
+package stats
 
 import (
 	"math"
@@ -16,7 +16,7 @@ import (
 var handData = [][]float64{{10, 12}, {14, 16}, {9, 11}}
 
 func TestFitKnownAnswer(t *testing.T) {
-	e := Fit(handData)
+	e := FitComponents(handData)
 	assert.Equal(t, 3, e.Processes)
 	assert.InDelta(t, 2, e.Slices, 1e-12)
 	assert.InDelta(t, 12, e.Mean, 1e-12)
@@ -27,7 +27,7 @@ func TestFitKnownAnswer(t *testing.T) {
 }
 
 func TestIntervalKnownAnswer(t *testing.T) {
-	iv := Fit(handData).Interval(0.95)
+	iv := FitComponents(handData).Interval(0.95)
 	// t(0.975, 2) = 4.302652729911275 (any t table); half-width
 	// 4.302652729911275·√(7/3) = 6.572411…, as libkalibera's confidence95.
 	h := 4.302652729911275 * math.Sqrt(7.0/3)
@@ -41,7 +41,7 @@ func TestIntervalKnownAnswer(t *testing.T) {
 func TestUnequalSlicesUseHarmonicMean(t *testing.T) {
 	// Means 2 and 4; within squares 2 + 8 = 10 over 1 + 2 degrees of
 	// freedom; m = 2/(1/2 + 1/3) = 2.4; T₂² = 2 − (10/3)/2.4.
-	e := Fit([][]float64{{1, 3}, {2, 4, 6}, nil})
+	e := FitComponents([][]float64{{1, 3}, {2, 4, 6}, nil})
 	assert.Equal(t, 2, e.Processes, "an empty process is left out")
 	assert.InDelta(t, 2.4, e.Slices, 1e-12)
 	assert.InDelta(t, 10.0/3, e.S1, 1e-12)
@@ -50,30 +50,30 @@ func TestUnequalSlicesUseHarmonicMean(t *testing.T) {
 }
 
 func TestFloor(t *testing.T) {
-	e := Fit([][]float64{{10, 10}, {10, 10}})
+	e := FitComponents([][]float64{{10, 10}, {10, 10}})
 	assert.True(t, e.Floored)
 	assert.InDelta(t, 1e-6, e.T2, 1e-18, "(1e-4 · mean)²")
 	// Between-process spread below what the within noise explains.
-	e = Fit([][]float64{{9, 11}, {11, 9}})
+	e = FitComponents([][]float64{{9, 11}, {11, 9}})
 	assert.True(t, e.Floored, "S₂² = 0 < S₁²/m = 1")
 }
 
 func TestTooFewData(t *testing.T) {
-	e := Fit(nil)
+	e := FitComponents(nil)
 	assert.Equal(t, 0, e.Processes)
 	assert.True(t, math.IsNaN(e.Interval(0.95).Lo))
-	e = Fit([][]float64{{1, 2, 3}})
+	e = FitComponents([][]float64{{1, 2, 3}})
 	assert.InDelta(t, 1, e.S1, 1e-12)
 	assert.True(t, math.IsNaN(e.S2), "one process has no between variance")
 	assert.True(t, math.IsNaN(e.Interval(0.95).RelHalfWidth()))
 	assert.Equal(t, 0, e.ProcessesFor(0.02, 0.95, 3, 100))
 	assert.Equal(t, 2, e.OptimalSlices(time.Second, time.Second, 2, 10), "no estimate: the lower clamp")
-	e = Fit([][]float64{{1}, {2}})
+	e = FitComponents([][]float64{{1}, {2}})
 	assert.True(t, math.IsNaN(e.S1), "single slices have no within variance")
 }
 
 func TestOptimalSlicesKnownAnswer(t *testing.T) {
-	e := Fit(handData) // S₁² = 2, T₂² = 6
+	e := FitComponents(handData) // S₁² = 2, T₂² = 6
 	ms := time.Millisecond
 	// √(c₂·S₁²/(c₁·T₂²)), libkalibera's optimalreps(1, [c₂, c₁]):
 	assert.Equal(t, 2, e.OptimalSlices(100*ms, 1200*ms, 1, 50), "√(12·2/6) = 2")
@@ -81,12 +81,12 @@ func TestOptimalSlicesKnownAnswer(t *testing.T) {
 	assert.Equal(t, 1, e.OptimalSlices(100*ms, 150*ms, 1, 50), "√0.5 = 0.71 rounds up to 1")
 	assert.Equal(t, 2, e.OptimalSlices(100*ms, 150*ms, 2, 50), "clamped up")
 	assert.Equal(t, 10, e.OptimalSlices(1*ms, 10*time.Second, 2, 10), "clamped down")
-	floored := Fit([][]float64{{10, 11, 9}, {10, 9, 11}})
+	floored := FitComponents([][]float64{{10, 11, 9}, {10, 9, 11}})
 	assert.Equal(t, 20, floored.OptimalSlices(100*ms, 100*ms, 2, 20), "no between variance: as many slices as allowed")
 }
 
 func TestProcessesForKnownAnswer(t *testing.T) {
-	e := Fit(handData)
+	e := FitComponents(handData)
 	// Var(mean)/mean² = (6 + 2/2)/(144·n). ±5% at 95% needs
 	// t(n−1)²/n ≤ 0.05²·144/7 = 0.0514286: n = 77 gives t(76) = 1.99167,
 	// 1.99167²/77 = 0.05152 (too wide); n = 78 gives t(77) = 1.99125,
@@ -108,7 +108,7 @@ func TestPlanKnownAnswer(t *testing.T) {
 	// t(n−1)²·(0.01 + 36/m)/n ≤ 9. By hand with a t table: m = 2 needs 11
 	// processes (cost 11·350 ms = 3850), m = 3 needs 8 (8·450 = 3600),
 	// m = 4 needs 7 (3850), m = 5 needs 6 (3900), m = 20 needs 4 (8600).
-	e := Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 36, S2: 7.21, T2: 0.01}
+	e := Components{Processes: 3, Slices: 5, Mean: 100, S1: 36, S2: 7.21, T2: 0.01}
 	m, n, ok := e.Plan(0.03, 0.95, 4, 2, 20, 100, 100*ms, 150*ms)
 	require.True(t, ok)
 	assert.Equal(t, 3, m)
@@ -119,14 +119,14 @@ func TestPlanKnownAnswer(t *testing.T) {
 
 	// A stable benchmark: the minimum of processes binds, and the fewest
 	// slices reach the target there.
-	e = Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 1.8, T2: 1}
+	e = Components{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 1.8, T2: 1}
 	m, n, ok = e.Plan(0.03, 0.95, 4, 2, 20, 100, 100*ms, 150*ms)
 	require.True(t, ok)
 	assert.Equal(t, 2, m)
 	assert.Equal(t, 4, n)
 
 	// Out of reach within the limit.
-	e = Estimate{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 400, T2: 400}
+	e = Components{Processes: 3, Slices: 5, Mean: 100, S1: 4, S2: 400, T2: 400}
 	_, _, ok = e.Plan(0.03, 0.95, 4, 2, 20, 10, 100*ms, 150*ms)
 	assert.False(t, ok)
 	_, _, ok = e.Plan(0.03, 0.95, 4, 2, 20, 10, 0, 150*ms)

@@ -1,6 +1,7 @@
-package bootstrap
+package stats
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,7 +14,7 @@ func TestQuantileType7(t *testing.T) {
 	// R: quantile(c(1, 2, 4, 8, 16), c(0, 0.1, 0.5, 0.9, 1), type = 7)
 	xs := []float64{1, 2, 4, 8, 16}
 	for p, want := range map[float64]float64{0: 1, 0.1: 1.4, 0.5: 4, 0.9: 12.8, 1: 16} {
-		assert.InDelta(t, want, quantile(xs, p), 1e-12, "p=%v", p)
+		assert.InDelta(t, want, Quantile(xs, p), 1e-12, "p=%v", p)
 	}
 }
 
@@ -75,4 +76,34 @@ func TestRatioReplicatesOneConstantSide(t *testing.T) {
 	iv := PercentileCI(0, r, 0.99)
 	assert.InDelta(t, m.Lo/2, iv.Lo, 1e-12)
 	assert.InDelta(t, m.Hi/2, iv.Hi, 1e-12)
+}
+
+func TestQuantileInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	assert.Equal(t, -inf, Quantile([]float64{-inf, 1, 2, 3}, 0.1))
+	assert.Equal(t, inf, Quantile([]float64{1, 2, 3, inf}, 0.9))
+	assert.Equal(t, 2.5, Quantile([]float64{1, 2, 3, 4}, 0.5))
+}
+
+// TestMedian checks the selection against sorting on random inputs with
+// ties.
+func TestMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n < 40; n++ {
+		for range 50 {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = float64(rng.IntN(7))
+			}
+			s := slices.Clone(xs)
+			slices.Sort(s)
+			want := s[n/2]
+			if n%2 == 0 {
+				want = (s[n/2-1] + s[n/2]) / 2
+			}
+			require.Equal(t, want, Median(xs), "%v", s)
+			require.Equal(t, want, MedianInPlace(xs), "%v", s)
+		}
+	}
+	assert.True(t, math.IsNaN(Median(nil)))
 }

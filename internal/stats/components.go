@@ -1,20 +1,7 @@
-// Package varcomp estimates the variance components of a benchmark
-// measured in several processes of several slices each, after Kalibera
-// and Jones ("Rigorous benchmarking in reasonable time", ISMM 2013, with
-// the corrected unbiased estimator of the revised paper and of
-// libkalibera): a result is y_jk = μ + b_j + e_jk for process j and slice
-// k, with between-process effects b_j (variance τ²) and within-process
-// noise e_jk (variance σ²).
-//
-// From them it derives what a measurement schedule needs: the interval of
-// the mean over process means, the slices per process that buy the most
-// precision per second, and the processes that a target precision takes.
-// The package is pure: samples and measured costs in, estimates out.
-package varcomp
+package stats
 
 import (
 	"math"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -28,8 +15,17 @@ import (
 // finite (then the upper clamp decides) without pretending to more.
 const floorShare = 1e-4
 
-// An Estimate holds the variance components of one benchmark.
-type Estimate struct {
+// Components holds the variance components of one benchmark, after
+// Kalibera and Jones ("Rigorous benchmarking in reasonable time", ISMM
+// 2013, with the corrected unbiased estimator of the revised paper and of
+// libkalibera): a result is y_jk = μ + b_j + e_jk for process j and slice
+// k, with between-process effects b_j (variance τ²) and within-process
+// noise e_jk (variance σ²).
+//
+// From them it derives what a measurement schedule needs: the interval of
+// the mean over process means, the slices per process that buy the most
+// precision per second, and the processes that a target precision takes.
+type Components struct {
 	// Processes is n, the number of processes with at least one slice.
 	Processes int
 	// Slices is m, the harmonic mean of the slices per process. With
@@ -56,10 +52,10 @@ type Estimate struct {
 	Floored bool
 }
 
-// Fit estimates the variance components of processes, each the slice
+// FitComponents estimates the variance components of processes, each the slice
 // values of one process in order. Empty processes are left out.
-func Fit(processes [][]float64) Estimate {
-	e := Estimate{S1: math.NaN(), S2: math.NaN(), T2: math.NaN(), Mean: math.NaN(), Slices: math.NaN()}
+func FitComponents(processes [][]float64) Components {
+	e := Components{S1: math.NaN(), S2: math.NaN(), T2: math.NaN(), Mean: math.NaN(), Slices: math.NaN()}
 	var means []float64
 	var ss, df, inv float64
 	for _, p := range processes {
@@ -95,30 +91,12 @@ func Fit(processes [][]float64) Estimate {
 	return e
 }
 
-func (e Estimate) floor() float64 {
+func (e Components) floor() float64 {
 	f := floorShare * e.Mean
 	if f*f > 0 {
 		return f * f
 	}
 	return math.SmallestNonzeroFloat64
-}
-
-// An Interval is a confidence interval of the mean.
-type Interval struct {
-	Center, Lo, Hi float64
-	Confidence     float64
-}
-
-// HalfWidth returns (Hi − Lo)/2.
-func (iv Interval) HalfWidth() float64 { return (iv.Hi - iv.Lo) / 2 }
-
-// RelHalfWidth returns the half-width relative to the center, the ±x of
-// "±2%". It is NaN for an interval that is NaN or centered on zero.
-func (iv Interval) RelHalfWidth() float64 {
-	if iv.Center == 0 {
-		return math.NaN()
-	}
-	return iv.HalfWidth() / math.Abs(iv.Center)
 }
 
 // Interval returns the Student-t interval of the mean at the given
@@ -128,36 +106,15 @@ func (iv Interval) RelHalfWidth() float64 {
 // its level for normal process means at any n ≥ 2; slices are not
 // independent samples and do not count as degrees of freedom. Below two
 // processes it is NaN.
-func (e Estimate) Interval(confidence float64) Interval {
+func (e Components) Interval(confidence float64) Interval {
 	iv := Interval{Center: e.Mean, Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
 	if e.Processes < 2 || math.IsNaN(e.S2) {
 		return iv
 	}
-	h := tQuantile(confidence, e.Processes-1) * math.Sqrt(e.S2/float64(e.Processes))
+	h := TCritical(1-confidence, float64(e.Processes-1)) * math.Sqrt(e.S2/float64(e.Processes))
 	iv.Lo, iv.Hi = e.Mean-h, e.Mean+h
 	return iv
 }
-
-// tQuantile returns the two-sided Student-t quantile of the confidence
-// level with df degrees of freedom. Planning asks for the same few
-// quantiles many times, and each costs an inverse incomplete beta
-// function, so they are kept.
-func tQuantile(confidence float64, df int) float64 {
-	k := tKey{confidence, df}
-	if q, ok := tCache.Load(k); ok {
-		return q.(float64)
-	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-confidence)/2)
-	tCache.Store(k, q)
-	return q
-}
-
-type tKey struct {
-	confidence float64
-	df         int
-}
-
-var tCache sync.Map
 
 // OptimalSlices returns m* = ⌈√(c₂·S₁² / (c₁·T₂²))⌉, the slices per process
 // that minimise the variance of the mean per second of run time, clamped
@@ -165,7 +122,7 @@ var tCache sync.Map
 // besides its slices (start, warmup, exit). Var(mean) = (T₂² + S₁²/m)/n at
 // a cost n·(c₂ + m·c₁); their product is least at m*. It returns lo when
 // the estimate or a cost is missing.
-func (e Estimate) OptimalSlices(c1, c2 time.Duration, lo, hi int) int {
+func (e Components) OptimalSlices(c1, c2 time.Duration, lo, hi int) int {
 	if c1 <= 0 || c2 < 0 || math.IsNaN(e.S1) || math.IsNaN(e.T2) {
 		return lo
 	}
@@ -181,7 +138,7 @@ func (e Estimate) OptimalSlices(c1, c2 time.Duration, lo, hi int) int {
 
 // VarianceOfMean returns the predicted variance of the mean of n
 // processes of m slices each: T₂²/n + S₁²/(n·m).
-func (e Estimate) VarianceOfMean(n int, m float64) float64 {
+func (e Components) VarianceOfMean(n int, m float64) float64 {
 	return (e.T2 + e.S1/m) / float64(n)
 }
 
@@ -189,11 +146,11 @@ func (e Estimate) VarianceOfMean(n int, m float64) float64 {
 // interval at the given confidence with n processes of m slices each,
 // from the estimated components: t(n−1)·√(VarianceOfMean(n, m))/|Mean|.
 // NaN below two processes or without an estimate.
-func (e Estimate) PredictRelHalfWidth(confidence float64, n int, m float64) float64 {
+func (e Components) PredictRelHalfWidth(confidence float64, n int, m float64) float64 {
 	if n < 2 {
 		return math.NaN()
 	}
-	return tQuantile(confidence, n-1) * math.Sqrt(e.VarianceOfMean(n, m)) / math.Abs(e.Mean)
+	return TCritical(1-confidence, float64(n-1)) * math.Sqrt(e.VarianceOfMean(n, m)) / math.Abs(e.Mean)
 }
 
 // ProcessesFor returns the least number of processes of m slices each
@@ -201,7 +158,7 @@ func (e Estimate) PredictRelHalfWidth(confidence float64, n int, m float64) floa
 // half-width at most target, searching up to limit. It returns 0 when the
 // estimate cannot say (fewer than two processes, or a NaN), and limit+1
 // when even limit processes would not reach the target.
-func (e Estimate) ProcessesFor(target, confidence float64, m float64, limit int) int {
+func (e Components) ProcessesFor(target, confidence float64, m float64, limit int) int {
 	if math.IsNaN(e.T2) || math.IsNaN(e.S1) || e.Mean == 0 || math.IsNaN(e.Mean) || target <= 0 {
 		return 0
 	}
@@ -229,7 +186,7 @@ func (e Estimate) ProcessesFor(target, confidence float64, m float64, limit int)
 // is free. It is not when a minimum of processes binds: a stable benchmark
 // whose between-process variance is small gets a large m*, although the
 // minimum of processes at few slices each would already reach the target.
-func (e Estimate) Plan(target, confidence float64, minN, lo, hi, limit int, c1, c2 time.Duration) (m, n int, ok bool) {
+func (e Components) Plan(target, confidence float64, minN, lo, hi, limit int, c1, c2 time.Duration) (m, n int, ok bool) {
 	if c1 <= 0 || c2 < 0 {
 		return lo, 0, false
 	}

@@ -1,4 +1,4 @@
-package bootstrap
+package stats
 
 import (
 	"math"
@@ -81,7 +81,7 @@ func (t Tails) at(i int) float64 {
 	}
 	j := i - (t.N - len(t.High))
 	if j < 0 || j >= len(t.High) {
-		panic("bootstrap: replicate outside the kept tails")
+		panic("stats: replicate outside the kept tails")
 	}
 	return t.High[j]
 }
@@ -91,7 +91,7 @@ func (t Tails) at(i int) float64 {
 // panics if confidence is below the level the tails were trimmed for.
 func (t Tails) Interval(center, confidence float64) Interval {
 	if confidence < t.min-1e-12 {
-		panic("bootstrap: confidence below the trimmed tails' level")
+		panic("stats: confidence below the trimmed tails' level")
 	}
 	alpha := (1 - confidence) / 2
 	return Interval{
