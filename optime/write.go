@@ -3,8 +3,8 @@ package optime
 import (
 	"bufio"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
-	"text/tabwriter"
 )
 
 // WriteTable prints the chosen configuration of every benchmark, grouped
@@ -16,7 +16,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 		fmt.Fprintf(bw, ", strategy %s", r.Strategy)
 	}
 	fmt.Fprintln(bw)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	tw := render.Table(bw)
 	avg := "mean"
 	if r.Metric.Median() {
 		avg = "median"

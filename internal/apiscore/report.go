@@ -3,10 +3,9 @@ package apiscore
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
@@ -139,7 +138,7 @@ func (r *Report) finish() {
 // WriteText writes the maxSpread of every benchmark, one row per
 // candidate and the score, as aligned tables.
 func (r *Report) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := render.Table(w)
 	if len(r.Spreads) > 0 {
 		fmt.Fprintln(tw, "benchmark\tmaxSpread\truns")
 		for _, s := range r.Spreads {
@@ -211,20 +210,6 @@ func jsonSafe(r *Report) *Report {
 	return &c
 }
 
-func pct(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*x), ".0") + "%"
-}
-
-func signed(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "?"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*x)
-}
-
 // WriteHTML writes the report as a self-contained HTML page in the style
 // of gobench-dyn report: the score, per function its verdict and the
 // change and interval of every benchmark that reaches it, and every
@@ -249,3 +234,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	return report.WriteABSHTML(w, a)
 }
+
+// pct formats a share such as a slowdown or a spread, and signed a change
+// with its sign.
+var (
+	pct    = render.Percent{Digits: 1, Trim: true, NaN: "-"}.Format
+	signed = render.Percent{Digits: 1, Sign: true}.Format
+)

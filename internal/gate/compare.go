@@ -772,8 +772,8 @@ func inconclusive(c *Comparison, lr logRatio, level float64, opts Options) {
 		more = fmt.Sprintf("about %d more %s would settle it", c.More, unit)
 	}
 	c.Note = fmt.Sprintf("the interval straddles ±%s: with %d %s only changes beyond ±%s are detectable; %s",
-		strings.TrimPrefix(pctChange(opts.Threshold, false), "+"), lr.n, unit,
-		strings.TrimPrefix(pctChange(c.Detectable, false), "+"), more)
+		pctSize(opts.Threshold), lr.n, unit,
+		pctSize(c.Detectable), more)
 }
 
 // paired reports whether c rests on paired units: suite runs or process
@@ -807,8 +807,4 @@ func iterationMeans(its []record.IterationSample) []float64 {
 
 func nanInterval(conf float64) stats.Interval {
 	return stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
-}
-
-func pct(conf float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", conf*100), "0"), ".") + "%"
 }

@@ -3,12 +3,12 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
@@ -144,7 +144,7 @@ func (r *Result) Summary() string {
 }
 
 func (r *Result) ruleLine() string {
-	s := fmt.Sprintf("rule %s, threshold %s, %s confidence", r.Rule, pctChange(r.Threshold, false), pct(r.Confidence))
+	s := fmt.Sprintf("rule %s, threshold %s, %s confidence", r.Rule, pctSize(r.Threshold), render.Confidence(r.Confidence))
 	if r.Correction != CorrectionNone {
 		s += ", " + string(r.Correction) + " correction"
 	}
@@ -182,10 +182,10 @@ func inconclusiveLine(c Comparison) string {
 	_, tu := benchunit.Tidy(1, c.Unit)
 	s += " " + tu
 	if iv := ratioCI(c.Ratio); iv != "" {
-		s += ": " + pctChange(c.Change, true) + " " + iv
+		s += ": " + pctChange(c.Change) + " " + iv
 	}
 	if c.Detectable > 0 {
-		s += fmt.Sprintf("; detects ±%s", strings.TrimPrefix(pctChange(c.Detectable, false), "+"))
+		s += fmt.Sprintf("; detects ±%s", pctSize(c.Detectable))
 	}
 	switch {
 	case c.More > 0 && c.paired():
@@ -226,20 +226,19 @@ func (r *Result) tables() []*table {
 		cs := units[u]
 		var vals []float64
 		for _, c := range cs {
-			vals = append(vals, tidy(c.Old.Mean, u), tidy(c.New.Mean, u))
+			vals = append(vals, c.Old.Mean, c.New.Mean)
 		}
-		_, tu := benchunit.Tidy(1, u)
-		scale := benchunit.CommonScale(finite(vals), benchunit.ClassOf(tu))
-		t := &table{unit: tu, rows: map[string][]row{}}
+		scale := render.NewScale(u, vals...)
+		t := &table{unit: scale.Unit(), rows: map[string][]row{}}
 		for _, c := range cs {
 			if _, ok := t.rows[c.Package]; !ok {
 				t.pkgs = append(t.pkgs, c.Package)
 			}
 			t.rows[c.Package] = append(t.rows[c.Package], row{
 				name:    strings.TrimPrefix(c.Benchmark, "Benchmark"),
-				old:     center(scale, c.Old, u),
-				new:     center(scale, c.New, u),
-				change:  pctChange(c.Change, true),
+				old:     center(scale, c.Old),
+				new:     center(scale, c.New),
+				change:  pctChange(c.Change),
 				ci:      ratioCI(c.Ratio),
 				verdict: string(c.Verdict),
 				note:    c.Note,
@@ -250,66 +249,40 @@ func (r *Result) tables() []*table {
 	return out
 }
 
-func finite(xs []float64) []float64 {
-	var out []float64
-	for _, x := range xs {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			out = append(out, x)
-		}
-	}
-	if len(out) == 0 {
-		out = append(out, 0)
-	}
-	return out
-}
-
-func tidy(v float64, unit string) float64 {
-	t, _ := benchunit.Tidy(v, unit)
-	return t
-}
-
 // center formats a mean with the relative half-width of its interval, as
 // benchstat shows "1.234µ ± 2%".
-func center(scale benchunit.Scaler, s Summary, unit string) string {
+func center(scale render.Scale, s Summary) string {
 	if s.N == 0 || math.IsNaN(s.Mean) {
 		return "—"
 	}
-	out := scale.Format(tidy(s.Mean, unit))
+	out := scale.Format(s.Mean)
 	ci := s.CI
 	if s.Mean != 0 && !math.IsNaN(ci.Lo) {
 		hw := math.Max(ci.Hi-s.Mean, s.Mean-ci.Lo) / math.Abs(s.Mean)
-		out += " ± " + strings.TrimPrefix(pctChange(hw, false), "+")
+		out += " ± " + pctSize(hw)
 	}
 	return out
 }
 
-// pctChange formats a relative value as a percentage with enough digits
-// to tell thresholds of a few percent apart.
-func pctChange(x float64, sign bool) string {
-	switch {
-	case math.IsNaN(x):
-		return "?"
-	case math.IsInf(x, 1):
-		return "+∞"
-	}
-	f := "%.2f%%"
-	if sign {
-		f = "%+.2f%%"
-	}
-	return fmt.Sprintf(f, 100*x)
-}
+// pctChange and pctSize format relative values as percentages with enough
+// digits to tell thresholds of a few percent apart: a change with its
+// sign, a size (a threshold, a half-width) without.
+var (
+	pctChange = render.Percent{Digits: 2, Sign: true}.Format
+	pctSize   = render.Percent{Digits: 2}.Format
+)
 
 func ratioCI(iv stats.Interval) string {
 	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
 		return ""
 	}
-	return fmt.Sprintf("[%s, %s]", pctChange(iv.Lo-1, true), pctChange(iv.Hi-1, true))
+	return fmt.Sprintf("[%s, %s]", pctChange(iv.Lo-1), pctChange(iv.Hi-1))
 }
 
 // WriteText writes r as aligned text tables, one per unit, in the manner
 // of benchstat.
 func (r *Result) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := render.Table(w)
 	fmt.Fprintf(tw, "%s vs %s: %s\n", nameOr(r.OldName, "old"), nameOr(r.NewName, "new"), r.ruleLine())
 	var notes []string
 	for _, t := range r.tables() {
@@ -364,11 +337,13 @@ func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {
 	fmt.Fprintf(w, "\n%s:\n", title)
 	for _, b := range bs {
 		if bullet != "" {
-			fmt.Fprintf(w, "%s`%s`", bullet, b.Benchmark)
+			fmt.Fprintf(w, "%s%s", bullet, render.MarkdownCode(b.Benchmark))
 		} else {
 			fmt.Fprintf(w, "  %s", b.Benchmark)
 		}
-		if b.Package != "" {
+		if b.Package != "" && bullet != "" {
+			fmt.Fprintf(w, " (%s)", render.Markdown(b.Package))
+		} else if b.Package != "" {
 			fmt.Fprintf(w, " (%s)", b.Package)
 		}
 		fmt.Fprintln(w)
@@ -394,7 +369,7 @@ func (r *Result) writeInconclusive(w io.Writer, bullet string) {
 	fmt.Fprintf(w, "\n%s:\n", title)
 	for _, l := range lines {
 		if bullet == "- " {
-			l = md(l)
+			l = render.Markdown(l)
 		}
 		fmt.Fprintf(w, "%s%s\n", bullet, l)
 	}
@@ -411,12 +386,12 @@ func nameOr(s, def string) string {
 // $GITHUB_STEP_SUMMARY.
 func (r *Result) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "### Benchmarks: %s\n\n", r.Summary())
-	fmt.Fprintf(w, "`%s` vs `%s`: %s.\n", nameOr(r.OldName, "old"), nameOr(r.NewName, "new"), r.ruleLine())
+	fmt.Fprintf(w, "%s vs %s: %s.\n", render.MarkdownCode(nameOr(r.OldName, "old")), render.MarkdownCode(nameOr(r.NewName, "new")), r.ruleLine())
 	for _, t := range r.tables() {
-		fmt.Fprintf(w, "\n| %s | old | new | change | CI of change | verdict |\n|---|--:|--:|--:|--:|---|\n", md(t.unit))
+		fmt.Fprintf(w, "\n| %s | old | new | change | CI of change | verdict |\n|---|--:|--:|--:|--:|---|\n", render.Markdown(t.unit))
 		for _, p := range t.pkgs {
 			if p != "" && len(t.pkgs) > 1 {
-				fmt.Fprintf(w, "| **%s** | | | | | |\n", md(p))
+				fmt.Fprintf(w, "| **%s** | | | | | |\n", render.Markdown(p))
 			}
 			for _, rw := range t.rows[p] {
 				v := rw.verdict
@@ -424,9 +399,9 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 					v = "**" + v + "**"
 				}
 				if rw.note != "" {
-					v += ": " + md(rw.note)
+					v += ": " + render.Markdown(rw.note)
 				}
-				fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s |\n", rw.name, rw.old, rw.new, rw.change, rw.ci, v)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", render.MarkdownCodeCell(rw.name), rw.old, rw.new, rw.change, rw.ci, v)
 			}
 		}
 	}
@@ -435,11 +410,6 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	r.writeInconclusive(w, "- ")
 	r.writeShift(w)
 	return nil
-}
-
-// md escapes the characters that would break a Markdown table cell.
-func md(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`).Replace(s)
 }
 
 // num is a float that encodes NaN and infinities as JSON null.

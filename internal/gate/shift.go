@@ -83,5 +83,5 @@ func (r *Result) writeShift(w io.Writer) {
 	fmt.Fprintf(w, "\nnote: the benchmarks moved together: the median time per op changed by %s, %d of %d %s (sign test p = %.2g).\n"+
 		"  The machine's speed may have changed between the two runs, which neither run's intervals contain;\n"+
 		"  changes near %s may be the machine's, not the code's. Measure both versions in one run with run --baseline.\n",
-		pctChange(s.Change, true), s.Same, s.Benchmarks, dir, s.P, pctChange(s.Change, true))
+		pctChange(s.Change), s.Same, s.Benchmarks, dir, s.P, pctChange(s.Change))
 }

@@ -12,7 +12,7 @@
 package policy
 
 import (
-	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"math"
 	"time"
 )
@@ -108,7 +108,7 @@ type Precision struct {
 
 // ManyProcesses is where predictions of processes stop counting: a
 // Precision whose Processes exceed it says "over 10000 processes".
-const ManyProcesses = 10000
+const ManyProcesses = render.ManyProcesses
 
 // Known reports whether p holds an estimate.
 func (p Precision) Known() bool {
@@ -121,39 +121,7 @@ func (p Precision) String() string {
 	if !p.Known() {
 		return ""
 	}
-	s := fmt.Sprintf("±%s", pct(p.Width))
-	if p.Width > p.Target && pct(p.Width) == pct(p.Target) {
-		// Just past the target: show the digits that say so.
-		s = fmt.Sprintf("±%.2f%%", 100*p.Width)
-	}
-	switch {
-	case p.Target <= 0 || p.Width <= p.Target || p.Processes <= 0:
-	case p.Processes > ManyProcesses:
-		s += fmt.Sprintf("; over %d processes for ±%s", ManyProcesses, pct(p.Target))
-	default:
-		s += fmt.Sprintf("; about %d processes for ±%s", p.Processes, pct(p.Target))
-	}
-	return s
-}
-
-func pct(x float64) string {
-	switch {
-	case x >= 0.1:
-		return fmt.Sprintf("%.0f%%", 100*x)
-	case x >= 0.001:
-		return trim(fmt.Sprintf("%.1f", 100*x)) + "%"
-	}
-	return trim(fmt.Sprintf("%.2f", 100*x)) + "%"
-}
-
-func trim(s string) string {
-	for len(s) > 1 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	if s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s
+	return render.Precision(p.Width, p.Target, p.Processes)
 }
 
 // Gain is the expected narrowing per second of a benchmark's interval

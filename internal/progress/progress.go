@@ -19,6 +19,7 @@ package progress
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"os"
 	"strings"
@@ -273,13 +274,10 @@ func (r *Reporter) Close() bool {
 	return true
 }
 
-// FormatDuration rounds d for people, as the progress lines show it.
-func FormatDuration(d time.Duration) string { return fmtDuration(d) }
-
 // totals is the final line.
 func (r *Reporter) totals() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "done: %d iterations in %s", r.done, fmtDuration(r.now().Sub(r.start)))
+	fmt.Fprintf(&b, "done: %d iterations in %s", r.done, render.Duration(r.now().Sub(r.start)))
 	if r.skipped > 0 {
 		fmt.Fprintf(&b, ", %d skipped by early stops", r.skipped)
 	}
@@ -313,9 +311,9 @@ func (r *Reporter) status() string {
 	if n := len(r.failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)
 	}
-	fmt.Fprintf(&b, ", elapsed %s", fmtDuration(r.now().Sub(r.start)))
+	fmt.Fprintf(&b, ", elapsed %s", render.Duration(r.now().Sub(r.start)))
 	if eta := r.eta(); eta >= 0 {
-		fmt.Fprintf(&b, ", ETA %s", fmtDuration(eta))
+		fmt.Fprintf(&b, ", ETA %s", render.Duration(eta))
 	}
 	return b.String()
 }
@@ -333,9 +331,9 @@ func (r *Reporter) redraw() {
 	if n := len(r.failed); n > 0 {
 		desc += fmt.Sprintf(", %d failed", n)
 	}
-	desc += ", " + fmtDuration(r.now().Sub(r.start))
+	desc += ", " + render.Duration(r.now().Sub(r.start))
 	if eta := r.eta(); eta >= 0 {
-		desc += ", ETA " + fmtDuration(eta)
+		desc += ", ETA " + render.Duration(eta)
 	}
 	r.bar.Describe(desc)
 	_ = r.bar.Set(r.done)
@@ -372,21 +370,4 @@ func oneLine(s string) string {
 		}
 		return c
 	}, s)
-}
-
-// fmtDuration rounds d for people: whole micro- or milliseconds below a
-// second, tenths of a second below ten, seconds below an hour, minutes
-// above.
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < 10*time.Second:
-		return d.Round(100 * time.Millisecond).String()
-	case d < time.Hour:
-		return d.Round(time.Second).String()
-	}
-	return d.Round(time.Minute).String()
 }

@@ -11,12 +11,11 @@ package record
 import (
 	"cmp"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"maps"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 )
 
 // Schema is the version of the raw record format this package writes.
@@ -187,8 +186,10 @@ func (p *Precision) String() string {
 	if p == nil {
 		return ""
 	}
-	pp := policy.Precision{Width: p.RelHalfWidth, Confidence: p.Confidence, Target: p.Target, Processes: p.Processes}
-	s := pp.String()
+	if p.Confidence <= 0 {
+		return ""
+	}
+	s := render.Precision(p.RelHalfWidth, p.Target, p.Processes)
 	if s == "" {
 		return ""
 	}
@@ -210,7 +211,7 @@ const (
 	ReasonSettled = "verdict settled"
 	// ReasonOutOfReach: the interval of the benchmark's mean was
 	// predicted to stay far from its target within the cap, so it
-	// stopped unmet (policy.ReasonOutOfReach).
+	// stopped unmet (the stopping policy's ReasonOutOfReach).
 	ReasonOutOfReach = "out of reach"
 	// ReasonNoVerdict: the benchmark and its baseline stopped undecided
 	// because a verdict was predicted out of reach within the cap

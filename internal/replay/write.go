@@ -4,20 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
-	"text/tabwriter"
 
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
-
-// pct prints a share as a percentage, and NaN as a dash.
-func pct(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f%%", 100*x)
-}
 
 // WriteTable prints res as a table, one row per benchmark and instance,
 // then the suite's totals. fullWarmup is the warmup the full results left
@@ -40,7 +32,7 @@ func WriteTable(w io.Writer, res *Result, fullWarmup int) error {
 	for _, b := range res.Benchmarks {
 		multi = multi || b.Instance != res.Benchmarks[0].Instance
 	}
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	tw := render.Table(bw)
 	head := "benchmark\t"
 	if multi {
 		head += "instance\t"
@@ -225,3 +217,6 @@ func jsonBenchOf(b *Benchmark) jsonBench {
 	}
 	return jb
 }
+
+// pct prints a share as a percentage, and NaN as a dash.
+var pct = render.Percent{Digits: 1, NaN: "–"}.Format

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"strings"
 )
@@ -14,7 +15,7 @@ const mdCollapse = 20
 // with no images, for pull-request comments and $GITHUB_STEP_SUMMARY.
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	bw := &errWriter{w: w}
-	fmt.Fprintf(bw, "## %s\n\n", mdText(rep.Title))
+	fmt.Fprintf(bw, "## %s\n\n", render.Markdown(rep.Title))
 	var counts []string
 	for _, c := range rep.statusCounts() {
 		counts = append(counts, fmt.Sprintf("%d %s", c.N, c.Status))
@@ -27,7 +28,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintln(bw)
 	for _, warn := range rep.Warnings {
-		fmt.Fprintf(bw, "\n> [!WARNING]\n> %s\n", mdText(warn))
+		fmt.Fprintf(bw, "\n> [!WARNING]\n> %s\n", render.Markdown(warn))
 	}
 
 	if rep.Comparison != nil {
@@ -47,19 +48,19 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if len(trouble) > 0 {
 		fmt.Fprintf(bw, "\n### Needs attention\n\n| benchmark | status | why | CV | RCIW |\n|---|---|---|--:|--:|\n")
 		for _, r := range trouble {
-			fmt.Fprintf(bw, "| `%s` | %s | %s | %s | %s |\n", mdCode(r.Name), r.Status, mdText(r.StatusNote), r.CV, r.RCIW)
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", render.MarkdownCodeCell(r.Name), r.Status, render.Markdown(r.StatusNote), r.CV, r.RCIW)
 		}
 	}
 
 	conf := confidence(rep.Confidence)
-	fmt.Fprintf(bw, "\n### Results (%s)\n\n", mdText(rep.Unit))
+	fmt.Fprintf(bw, "\n### Results (%s)\n\n", render.Markdown(rep.Unit))
 	if len(rows) > mdCollapse {
 		fmt.Fprintf(bw, "<details><summary>%d benchmarks</summary>\n\n", len(rows))
 	}
 	fmt.Fprintf(bw, "| benchmark | status | samples | mean | median | %s CI of median | CV | RCIW | time |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n", conf)
 	for _, r := range rows {
-		fmt.Fprintf(bw, "| `%s` | %s | %s | %s %s | %s | %s | %s | %s | %s |\n",
-			mdCode(r.Name), r.Status, r.Samples, r.Mean, r.MeanCI, r.Median, r.MedianCI, r.CV, r.RCIW, r.Spent)
+		fmt.Fprintf(bw, "| %s | %s | %s | %s %s | %s | %s | %s | %s | %s |\n",
+			render.MarkdownCodeCell(r.Name), r.Status, r.Samples, r.Mean, r.MeanCI, r.Median, r.MedianCI, r.CV, r.RCIW, r.Spent)
 	}
 	if len(rows) > mdCollapse {
 		fmt.Fprintf(bw, "\n</details>\n")
@@ -82,10 +83,3 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	e.err = err
 	return n, err
 }
-
-// mdText escapes what would break a table cell or start Markdown markup,
-// and drops HTML.
-var mdText = strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "'", "<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ").Replace
-
-// mdCode makes s safe inside a code span in a table cell.
-var mdCode = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ").Replace

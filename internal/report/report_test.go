@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"math"
 	"regexp"
 	"strings"
@@ -239,7 +240,7 @@ func TestMarkdown(t *testing.T) {
 	assert.Contains(t, md, "3 suite runs × 3 iterations × (2 warmup + 5 slices)")
 	assert.Contains(t, md, "**regression**")
 	assert.Contains(t, md, "### Needs attention")
-	assert.Contains(t, md, "| `BenchmarkHash/sha256-2` | failed | suite run 2, iteration 1: panic: index out of range [3] with length 3 |")
+	assert.Contains(t, md, "| `BenchmarkHash/sha256-2` | failed | suite run 2, iteration 1: panic: index out of range \\[3\\] with length 3 |", "brackets escaped: a note reads as itself")
 	assert.NotContains(t, md, "![")
 	assert.NotContains(t, md, "<img")
 	assert.NotContains(t, md, "<svg")
@@ -289,10 +290,10 @@ func TestNiceTicks(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	f := newFormatter("ns/op", 1517.4)
-	assert.Equal(t, "1.517µs", f.value(1517.4, "ns/op"))
-	assert.Equal(t, "—", f.value(math.NaN(), "ns/op"))
-	assert.Equal(t, "512.0B", newFormatter("B/op", 512).value(512, "B/op"))
+	f := render.NewScale("ns/op", 1517.4)
+	assert.Equal(t, "1.517µs", f.Value(1517.4))
+	assert.Equal(t, "—", f.Value(math.NaN()))
+	assert.Equal(t, "512.0B", render.NewScale("B/op", 512).Value(512))
 	assert.Equal(t, "0.39%", percent(0.0039))
 	assert.Equal(t, "+21.2%", signedPercent(0.212))
 	assert.Equal(t, "99%", confidence(0.99))

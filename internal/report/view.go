@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"math"
 	"strings"
 
@@ -46,12 +47,12 @@ func (rep *Report) rows() []row {
 			r.Full = duration(b.Full)
 		}
 		if h := b.Head; h != nil && h.Samples > 0 {
-			f := newFormatter(rep.Unit, h.Mean.Center, h.Median.Lo, h.Median.Hi)
+			f := render.NewScale(rep.Unit, h.Mean.Center, h.Median.Lo, h.Median.Hi)
 			r.Samples = fmt.Sprintf("%d (%d it.)", h.Samples, h.Iterations)
-			r.Mean = f.value(h.Mean.Center, rep.Unit)
+			r.Mean = f.Value(h.Mean.Center)
 			r.MeanCI = plusMinus(h.Mean)
-			r.Median = f.value(h.Median.Center, rep.Unit)
-			r.MedianCI = f.interval(h.Median, rep.Unit)
+			r.Median = f.Value(h.Median.Center)
+			r.MedianCI = interval(f, h.Median)
 			r.CV = percent(h.CV)
 			r.RCIW = percent(h.RCIW)
 		}

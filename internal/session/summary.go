@@ -2,11 +2,11 @@ package session
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -50,12 +50,12 @@ func (r *Result) WriteSummary(w io.Writer) {
 		state = "interrupted"
 	}
 	fmt.Fprintf(w, "\ngobench-dyn: %s: %d benchmarks, %d iterations, %d measurement slices (%d warmup) in %s\n",
-		state, sum.Benchmarks, sum.Iterations, sum.Slices, sum.Warmup, progress.FormatDuration(wall))
+		state, sum.Benchmarks, sum.Iterations, sum.Slices, sum.Warmup, render.Duration(wall))
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
-		100*sum.Efficiency(), progress.FormatDuration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, sum.CapHit, progress.FormatDuration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+			o.Stop.Criterion, sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.OutOfReach > 0 {
 			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
 		}
@@ -69,7 +69,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 			// A partial run never reached the cap it would be measured
 			// against: it saved nothing, it stopped.
 			fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
-				progress.FormatDuration(wall), progress.FormatDuration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
+				render.Duration(wall), render.Duration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
 		}
 	}
 	writePrecision(w, sum.Precision)

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/optime"
@@ -31,7 +31,7 @@ func WriteTable(w io.Writer, ins []Input, rs []Result) error {
 }
 
 func writeBenchmarks(w io.Writer, ins []Input, rs []Result) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := render.Table(w)
 	fmt.Fprintln(tw, "benchmark\tclass\tsteady\twarmup\twarmup time")
 	for i, in := range ins {
 		r := rs[i]
@@ -52,7 +52,7 @@ func writeBenchmarks(w io.Writer, ins []Input, rs []Result) {
 }
 
 func writeProcesses(w io.Writer, ins []Input, rs []Result, values [][][]float64) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := render.Table(w)
 	fmt.Fprintln(tw, "benchmark\tprocess\tclass\tstart\tstart time\tslices\tsegments\tpenalty\tlast mean")
 	for i, in := range ins {
 		for j, s := range rs[i].Series {
@@ -72,7 +72,7 @@ func writeProcesses(w io.Writer, ins []Input, rs []Result, values [][][]float64)
 }
 
 func writeWEE(w io.Writer, rs []Result, values [][][]float64) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := render.Table(w)
 	fmt.Fprintln(tw, "criterion\tsteady processes\tWEE median\tWEE IQR\tover\tunder\tnever held")
 	for _, c := range []stopper.Criterion{stopper.CV, stopper.RCIW, stopper.KLD} {
 		cfg := stopper.Paper(c)

@@ -1,0 +1,134 @@
+// Package render formats what gobench-dyn shows people: percentages,
+// durations and precisions, aligned text tables, and Markdown that is safe
+// in a pull-request comment or a GitHub job summary. Every command formats
+// these through here, so that one figure reads the same everywhere.
+package render
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Percent formats shares (0.05 is 5%) as percentages. The zero value
+// writes no digits after the point and NaN as "?".
+type Percent struct {
+	// Digits is the number of digits after the point.
+	Digits int
+	// Steps give other digits from a magnitude on, the largest first: the
+	// first step whose From is at most |x| decides.
+	Steps []Step
+	// Sign writes a '+' before positive values and zero.
+	Sign bool
+	// Trim drops trailing zeros after the point, and then the point.
+	Trim bool
+	// NaN is what NaN reads as; "?" when empty.
+	NaN string
+}
+
+// A Step of a Percent: from a share of From on (in magnitude), Digits
+// digits after the point.
+type Step struct {
+	From   float64
+	Digits int
+}
+
+// Format formats x. Infinities read as "∞" ("+∞" with Sign) and "-∞".
+func (p Percent) Format(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		if p.NaN == "" {
+			return "?"
+		}
+		return p.NaN
+	case math.IsInf(x, -1):
+		return "-∞"
+	case math.IsInf(x, 1):
+		if p.Sign {
+			return "+∞"
+		}
+		return "∞"
+	}
+	digits := p.Digits
+	for _, s := range p.Steps {
+		if math.Abs(x) >= s.From {
+			digits = s.Digits
+			break
+		}
+	}
+	f := "%.*f"
+	if p.Sign {
+		f = "%+.*f"
+	}
+	s := fmt.Sprintf(f, digits, 100*x)
+	if p.Trim && strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	return s + "%"
+}
+
+// Confidence formats a confidence level as people write it: "99%",
+// "99.9%", "95.25%".
+func Confidence(c float64) string { return confidence.Format(c) }
+
+var confidence = Percent{Digits: 4, Trim: true}
+
+// Duration rounds d for people: whole micro- or milliseconds below a
+// second, tenths of a second below ten, seconds below an hour, minutes
+// above.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
+}
+
+// ManyProcesses is where a precision's prediction of processes stops
+// counting: Precision says "over 10000 processes" above it.
+const ManyProcesses = 10000
+
+// precisionPct writes a precision with two significant digits or so: a
+// whole percent from 10% on, a tenth below, hundredths below 0.1%.
+var precisionPct = Percent{Digits: 2, Steps: []Step{{0.1, 0}, {0.001, 1}}, Trim: true}
+
+// Precision formats how well a benchmark's mean is known: "±4.1%; about
+// 14 processes for ±2%", or "±1.3%" when the relative half-width width
+// reached target (no target when 0), and "" when width is unknown (NaN or
+// infinite). processes is the prediction of the processes that would
+// reach target, 0 when unknown.
+func Precision(width, target float64, processes int) string {
+	if math.IsNaN(width) || math.IsInf(width, 0) {
+		return ""
+	}
+	w := precisionPct.Format(width)
+	if width > target && w == precisionPct.Format(target) {
+		// Just past the target: show the digits that say so.
+		w = Percent{Digits: 2}.Format(width)
+	}
+	s := "±" + w
+	switch {
+	case target <= 0 || width <= target || processes <= 0:
+	case processes > ManyProcesses:
+		s += fmt.Sprintf("; over %d processes for ±%s", ManyProcesses, precisionPct.Format(target))
+	default:
+		s += fmt.Sprintf("; about %d processes for ±%s", processes, precisionPct.Format(target))
+	}
+	return s
+}
+
+// Table returns a writer that aligns tab-separated cells into columns two
+// spaces apart, as every text table of gobench-dyn is laid out. Flush it
+// at the end of the table.
+func Table(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+}
