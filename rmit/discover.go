@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"math"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -51,7 +53,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	levels := splitPattern(opts.Bench)
 	first, err := regexp.Compile(levels[0])
 	if err != nil {
-		return nil, nil, fmt.Errorf("--bench %q: %v", opts.Bench, err)
+		return nil, nil, usage.ValueErrorf("Bench", strconv.Quote(opts.Bench), "%w", err)
 	}
 	tops, err := listBenchmarks(ctx, pkg, opts)
 	if err != nil {
@@ -133,7 +135,7 @@ func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]
 		}
 	}
 	if err := p.wait(); err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, p.stderr.String())
+		return nil, fmt.Errorf("%w\n%s", err, p.stderr.String())
 	}
 	if why := p.killedFor(); why != "" {
 		return nil, fmt.Errorf("%s while listing benchmarks", why)

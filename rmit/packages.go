@@ -92,7 +92,7 @@ func List(ctx context.Context, patterns []string, opts ListOptions) ([]*Package,
 		if err := dec.Decode(&lp); err == io.EOF {
 			break
 		} else if err != nil {
-			return nil, nil, fmt.Errorf("reading go list output: %v", err)
+			return nil, nil, fmt.Errorf("reading go list output: %w", err)
 		}
 		if lp.Error != nil && lp.Dir == "" {
 			loadErrs = append(loadErrs, strings.TrimSpace(lp.Error.Err))

@@ -59,7 +59,7 @@ func startExec(cmd *exec.Cmd, dir string) (*execProcess, error) {
 	running.mu.Lock()
 	defer running.mu.Unlock()
 	if running.aborted {
-		return nil, errAborted
+		return nil, ErrInterrupted
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -97,9 +97,6 @@ func (p *execProcess) Wait() error {
 	running.mu.Unlock()
 	return err
 }
-
-// errAborted is why a test binary does not start after KillRunning.
-var errAborted = errors.New("the run was aborted")
 
 // running holds the test binaries running now, by process group ID, each
 // with a channel closed once Wait has reaped it, so that an abort can kill

@@ -31,5 +31,5 @@ func TestKillRunningWaitsForReapAndBlocksStarts(t *testing.T) {
 	<-waited
 
 	_, err = ExecStarter{}.Start("sleep", t.TempDir(), []string{"60"})
-	assert.ErrorIs(t, err, errAborted)
+	assert.ErrorIs(t, err, ErrInterrupted)
 }

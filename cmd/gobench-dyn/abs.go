@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
 	"regexp"
@@ -122,9 +123,8 @@ func absRun(opts *AbsOptions) error {
 	fmt.Fprintf(opts.Stderr, "gobench-dyn: abs: seed %d\n", opts.Seed)
 
 	rep, err := apiscore.Evaluate(ctx, eo)
-	var inErr *apiscore.InputError
-	if errors.As(err, &inErr) {
-		return usageErr("%v", err)
+	if usage.As(err) != nil {
+		return exitUsage(err)
 	}
 	if rep == nil {
 		if errors.Is(err, rmit.ErrInterrupted) {
@@ -152,12 +152,12 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	if opts.Func != "" {
 		var err error
 		if fn, err = regexp.Compile(opts.Func); err != nil {
-			return apiscore.Options{}, usageErr("--func: %v", err)
+			return apiscore.Options{}, usageErr("--func: %w", err)
 		}
 	}
 	rule, err := apiscore.ParseRule(opts.Rule)
 	if err != nil {
-		return apiscore.Options{}, usageErr("--rule: %v", err)
+		return apiscore.Options{}, usageErr("--rule: %w", err)
 	}
 	switch {
 	case opts.Top < 0:
@@ -219,7 +219,7 @@ func (opts *AbsOptions) write(rep *apiscore.Report) error {
 			return err
 		}
 		if err := atomicfile.WriteFile(out.path, buf.Bytes()); err != nil {
-			return usageErr("%s: %v", out.flag, err)
+			return usageErr("%s: %w", out.flag, err)
 		}
 	}
 	return nil

@@ -115,15 +115,15 @@ func (opts *CompareOptions) parse() (gate.Options, gate.FailOn, error) {
 	copts := gate.DefaultOptions()
 	rule, err := gate.ParseRule(opts.Rule)
 	if err != nil {
-		return copts, nil, usageErr("--rule: %v", err)
+		return copts, nil, usageErr("--rule: %w", err)
 	}
 	corr, err := gate.ParseCorrection(opts.Correction)
 	if err != nil {
-		return copts, nil, usageErr("--correction: %v", err)
+		return copts, nil, usageErr("--correction: %w", err)
 	}
 	failOn, err := gate.ParseFailOn(opts.FailOn)
 	if err != nil {
-		return copts, nil, usageErr("--fail-on: %v", err)
+		return copts, nil, usageErr("--fail-on: %w", err)
 	}
 	if !(opts.Confidence > 0 && opts.Confidence < 1) {
 		return copts, nil, usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
@@ -157,7 +157,7 @@ func compareRun(opts *CompareOptions) error {
 	}
 	res, err := gate.Runs(files[0].Run, files[1].Run, copts)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	res.OldName, res.NewName = opts.Old, opts.New
 	switch {
@@ -169,7 +169,7 @@ func compareRun(opts *CompareOptions) error {
 		err = res.WriteText(opts.Out)
 	}
 	if err != nil {
-		return failErr("writing results: %v", err)
+		return failErr("writing results: %w", err)
 	}
 	if regs := res.Regressions(failOn); len(regs) > 0 {
 		return failErr("%d regression(s) beyond %.4g%% in %s", len(regs), 100*opts.Threshold, opts.FailOn)

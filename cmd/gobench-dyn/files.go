@@ -28,7 +28,7 @@ func readInputs(paths []string, warn io.Writer, accept ...runfile.Format) ([]*ru
 		}
 	}
 	if err := fs.Err(); err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	return files, nil
 }
@@ -41,7 +41,7 @@ func readInputs(paths []string, warn io.Writer, accept ...runfile.Format) ([]*ru
 func writeOutputFile(flag, path string, write func(io.Writer) error) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return usageErr("%s: %v", flag, err)
+		return usageErr("%s: %w", flag, err)
 	}
 	defer f.Abandon()
 	bw := bufio.NewWriterSize(f, 1<<20)
@@ -53,7 +53,7 @@ func writeOutputFile(flag, path string, write func(io.Writer) error) error {
 		err = f.Commit()
 	}
 	if err != nil {
-		return failErr("%s: writing %s: %v", flag, path, err)
+		return failErr("%s: writing %s: %w", flag, path, err)
 	}
 	return nil
 }

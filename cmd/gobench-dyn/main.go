@@ -6,8 +6,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
+	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 )
@@ -70,7 +73,7 @@ written; 2 bad flags or input files; 130 interrupted.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	// A flag cobra cannot parse is a usage error.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	})
 	for _, c := range root.Commands() {
 		runtimeFailures(c)
@@ -88,10 +91,13 @@ func runtimeFailures(c *cobra.Command) {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			err := run(cmd, args)
 			var ex *exitError
-			if err != nil && !errors.As(err, &ex) {
-				return &exitError{code: 1, msg: err.Error()}
+			switch {
+			case err == nil || errors.As(err, &ex):
+				return err
+			case usage.As(err) != nil:
+				return exitUsage(err)
 			}
-			return err
+			return &exitError{code: 1, msg: err.Error(), err: err}
 		}
 	}
 	for _, sub := range c.Commands() {
@@ -99,21 +105,67 @@ func runtimeFailures(c *cobra.Command) {
 	}
 }
 
-// An exitError carries an exit status out of a command.
+// An exitError carries an exit status and the message for it out of a
+// command, with the error it stands for.
 type exitError struct {
 	code int
 	msg  string
+	err  error // the cause, if any
 }
 
 func (e *exitError) Error() string { return e.msg }
 
+// Unwrap returns the cause.
+func (e *exitError) Unwrap() error { return e.err }
+
 // usageErr returns an error that exits 2 with a message naming the bad flag,
-// file or line.
+// file or line. A %w argument stays reachable with errors.Is.
 func usageErr(format string, args ...any) error {
-	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	return &exitError{code: 2, msg: err.Error(), err: err}
 }
 
 // failErr returns an error that exits 1: a regression or failed benchmark.
 func failErr(format string, args ...any) error {
-	return &exitError{code: 1, msg: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	return &exitError{code: 1, msg: err.Error(), err: err}
+}
+
+// optionFlags names the flags of Options fields whose names do not spell
+// the flag's.
+var optionFlags = map[string]string{"ConfigFile": "config"}
+
+// exitUsage turns a library's usage error into exit status 2, with a
+// message in the words of the flags: "--resume r.jsonl: the run is
+// complete". Options fields are named for their flags.
+func exitUsage(err error) error {
+	u := usage.As(usage.Wrap(err))
+	msg := u.Err.Error()
+	if u.Option != "" {
+		name, ok := optionFlags[u.Option]
+		if !ok {
+			name = kebab(u.Option)
+		}
+		flag := "--" + name
+		if u.Value != "" {
+			flag += " " + u.Value
+		}
+		msg = flag + ": " + msg
+	}
+	return &exitError{code: 2, msg: msg, err: err}
+}
+
+// kebab spells a Go field name as a flag: ShardTimes is shard-times.
+func kebab(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

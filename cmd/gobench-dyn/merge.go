@@ -90,7 +90,7 @@ func mergeRun(opts *MergeOptions) error {
 			if errors.As(err, &pe) {
 				return usageErr("%s: %v", path, pe.Err)
 			}
-			return usageErr("%v", err)
+			return usageErr("%w", err)
 		}
 		for _, w := range warns {
 			warn(w)
@@ -99,7 +99,7 @@ func mergeRun(opts *MergeOptions) error {
 	}
 	merged, warns, err := record.Merge(inputs)
 	if err != nil {
-		return usageErr("merge refused: %v", err)
+		return usageErr("merge refused: %w", err)
 	}
 	for _, w := range warns {
 		warn(w)

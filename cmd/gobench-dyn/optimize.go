@@ -108,7 +108,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 func optimizeRun(opts *OptimizeOptions) error {
 	metric, err := optime.ParseMetric(opts.Metric)
 	if err != nil {
-		return usageErr("--metric: %v", err)
+		return usageErr("--metric: %w", err)
 	}
 	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
 		return usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
@@ -118,11 +118,11 @@ func optimizeRun(opts *OptimizeOptions) error {
 	}
 	instances, err := optime.ParseInstances(opts.Instances)
 	if err != nil {
-		return usageErr("--instances: %v", err)
+		return usageErr("--instances: %w", err)
 	}
 	strategy, err := optime.ParseStrategy(cmp.Or(opts.Strategy, string(optime.StrategySearch)))
 	if err != nil {
-		return usageErr("--strategy: %v", err)
+		return usageErr("--strategy: %w", err)
 	}
 	if opts.Resamples < 100 {
 		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
@@ -159,7 +159,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 		Rand:      rand.New(rand.NewPCG(opts.Seed, 0)),
 	})
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	if err := res.WriteTable(opts.Stdout); err != nil {
 		return err

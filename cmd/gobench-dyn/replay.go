@@ -144,7 +144,7 @@ func replayRun(opts *ReplayOptions) error {
 		ProcessCost:   opts.ProcessCost,
 	})
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	if opts.JSON {
 		return replay.WriteJSON(opts.Out, res)

@@ -116,7 +116,7 @@ func reportRun(opts *ReportOptions) error {
 		NoPlots:    opts.NoPlots,
 	})
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	if len(rep.Benchmarks) == 0 || !hasUnit(rep) {
 		return usageErr("--unit %s: no benchmark in the records reports it", opts.Unit)
@@ -128,7 +128,7 @@ func reportRun(opts *ReportOptions) error {
 	}
 	if opts.Markdown == "-" {
 		if err := rep.WriteMarkdown(opts.Out); err != nil {
-			return failErr("--markdown: %v", err)
+			return failErr("--markdown: %w", err)
 		}
 	} else if opts.Markdown != "" {
 		if err := writeOutputFile("--markdown", opts.Markdown, rep.WriteMarkdown); err != nil {

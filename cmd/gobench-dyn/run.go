@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"os"
 	"strconv"
 	"strings"
@@ -185,7 +186,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--budget: must not be negative, got %v", o.Budget)
 	}
 	if err := rmit.CheckPattern(o.Bench); err != nil {
-		return usageErr("--bench %q: %v", o.Bench, err)
+		return usageErr("--bench %q: %w", o.Bench, err)
 	}
 	if err := o.Shard.resolve(os.Getenv); err != nil {
 		return err
@@ -238,7 +239,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 func (o *RunOptions) setSession() error {
 	cpus, err := parseCPU(o.CPU)
 	if err != nil {
-		return usageErr("--cpu: %v", err)
+		return usageErr("--cpu: %w", err)
 	}
 	copts, failOn, err := o.Compare.parse()
 	if err != nil {
@@ -302,14 +303,11 @@ func runRun(opts *RunOptions) error {
 
 // runExit maps the outcome of a run to its exit status.
 func runExit(opts *RunOptions, res *session.Result, err error) error {
-	var se *session.Error
 	switch {
-	case errors.As(err, &se) && se.Kind == session.Usage:
-		return usageErr("%s", se.Msg)
-	case errors.As(err, &se) && se.Kind == session.Interrupted:
-		return &exitError{code: 130, msg: se.Msg}
-	case errors.As(err, &se):
-		return failErr("%s", se.Msg)
+	case usage.As(err) != nil:
+		return exitUsage(err)
+	case errors.Is(err, rmit.ErrInterrupted):
+		return &exitError{code: 130, msg: err.Error(), err: err}
 	case err != nil:
 		return err
 	case res.Interrupted():

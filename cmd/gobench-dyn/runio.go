@@ -103,13 +103,13 @@ func openOutputs(opts *RunOptions, cleanups *session.Cleanups) (session.Outputs,
 	outs := session.Outputs{Log: opts.IO.ErrOut}
 	out, err := openResults(opts.Out, opts.IO.Out, cleanups)
 	if err != nil {
-		return outs, usageErr("--out: %v", err)
+		return outs, usageErr("--out: %w", err)
 	}
 	outs.Results = out
 	if opts.Baseline != "" {
 		base, err := openResults(opts.BaselineOut, io.Discard, cleanups)
 		if err != nil {
-			return outs, usageErr("--baseline-out: %v", err)
+			return outs, usageErr("--baseline-out: %w", err)
 		}
 		outs.Baseline = base
 	}

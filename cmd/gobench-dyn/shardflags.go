@@ -32,13 +32,13 @@ func (o *ShardOptions) resolve(getenv func(string) string) error {
 	if o.ShardFlag != "" {
 		s, err := shard.Parse(o.ShardFlag)
 		if err != nil {
-			return usageErr("%v", err)
+			return exitUsage(err)
 		}
 		o.Shard = s
 	} else {
 		s, _, err := shard.FromEnv(getenv)
 		if err != nil {
-			return usageErr("%v", err)
+			return usageErr("%w", err)
 		}
 		o.Shard = s
 	}
@@ -48,7 +48,7 @@ func (o *ShardOptions) resolve(getenv func(string) string) error {
 	}
 	if o.Instance != "" {
 		if err := shard.CheckInstance(o.Instance); err != nil {
-			return usageErr("%s %q: %v", source, o.Instance, err)
+			return usageErr("%s %q: %w", source, o.Instance, err)
 		}
 	}
 	return nil

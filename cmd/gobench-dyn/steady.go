@@ -166,7 +166,7 @@ func steadyRun(opts *SteadyOptions) error {
 	if opts.Config != "" {
 		var err error
 		if cf, err = optime.ReadConfigFile(opts.Config); err != nil {
-			return usageErr("--config: %v", err)
+			return usageErr("--config: %w", err)
 		}
 	}
 	inputs, err := opts.inputs()

@@ -67,7 +67,7 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		"MinIterations": "--min-iterations",
 	}[ce.Field]
 	if flag == "" {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	return usageErr("%s: %s", flag, ce.Msg)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -198,7 +199,7 @@ func TestEvaluateRejectsBadInput(t *testing.T) {
 		t.Skip("loads packages")
 	}
 	ctx := context.Background()
-	var in *InputError
+	var in *usage.Error
 
 	opts := knownOptions(t, "nobench", ".")
 	opts.Slowdown = 1
@@ -210,7 +211,8 @@ func TestEvaluateRejectsBadInput(t *testing.T) {
 	opts.Func = regexp.MustCompile("^Nothing$")
 	_, err = Evaluate(ctx, opts)
 	require.True(t, errors.As(err, &in), "%v", err)
-	assert.Contains(t, err.Error(), `--func "^Nothing$" matches no exported function`)
+	assert.Equal(t, "Func", in.Option)
+	assert.Contains(t, err.Error(), `"^Nothing$": matches no exported function`)
 
 	opts = knownOptions(t, "known", "./asm")
 	opts.Func = regexp.MustCompile("^Add$")
@@ -224,7 +226,7 @@ func TestRejectModuleCache(t *testing.T) {
 	require.NoError(t, err)
 	cache := strings.TrimSpace(string(out))
 	err = rejectModuleCache(context.Background(), "", []*Candidate{{Package: "example.com/m", File: filepath.Join(cache, "example.com", "m@v1.0.0", "m.go")}})
-	var in *InputError
+	var in *usage.Error
 	require.True(t, errors.As(err, &in), "%v", err)
 	assert.Contains(t, err.Error(), "example.com/m is in the module cache")
 	require.NoError(t, rejectModuleCache(context.Background(), "", []*Candidate{{Package: "m", File: "/src/m/m.go"}}))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"maps"
 	"math"
@@ -72,13 +73,9 @@ type Options struct {
 	TempDir string
 }
 
-// An InputError is bad input: a pattern, package or function the
-// evaluation cannot work on. Nothing was run.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
-func inputErr(format string, args ...any) error { return &InputError{fmt.Sprintf(format, args...)} }
+// inputErr is bad input: a pattern, package or function the evaluation
+// cannot work on. Nothing was run.
+func inputErr(format string, args ...any) error { return usage.Errorf("", format, args...) }
 
 // An evaluation holds what Evaluate learns as it goes.
 type evaluation struct {
@@ -99,14 +96,14 @@ type evaluation struct {
 
 // Evaluate computes the API benchmarking score of the benchmarks of the
 // packages opts.Patterns names over their exported functions. Bad input
-// is an *InputError. When ctx is cancelled it returns what it has, with
+// is a *usage.Error. When ctx is cancelled it returns what it has, with
 // the functions not yet run inconclusive, and rmit.ErrInterrupted.
 func Evaluate(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Rule == "" {
 		opts.Rule = RuleGate
 	}
 	if _, err := ParseRule(string(opts.Rule)); err != nil {
-		return nil, inputErr("%v", err)
+		return nil, usage.Wrap(err)
 	}
 	e := &evaluation{opts: opts, start: time.Now(), covers: map[int][]*rmit.Benchmark{}, hits: map[int]int64{},
 		spreadRuns: map[[2]string]map[string][]float64{}}
@@ -148,12 +145,12 @@ func (e *evaluation) loadCandidates(ctx context.Context) error {
 	opts := e.opts
 	cands, err := Candidates(ctx, opts.Dir, patternsOr(opts.Patterns), opts.BuildFlags)
 	if err != nil {
-		return inputErr("%v", err)
+		return usage.Wrap(err)
 	}
 	if opts.Func != nil {
 		cands = slices.DeleteFunc(cands, func(c *Candidate) bool { return !opts.Func.MatchString(c.Name) })
 		if len(cands) == 0 {
-			return inputErr("--func %q matches no exported function of %s", opts.Func, strings.Join(patternsOr(opts.Patterns), " "))
+			return usage.ValueErrorf("Func", strconv.Quote(opts.Func.String()), "matches no exported function of %s", strings.Join(patternsOr(opts.Patterns), " "))
 		}
 	}
 	if len(cands) == 0 {
@@ -196,7 +193,7 @@ func (e *evaluation) prepareSuite(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return rmit.ErrInterrupted
 		}
-		return inputErr("%v", err)
+		return usage.Wrap(err)
 	}
 	for _, f := range e.suite.Failures {
 		e.logf("gobench-dyn: abs: FAILED %s", f)
@@ -344,7 +341,7 @@ func (e *evaluation) rejectUnrewritable(cands []*Candidate) error {
 		return nil
 	}
 	if e.opts.Func != nil {
-		return inputErr("--func %q selects functions that cannot be slowed down:\n  %s", e.opts.Func, strings.Join(bad, "\n  "))
+		return usage.ValueErrorf("Func", strconv.Quote(e.opts.Func.String()), "selects functions that cannot be slowed down:\n  %s", strings.Join(bad, "\n  "))
 	}
 	for _, b := range bad {
 		e.logf("gobench-dyn: abs: left out: %s", b)
@@ -430,7 +427,7 @@ func (e *evaluation) profile(ctx context.Context, p *rmit.Package, out string, a
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, rmit.ErrInterrupted
 		}
-		return nil, fmt.Errorf("%v\n%s", err, tail(b))
+		return nil, fmt.Errorf("%w\n%s", err, tail(b))
 	}
 	f, err := os.Open(out)
 	if err != nil {

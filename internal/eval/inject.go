@@ -168,7 +168,7 @@ func injectRepo(dir string, rs realSuite) error {
 		cmd.Dir = dir
 		out, err := cmd.Output()
 		if err != nil {
-			return nil, fmt.Errorf("go %v: %v", args, err)
+			return nil, fmt.Errorf("go %v: %w", args, err)
 		}
 		return out, nil
 	}
@@ -190,7 +190,7 @@ func injectRepo(dir string, rs realSuite) error {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+			return fmt.Errorf("git %v: %w\n%s", args, err, out)
 		}
 	}
 	return nil
@@ -217,7 +217,7 @@ func (in injection) gate(t *injectTally, key injectKey, su injectSuite, tg injec
 	cmd.Dir = repo
 	if b, err := cmd.CombinedOutput(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
+			return fmt.Errorf("gobench-dyn %v: %w\n%s", args, err, b)
 		}
 	}
 	t.addTime(key, wf, time.Since(start))
@@ -318,7 +318,7 @@ func (in injection) goTest(t *injectTally, key injectKey, su injectSuite, tg inj
 		cmd.Dir = repo
 		out, err := cmd.Output()
 		if err != nil {
-			return fmt.Errorf("go %v: %v\n%s", args, err, out)
+			return fmt.Errorf("go %v: %w\n%s", args, err, out)
 		}
 		if runs[i], err = parseGoTest(out); err != nil {
 			return err

@@ -265,7 +265,7 @@ func optimizeFull(bin, out string) (string, error) {
 	cmd.Stdout = os.Stderr
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("optimize: %v", err)
+		return "", fmt.Errorf("optimize: %w", err)
 	}
 	return cfg, nil
 }
@@ -282,7 +282,7 @@ func replayFull(bin, out, methods string) error {
 		cmd := exec.Command(bin, "replay", "--stop", m, "--resamples", "1000", filepath.Join(out, "full.jsonl"))
 		b, err := cmd.Output()
 		if err != nil {
-			return fmt.Errorf("replay --stop %s: %v", m, err)
+			return fmt.Errorf("replay --stop %s: %w", m, err)
 		}
 		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 		fmt.Printf("\nreplay --stop %s on the full run:\n", m)
@@ -306,7 +306,7 @@ func runTool(bin, dir, raw, name string, args, pkgs []string) (*result, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v\n%s", name, err, stderr.String())
+		return nil, fmt.Errorf("%s: %w\n%s", name, err, stderr.String())
 	}
 	r, _, err := record.ReadFile(raw)
 	if err != nil {
@@ -325,7 +325,7 @@ func runTool(bin, dir, raw, name string, args, pkgs []string) (*result, error) {
 func buildTool(dir string) (string, error) {
 	bin := filepath.Join(dir, "gobench-dyn")
 	if b, err := exec.Command("go", "build", "-o", bin, "github.com/gobench-dyn/gobench-dyn/cmd/gobench-dyn").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building gobench-dyn: %v\n%s", err, b)
+		return "", fmt.Errorf("building gobench-dyn: %w\n%s", err, b)
 	}
 	return bin, nil
 }
@@ -352,7 +352,7 @@ func goTest(dir string, pkgs []string, bench string, slice time.Duration, count 
 	outText, err := cmd.Output()
 	wall := time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("go test: %v", err)
+		return nil, fmt.Errorf("go test: %w", err)
 	}
 	run, err := parseGoTest(outText)
 	if err != nil {

@@ -81,7 +81,7 @@ func regressRepo(dir string) error {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+			return fmt.Errorf("git %v: %w\n%s", args, err, out)
 		}
 		return nil
 	}
@@ -222,7 +222,7 @@ func newRegressEval(bin, out string, slice time.Duration, s, d int) (*regressEva
 		return nil, err
 	}
 	if err := exec.Command("git", "-C", e.repo, "worktree", "add", "-q", "--detach", e.base, "HEAD~1").Run(); err != nil {
-		return nil, fmt.Errorf("worktree: %v", err)
+		return nil, fmt.Errorf("worktree: %w", err)
 	}
 	return e, nil
 }
@@ -238,7 +238,7 @@ func (e *regressEval) gb(dir string, args ...string) error {
 	cmd.Dir = dir
 	if b, err := cmd.CombinedOutput(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			return fmt.Errorf("gobench-dyn %v: %v\n%s", args, err, b)
+			return fmt.Errorf("gobench-dyn %v: %w\n%s", args, err, b)
 		}
 	}
 	return nil

@@ -159,7 +159,7 @@ func evaluateScale(bin, out string, sizes []int) error {
 			fmt.Fprintf(os.Stderr, "eval: scale %d: %s\n", n, args[0])
 			wall, rss, err := measure(bin, args...)
 			if err != nil {
-				return fmt.Errorf("%s on %d benchmarks: %v", args[0], n, err)
+				return fmt.Errorf("%s on %d benchmarks: %w", args[0], n, err)
 			}
 			cells = append(cells, fmt.Sprintf("%.1f s, %.0f MiB", wall.Seconds(), float64(rss)/1024))
 		}
@@ -210,7 +210,7 @@ func BenchmarkMany(b *testing.B) {
 		cmd.Dir = dir
 		start := time.Now()
 		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("run on %d: %v\n%s", n, err, b)
+			return fmt.Errorf("run on %d: %w\n%s", n, err, b)
 		}
 		wall := time.Since(start)
 		var rss int64

@@ -44,7 +44,7 @@ func scratchModule(dir string, s realSuite) error {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go %v: %v\n%s", args, err, out)
+			return fmt.Errorf("go %v: %w\n%s", args, err, out)
 		}
 	}
 	// go mod tidy drops test-only dependencies of the suite's package;
@@ -52,7 +52,7 @@ func scratchModule(dir string, s realSuite) error {
 	cmd := exec.Command("go", "list", "-test", "-deps", s.pkg)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go list -test %s: %v\n%s", s.pkg, err, out)
+		return fmt.Errorf("go list -test %s: %w\n%s", s.pkg, err, out)
 	}
 	return nil
 }

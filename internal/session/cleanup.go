@@ -1,7 +1,7 @@
 package session
 
 import (
-	"errors"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"slices"
 	"sync"
 )
@@ -16,9 +16,6 @@ type Cleanups struct {
 	done bool // Run has run: what is added now is undone at once
 }
 
-// ErrAborted is why Create creates nothing once the cleanups have run.
-var ErrAborted = errors.New("the run was aborted")
-
 // Add registers fn to run at the end of the run or on abort, and returns
 // a function that runs it once and unregisters it. Once Run has run, fn
 // runs at once.
@@ -32,13 +29,13 @@ func (c *Cleanups) Add(fn func()) (run func()) {
 // registers undo, both under the lock that Run takes: an abort that
 // exits right after Run then either removes what create made or keeps it
 // from being made, never leaving it behind. Once Run has run, create is
-// not called and the error is ErrAborted. create must be quick, as an
+// not called and the error is rmit.ErrInterrupted. create must be quick, as an
 // abort waits for it.
 func (c *Cleanups) Create(create func() (undo func(), err error)) (run func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.done {
-		return nil, ErrAborted
+		return nil, rmit.ErrInterrupted
 	}
 	undo, err := create()
 	if err != nil {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,7 +31,7 @@ func TestCleanupsAfterRunCreateNothing(t *testing.T) {
 	assert.Equal(t, 0, made)
 
 	_, err = c.Create(func() (func(), error) { made++; return func() {}, nil })
-	assert.ErrorIs(t, err, ErrAborted)
+	assert.ErrorIs(t, err, rmit.ErrInterrupted)
 	assert.Equal(t, 0, made, "create is not called")
 
 	undone := false

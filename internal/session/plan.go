@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
 	"runtime"
@@ -30,7 +31,7 @@ func basePolicy(o *Options) (rmit.Policy, error) {
 	cfg.MaxIterations = o.SuiteRuns * o.Iterations
 	p, err := stopper.NewPolicy(cfg)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage.Wrap(err)
 	}
 	return p, nil
 }
@@ -133,7 +134,7 @@ func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Bench
 	if o.ShardTimes != "" {
 		run, warns, err := record.ReadFile(o.ShardTimes)
 		if err != nil {
-			return nil, usageErr("--shard-times: %v", err)
+			return nil, usage.Errorf("ShardTimes", "%w", err)
 		}
 		for _, w := range warns {
 			fmt.Fprintf(log, "gobench-dyn: warning: %s\n", w)

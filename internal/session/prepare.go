@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +40,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	}
 	co, err := r.checkout(ctx, dir, r.opts.Baseline, tmp)
 	if err != nil {
-		return nil, usageErr("--baseline: %v", err)
+		return nil, usage.Errorf("Baseline", "%w", err)
 	}
 	r.cleanups.Add(func() { _ = co.Remove() })
 	fmt.Fprintf(r.log, "gobench-dyn: baseline %s (%.12s) checked out in a temporary worktree\n", r.opts.Baseline, co.Rev)
@@ -75,7 +77,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		// in package testing, and calibrate b.N for one turn.
 		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay)
 		if err != nil {
-			return nil, failErr("preparing the %s's test binaries to take turns: %v", versionName(version), err)
+			return nil, fmt.Errorf("preparing the %s's test binaries to take turns: %w", versionName(version), err)
 		}
 		flags, sliceTime = buildFlags(o, ov), o.TurnTime
 	}
@@ -85,22 +87,22 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &Error{Kind: Interrupted, Msg: "interrupted before any benchmark ran"}
+			return nil, fmt.Errorf("%w before any benchmark ran", rmit.ErrInterrupted)
 		}
-		return nil, usageErr("%v", err)
+		return nil, usage.Wrap(err)
 	}
 	if len(suite.Benchmarks) == 0 {
 		for _, f := range suite.Failures {
 			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
 		}
 		if len(suite.Failures) > 0 {
-			return nil, failErr("no benchmark could be prepared")
+			return nil, errors.New("no benchmark could be prepared")
 		}
 		where := strings.Join(o.Patterns, " ")
 		if where == "" {
 			where = "./..."
 		}
-		return nil, usageErr("no benchmarks match %q in %s", o.Bench, where)
+		return nil, usage.Errorf("", "no benchmarks match %q in %s", o.Bench, where)
 	}
 	for _, b := range suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}

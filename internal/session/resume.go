@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"slices"
 	"strings"
@@ -19,26 +20,26 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 	}
 	run, warns, err := record.ReadFile(o.Resume)
 	if err != nil {
-		return nil, usageErr("--resume: %v", err)
+		return nil, usage.Errorf("Resume", "%w", err)
 	}
 	for _, w := range warns {
-		fmt.Fprintf(log, "gobench-dyn: --resume: %s\n", w)
+		fmt.Fprintf(log, "gobench-dyn: %s: %s\n", o.Resume, w)
 	}
 	h := run.Header
 	switch {
 	case run.Complete:
-		return nil, usageErr("--resume %s: the run is complete; there is nothing to resume", o.Resume)
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the run is complete; there is nothing to resume")
 	case len(h.Sources) > 0:
-		return nil, usageErr("--resume %s: a merged file cannot be resumed; resume the run that wrote each part", o.Resume)
+		return nil, usage.ValueErrorf("Resume", o.Resume, "a merged file cannot be resumed; resume the run that wrote each part")
 	case o.SeedSet && o.Seed != h.Seed:
-		return nil, usageErr("--seed %d: the run to resume used seed %d; leave --seed out", o.Seed, h.Seed)
+		return nil, usage.ValueErrorf("Seed", o.Seed, "the run to resume used seed %d; leave the seed out", h.Seed)
 	case h.Instance != o.Instance:
-		return nil, usageErr("--resume %s: the run was instance %q, not %q (--instance)", o.Resume, h.Instance, o.Instance)
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was instance %q, not %q", h.Instance, o.Instance)
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
-		return nil, usageErr("--resume %s: the run was shard %q, not %q (--shard)", o.Resume, h.Shard, o.Shard)
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
 	}
 	if diff := diffMaps(h.Options, headerOptions(o)); len(diff) > 0 {
-		return nil, usageErr("--resume %s: the flags differ from the interrupted run's: %s", o.Resume, strings.Join(diff, "; "))
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
 	}
 	return run, nil
 }
@@ -47,7 +48,7 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 // the interrupted run's: the code under test changed.
 func checkResumeCode(path string, past, now *record.Header) error {
 	if diff := diffMaps(past.Binaries, now.Binaries); len(diff) > 0 {
-		return usageErr("--resume %s: the code under test changed since the interrupted run (test binary hashes): %s", path, strings.Join(diff, "; "))
+		return usage.ValueErrorf("Resume", path, "the code under test changed since the interrupted run (test binary hashes): %s", strings.Join(diff, "; "))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
 	"slices"
@@ -124,7 +125,7 @@ func (r *run) plan() error {
 	o := r.opts
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
-			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
+			return usage.ValueErrorf("Raw", o.Raw, "a resumed run appends to %s", o.Resume)
 		}
 		o.Raw = o.Resume
 	}
@@ -143,7 +144,7 @@ func (r *run) plan() error {
 	}
 	if o.ConfigFile != "" {
 		if r.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {
-			return usageErr("--config: %v", err)
+			return usage.Errorf("ConfigFile", "%w", err)
 		}
 	}
 	if o.Raw == "" {
@@ -154,7 +155,7 @@ func (r *run) plan() error {
 		open = appendRaw
 	}
 	if r.raw, err = open(o.Raw); err != nil {
-		return usageErr("--raw: %v", err)
+		return usage.Errorf("Raw", "%w", err)
 	}
 	r.atExit(func() { _ = r.raw.Close() })
 	return nil
@@ -228,10 +229,10 @@ func (r *run) startRecords(header *record.Header, suite *rmit.Suite) (*record.Wr
 		first = &record.Event{Event: record.EventResumed, Reason: fmt.Sprintf("resumed with seed %d", r.opts.Seed), Time: r.now()}
 	}
 	if err := rw.Write(first); err != nil {
-		return nil, fmt.Errorf("--raw: %v", err)
+		return nil, fmt.Errorf("raw records: %w", err)
 	}
 	if err := suite.WriteEvents(rw, r.resume); err != nil {
-		return nil, fmt.Errorf("--raw: %v", err)
+		return nil, fmt.Errorf("raw records: %w", err)
 	}
 	return rw, nil
 }
@@ -257,15 +258,15 @@ func (r *run) commit(obs *observer) error {
 	// The results files get one line per process of a duet, as they do
 	// per slice of any other iteration.
 	if err := r.outs.Results.Commit(obs.head.WithDuetsMerged(), obs.order); err != nil {
-		return fmt.Errorf("writing results: %v", err)
+		return fmt.Errorf("writing results: %w", err)
 	}
 	if r.outs.Baseline != nil {
 		if err := r.outs.Baseline.Commit(obs.baseline.WithDuetsMerged(), obs.order); err != nil {
-			return fmt.Errorf("writing results: %v", err)
+			return fmt.Errorf("writing results: %w", err)
 		}
 	}
 	if err := r.raw.Close(); err != nil {
-		return fmt.Errorf("--raw: %v", err)
+		return fmt.Errorf("raw records: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -290,10 +291,10 @@ func TestResumeRefusesOtherOptions(t *testing.T) {
 	o.Resume = o.Raw
 	o.SuiteRuns = 4
 	_, err = runFake(t, context.Background(), newFake("BenchmarkA"), o)
-	var se *Error
+	var se *usage.Error
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, Usage, se.Kind)
-	assert.Regexp(t, regexp.MustCompile(`flags differ.*suite-runs was "3", now "4"`), se.Msg)
+	assert.Equal(t, "Resume", se.Option)
+	assert.Regexp(t, regexp.MustCompile(`flags differ.*suite-runs was "3", now "4"`), se.Error())
 }
 
 func TestNoBenchmarksNamesThePatterns(t *testing.T) {
@@ -301,9 +302,9 @@ func TestNoBenchmarksNamesThePatterns(t *testing.T) {
 	o := testOptions(t.TempDir())
 	o.Bench = "Nothing"
 	_, err := runFake(t, context.Background(), f, o)
-	var se *Error
+	var se *usage.Error
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, `no benchmarks match "Nothing" in ./...`, se.Msg)
+	assert.Equal(t, `no benchmarks match "Nothing" in ./...`, se.Error())
 }
 
 func TestFailingBenchmarkFailsAlone(t *testing.T) {

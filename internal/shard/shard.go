@@ -10,6 +10,7 @@ package shard
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"strconv"
 	"strings"
 )
@@ -24,16 +25,17 @@ type Spec struct {
 // and a larger N is more likely a typo than a plan.
 const MaxShards = 1024
 
-// Parse parses a shard specification "K/N", as given to --shard.
-// Errors name the --shard flag.
+// Parse parses a shard specification "K/N", as the option Shard gives
+// it. Its errors are *usage.Error of that option.
 func Parse(s string) (Spec, error) {
-	return parse(s, "--shard")
+	return parse(s, "")
 }
 
-// parse parses "K/N"; source names where s came from in errors.
+// parse parses "K/N"; source names the environment variable s came from
+// in errors, or is empty for the option Shard.
 func parse(s, source string) (Spec, error) {
 	bad := func(format string, args ...any) (Spec, error) {
-		return Spec{}, fmt.Errorf("%s %q: %s", source, s, fmt.Sprintf(format, args...))
+		return Spec{}, badSpec(s, source, format, args...)
 	}
 	ks, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
@@ -51,15 +53,27 @@ func parse(s, source string) (Spec, error) {
 }
 
 func (s Spec) check(text, source string) (Spec, error) {
+	bad := func(format string, args ...any) (Spec, error) {
+		return Spec{}, badSpec(text, source, format, args...)
+	}
 	switch {
 	case s.N < 1:
-		return Spec{}, fmt.Errorf("%s %q: the shard count must be at least 1", source, text)
+		return bad("the shard count must be at least 1")
 	case s.N > MaxShards:
-		return Spec{}, fmt.Errorf("%s %q: the shard count must be at most %d", source, text, MaxShards)
+		return bad("the shard count must be at most %d", MaxShards)
 	case s.K < 1 || s.K > s.N:
-		return Spec{}, fmt.Errorf("%s %q: shard %d of %d does not exist; shards are numbered 1 to %d", source, text, s.K, s.N, s.N)
+		return bad("shard %d of %d does not exist; shards are numbered 1 to %d", s.K, s.N, s.N)
 	}
 	return s, nil
+}
+
+// badSpec is the error about the specification text from source: a
+// *usage.Error of the option Shard when source is empty.
+func badSpec(text, source, format string, args ...any) error {
+	if source == "" {
+		return usage.ValueErrorf("Shard", strconv.Quote(text), format, args...)
+	}
+	return fmt.Errorf("%s %q: %s", source, text, fmt.Sprintf(format, args...))
 }
 
 // String returns s as "K/N", or "" for the zero Spec.

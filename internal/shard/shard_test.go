@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,7 +40,8 @@ func TestParseErrors(t *testing.T) {
 	} {
 		_, err := Parse(tc.in)
 		require.Error(t, err, tc.in)
-		assert.Contains(t, err.Error(), "--shard", tc.in)
+		require.NotNil(t, usage.As(err), tc.in)
+		assert.Equal(t, "Shard", usage.As(err).Option, tc.in)
 		assert.Contains(t, err.Error(), tc.msg, tc.in)
 	}
 }

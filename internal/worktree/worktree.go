@@ -39,7 +39,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 func TopLevel(ctx context.Context, dir string) (string, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", fmt.Errorf("%s is not in a git repository: %v", dir, err)
+		return "", fmt.Errorf("%s is not in a git repository: %w", dir, err)
 	}
 	return top, nil
 }
@@ -56,7 +56,7 @@ func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
 	// being read as an option.
 	hash, err := git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %q is not a commit: %v", rev, err)
+		return nil, fmt.Errorf("%q is not a commit: %w", rev, err)
 	}
 	wt := filepath.Join(parent, "baseline")
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, hash); err != nil {
