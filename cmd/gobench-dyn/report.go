@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -114,6 +115,7 @@ func reportRun(opts *ReportOptions) error {
 		Confidence: opts.Confidence,
 		Seed:       opts.Seed,
 		NoPlots:    opts.NoPlots,
+		Segments:   steady.Segments,
 	})
 	if err != nil {
 		return usageErr("%w", err)

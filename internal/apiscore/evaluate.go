@@ -1,6 +1,7 @@
 package apiscore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,10 @@ type Options struct {
 	// TempDir holds the binaries, overlays and profiles; "" makes (and
 	// removes) one.
 	TempDir string
+	// Starter starts every test binary, the coverage runs' included, so
+	// that an abort kills them all; nil means real processes
+	// (rmit.ExecStarter).
+	Starter rmit.Starter
 }
 
 // inputErr is bad input: a pattern, package or function the evaluation
@@ -421,9 +426,7 @@ func (e *evaluation) profile(ctx context.Context, p *rmit.Package, out string, a
 		defer cancel()
 	}
 	args = append([]string{"-test.run=^$", "-test.coverprofile=" + out}, args...)
-	cmd := exec.CommandContext(ctx, p.Binary, args...)
-	cmd.Dir = p.Dir
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := e.run(ctx, p, args); err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, rmit.ErrInterrupted
 		}
@@ -435,6 +438,25 @@ func (e *evaluation) profile(ctx context.Context, p *rmit.Package, out string, a
 	}
 	defer f.Close()
 	return ParseProfile(f)
+}
+
+// run runs p's binary with args in its directory through the Starter,
+// killing it when ctx ends, and returns what it wrote to stdout followed
+// by the tail of its stderr.
+func (e *evaluation) run(ctx context.Context, p *rmit.Package, args []string) ([]byte, error) {
+	starter := e.opts.Starter
+	if starter == nil {
+		starter = rmit.ExecStarter{}
+	}
+	proc, err := starter.Start(p.Binary, p.Dir, args)
+	if err != nil {
+		return nil, err
+	}
+	defer context.AfterFunc(ctx, proc.Kill)()
+	out, rerr := io.ReadAll(proc.Stdout())
+	werr := proc.Wait()
+	out = append(out, proc.StderrTail()...)
+	return out, cmp.Or(werr, rerr)
 }
 
 func tail(b []byte) string {
@@ -591,6 +613,7 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 	if e.opts.Turns != nil && e.opts.Rule == RuleGate {
 		po.Turns, po.TurnTime = e.opts.Turns, e.opts.TurnTime
 	}
+	po.Starter = e.opts.Starter
 	res, baseRun, failures, err := pairRun(ctx, base, head, po)
 	if baseRun != nil && rep.SlowdownSource == "flag" {
 		e.addSpreadRuns(c.Name, baseRun)

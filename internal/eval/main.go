@@ -30,6 +30,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
@@ -410,7 +411,7 @@ func quality(r, full *record.Run) (w1, w3, w5, aa, n, samples int) {
 		if change < 0.05 {
 			w5++
 		}
-		if stats.RatioCI(record.Tree(a), record.Tree(b), 0.99, 2000, rng).Contains(1) {
+		if stats.RatioCI(gate.Tree(a), gate.Tree(b), 0.99, 2000, rng).Contains(1) {
 			aa++
 		}
 	}

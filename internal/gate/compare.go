@@ -808,3 +808,23 @@ func iterationMeans(its []record.IterationSample) []float64 {
 func nanInterval(conf float64) stats.Interval {
 	return stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf}
 }
+
+// Tree nests the measurement values of series as instance → suite run →
+// iteration → slice, for hierarchical bootstrap resampling.
+func Tree(series []record.IterationSample) *stats.Tree {
+	root := &stats.Tree{}
+	var inst, run *stats.Tree
+	for i, it := range series {
+		if i == 0 || it.Instance != series[i-1].Instance {
+			inst = &stats.Tree{}
+			root.Children = append(root.Children, inst)
+			run = nil
+		}
+		if run == nil || it.SuiteRun != series[i-1].SuiteRun {
+			run = &stats.Tree{}
+			inst.Children = append(inst.Children, run)
+		}
+		run.Children = append(run.Children, stats.Leaf(it.Values))
+	}
+	return root.Prune()
+}

@@ -3,6 +3,7 @@ package record_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -214,7 +215,7 @@ func TestMergeInstancesStayOutermost(t *testing.T) {
 	for _, k := range run.Keys() {
 		series := run.Series(k, "ns/op")
 		require.Len(t, series, 2*suiteRuns*iterations)
-		tree := record.Tree(series)
+		tree := gate.Tree(series)
 		require.Len(t, tree.Children, 2, "%v: one subtree per instance", k)
 		for _, inst := range tree.Children {
 			require.Len(t, inst.Children, suiteRuns)
@@ -242,7 +243,7 @@ func TestMergeUnnamedInstancesGetFileNames(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"job1/raw": len(run.Slices) / 2, "job2/raw": len(run.Slices) / 2}, insts)
 	for _, k := range run.Keys() {
-		assert.Len(t, record.Tree(run.Series(k, "ns/op")).Children, 2)
+		assert.Len(t, gate.Tree(run.Series(k, "ns/op")).Children, 2)
 	}
 	// The merged file merges again, with a named instance.
 	merged := filepath.Join(dir, "merged.jsonl")
@@ -256,7 +257,7 @@ func TestMergeUnnamedInstancesGetFileNames(t *testing.T) {
 	assert.Empty(t, warns)
 	assert.Len(t, again.Header.Sources, 3)
 	for _, k := range again.Keys() {
-		assert.Len(t, record.Tree(again.Series(k, "ns/op")).Children, 3)
+		assert.Len(t, gate.Tree(again.Series(k, "ns/op")).Children, 3)
 	}
 }
 
@@ -275,7 +276,7 @@ func TestMergeShardedInstances(t *testing.T) {
 	assert.Empty(t, warns)
 	require.Len(t, run.Keys(), 7)
 	for _, k := range run.Keys() {
-		assert.Len(t, record.Tree(run.Series(k, "ns/op")).Children, 2)
+		assert.Len(t, gate.Tree(run.Series(k, "ns/op")).Children, 2)
 	}
 }
 

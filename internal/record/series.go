@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"time"
-
-	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // An IterationSample holds the values of one unit from one iteration of one
@@ -95,26 +93,6 @@ func Measurements(series []IterationSample) []float64 {
 		out = append(out, it.Values...)
 	}
 	return out
-}
-
-// Tree nests the measurement values of series as instance → suite run →
-// iteration → slice, for hierarchical bootstrap resampling.
-func Tree(series []IterationSample) *stats.Tree {
-	root := &stats.Tree{}
-	var inst, run *stats.Tree
-	for i, it := range series {
-		if i == 0 || it.Instance != series[i-1].Instance {
-			inst = &stats.Tree{}
-			root.Children = append(root.Children, inst)
-			run = nil
-		}
-		if run == nil || it.SuiteRun != series[i-1].SuiteRun {
-			run = &stats.Tree{}
-			inst.Children = append(inst.Children, run)
-		}
-		run.Children = append(run.Children, stats.Leaf(it.Values))
-	}
-	return root.Prune()
 }
 
 // MergeSlices returns the measured slices ss of one process as one slice

@@ -31,7 +31,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -48,6 +47,11 @@ type Options struct {
 	Compare *gate.Options
 	// NoPlots leaves the per-benchmark plots out.
 	NoPlots bool
+	// Segments, when set, splits the slices of one long process into
+	// segments of equal mean and tells where its steady state starts
+	// (−1 for none), for the plots; the steady package provides it.
+	// Without it the plots show no segments.
+	Segments func(values []float64, rng *rand.Rand) (ends []int, means []float64, steadyFrom int)
 }
 
 func (o *Options) fill() error {
@@ -169,8 +173,8 @@ type Benchmark struct {
 	// SVG is the plot of the slices over time, an <svg> element.
 	SVG string
 	// Drift is the within-process trend of the code under test when its
-	// slices drift (steady.Trend.Drifts); nil otherwise.
-	Drift *steady.Trend
+	// slices drift (stats.Trend.Drifts); nil otherwise.
+	Drift *stats.Trend
 
 	points   []point
 	marks    []mark
@@ -329,12 +333,16 @@ func (b *Benchmark) build(keys []record.Key, slicesOf map[record.Key][]*record.S
 			b.Baseline = r
 		} else if b.Head == nil {
 			b.Head = r
-			if d := steady.Drifting(own); len(d) > 0 {
-				b.Drift = &d[0].Trend
+			var procs [][]float64
+			for _, it := range own.Series(k, "ns/op") {
+				procs = append(procs, it.Values)
+			}
+			if t := stats.TrendOf(procs); t.Drifts() {
+				b.Drift = &t
 			}
 		}
 	}
-	b.timeline(slicesOf, keys, ev.stops, opts.Unit)
+	b.timeline(slicesOf, keys, ev.stops, opts)
 	b.cost(slicesOf, keys, c)
 	b.Status = status(b, stopOn, ev.budget, keys)
 	if !opts.NoPlots {
@@ -487,7 +495,7 @@ func summarize(run *record.Run, k record.Key, opts Options, rng *rand.Rand) *Res
 	if len(values) == 0 {
 		return r
 	}
-	t := record.Tree(series)
+	t := gate.Tree(series)
 	r.Mean = stats.MeanCI(t, opts.Confidence, opts.Resamples, rng)
 	r.Median = stats.CI(t, stats.MedianInPlace, opts.Confidence, opts.Resamples, rng)
 	r.CV = cv(values)
@@ -497,7 +505,7 @@ func summarize(run *record.Run, k record.Key, opts Options, rng *rand.Rand) *Res
 
 // timeline lays out the slices of every version of b in run order and
 // places the suite-run and stop marks.
-func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []record.Key, stops map[record.Key]*record.Event, unit string) {
+func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []record.Key, stops map[record.Key]*record.Event, opts Options) {
 	var all []*record.Slice
 	for _, k := range keys {
 		all = append(all, slicesOf[k]...)
@@ -517,7 +525,7 @@ func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []rec
 	var order []iterKey
 	x := 0
 	for i, s := range all {
-		v, ok := s.Values[unit]
+		v, ok := s.Values[opts.Unit]
 		if !ok {
 			continue
 		}
@@ -538,21 +546,21 @@ func (b *Benchmark) timeline(slicesOf map[record.Key][]*record.Slice, keys []rec
 	rng := rand.New(rand.NewPCG(1, uint64(len(all))))
 	for _, ik := range order {
 		pts := procs[ik]
-		if len(pts) < minSteadySlices {
+		if len(pts) < minSteadySlices || opts.Segments == nil {
 			continue
 		}
 		vals := make([]float64, len(pts))
 		for i, pt := range pts {
 			vals[i] = pt.Value
 		}
-		a := steady.Analyze(vals, steady.Options{MinTailFraction: 1.0 / 6, Resamples: 1000}, rng)
+		ends, means, start := opts.Segments(vals, rng)
 		from := 0
-		for j, e := range a.Ends {
-			b.segments = append(b.segments, segment{X0: float64(pts[from].X), X1: float64(pts[e-1].X), Mean: a.Means[j], Steady: a.Class == steady.Steady && from >= a.Start})
+		for j, e := range ends {
+			b.segments = append(b.segments, segment{X0: float64(pts[from].X), X1: float64(pts[e-1].X), Mean: means[j], Steady: start >= 0 && from >= start})
 			from = e
 		}
-		if a.Class == steady.Steady && a.Start > 0 {
-			b.marks = append(b.marks, mark{X: float64(pts[a.Start].X) - 0.5, Kind: markSteady})
+		if start > 0 {
+			b.marks = append(b.marks, mark{X: float64(pts[start].X) - 0.5, Kind: markSteady})
 		}
 	}
 	for _, k := range keys {

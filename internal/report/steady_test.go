@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 )
 
 // probeRun is one benchmark probed as gobench-dyn steady does: three
@@ -33,7 +34,7 @@ func probeRun() *record.Run {
 // TestTimelineSegments checks that long processes get their segments and
 // steady-state start on the plot, and that their drift is reported.
 func TestTimelineSegments(t *testing.T) {
-	rep, err := Build([]*record.Run{probeRun()}, Options{Seed: 1})
+	rep, err := Build([]*record.Run{probeRun()}, Options{Seed: 1, Segments: steady.Segments})
 	require.NoError(t, err)
 	b := rep.Benchmarks[0]
 	steadyMarks := 0
@@ -58,7 +59,7 @@ func TestTimelineSegments(t *testing.T) {
 	assert.True(t, strings.Contains(strings.Join(rep.Warnings, "\n"), "p.BenchmarkWarm is not steady"))
 
 	// Short processes are not segmented.
-	rep, err = Build([]*record.Run{smallRun()}, Options{Seed: 1})
+	rep, err = Build([]*record.Run{smallRun()}, Options{Seed: 1, Segments: steady.Segments})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Benchmarks[0].segments)
 }

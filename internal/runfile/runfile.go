@@ -21,7 +21,6 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/benchfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/dataset"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
@@ -214,10 +213,7 @@ func parse(data []byte, path string, format Format) (*File, []*Warning, error) {
 	case Series:
 		file.Series, err = dataset.ParseSeries(bytes.NewReader(data), path)
 	default:
-		var bf *benchfile.File
-		if bf, err = benchfile.Read(bytes.NewReader(data), path); err == nil {
-			file.Run, file.Units = bf.Run, bf.Units
-		}
+		file.Run, file.Units, err = readBenchText(bytes.NewReader(data), path)
 	}
 	if err != nil {
 		return nil, nil, err

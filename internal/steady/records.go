@@ -1,6 +1,9 @@
 package steady
 
-import "github.com/gobench-dyn/gobench-dyn/internal/record"
+import (
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+)
 
 // An Input is one benchmark's series: its processes' values in order,
 // with what the outlier filter and the times need.
@@ -104,7 +107,7 @@ func Processes(run *record.Run, k record.Key, unit string) [][]float64 {
 // A Drift is a benchmark whose slices trend inside its processes.
 type Drift struct {
 	Key   record.Key
-	Trend Trend
+	Trend stats.Trend
 }
 
 // Drifting returns the benchmarks of run whose measurement slices (ns/op)
@@ -116,7 +119,7 @@ func Drifting(run *record.Run) []Drift {
 		for _, it := range run.Series(k, "ns/op") {
 			procs = append(procs, it.Values)
 		}
-		if t := TrendOf(procs); t.Drifts() {
+		if t := stats.TrendOf(procs); t.Drifts() {
 			out = append(out, Drift{Key: k, Trend: t})
 		}
 	}

@@ -237,3 +237,15 @@ func Benchmark(series []Series) Class {
 	}
 	return Inconsistent
 }
+
+// Segments splits the slices of one long process into segments of equal
+// mean and returns their ends and means, and the index where its steady
+// state starts (−1 when the process is not steady), as a report plots it.
+// Its options suit a probe's processes of a few hundred slices.
+func Segments(values []float64, rng *rand.Rand) (ends []int, means []float64, steadyFrom int) {
+	a := Analyze(values, Options{MinTailFraction: 1.0 / 6, Resamples: 1000}, rng)
+	if a.Class != Steady {
+		return a.Ends, a.Means, -1
+	}
+	return a.Ends, a.Means, a.Start
+}

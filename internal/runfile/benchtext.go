@@ -1,5 +1,5 @@
-// Package benchfile reads Go benchmark text files, the output of go test
-// -bench that benchstat reads, into raw records.
+// Go benchmark text, the output of go test -bench that benchstat reads,
+// read into raw records.
 //
 // Parsing is done by golang.org/x/perf/benchfmt. Each result line becomes
 // one record.Slice. go test -count re-runs a benchmark with a freshly
@@ -8,41 +8,25 @@
 // its own (suite run 1, iteration k for the k-th line of the benchmark,
 // slice 1). A hierarchical bootstrap of such a record resamples lines, as
 // benchstat does.
-package benchfile
+
+package runfile
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"golang.org/x/perf/benchfmt"
 )
 
-// A File is the content of one benchmark text file.
-type File struct {
-	Run *record.Run
-	// Units holds the unit metadata lines of the file ("Unit MB/s
-	// better=higher"), which say which direction of a unit is better.
-	Units benchfmt.UnitMetadataMap
-}
-
-// ReadFile reads the benchmark text file at path.
-func ReadFile(path string) (*File, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, path)
-}
-
-// Read reads a benchmark text file from r, named name in error messages.
-// It returns a *record.SyntaxError naming the line of the first malformed
-// result, and an error if the input holds no results at all.
-func Read(r io.Reader, name string) (*File, error) {
+// readBenchText reads a benchmark text file from r, named name in error
+// messages, with its unit metadata lines ("Unit MB/s better=higher"),
+// which say which direction of a unit is better. It returns a
+// *record.SyntaxError naming the line of the first malformed result, and
+// an error if the input holds no results at all.
+func readBenchText(r io.Reader, name string) (*record.Run, benchfmt.UnitMetadataMap, error) {
 	rd := benchfmt.NewReader(r, name)
 	run := &record.Run{Header: &record.Header{Type: record.TypeHeader, Schema: record.Schema}, Complete: true}
 	count := map[record.Key]int{}
@@ -51,12 +35,12 @@ func Read(r io.Reader, name string) (*File, error) {
 		switch rec := rd.Result().(type) {
 		case *benchfmt.SyntaxError:
 			file, line := rec.Pos()
-			return nil, &record.SyntaxError{File: file, Line: line, Msg: rec.Msg}
+			return nil, nil, &record.SyntaxError{File: file, Line: line, Msg: rec.Msg}
 		case *benchfmt.Result:
 			s, err := slice(rec)
 			if err != nil {
 				file, line := rec.Pos()
-				return nil, &record.SyntaxError{File: file, Line: line, Msg: err.Error()}
+				return nil, nil, &record.SyntaxError{File: file, Line: line, Msg: err.Error()}
 			}
 			count[s.Key()]++
 			s.Iteration = count[s.Key()]
@@ -71,12 +55,12 @@ func Read(r io.Reader, name string) (*File, error) {
 		}
 	}
 	if err := rd.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(run.Slices) == 0 {
-		return nil, &record.SyntaxError{File: name, Line: 1, Msg: "no benchmark results: not a Go benchmark file"}
+		return nil, nil, &record.SyntaxError{File: name, Line: 1, Msg: "no benchmark results: not a Go benchmark file"}
 	}
-	return &File{Run: run, Units: rd.Units()}, nil
+	return run, rd.Units(), nil
 }
 
 // slice converts one result line. Units are kept as go test prints them

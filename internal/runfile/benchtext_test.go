@@ -1,4 +1,4 @@
-package benchfile
+package runfile
 
 import (
 	"errors"
@@ -23,10 +23,9 @@ PASS
 ok  	example.com/p	3.2s
 `
 
-func TestRead(t *testing.T) {
-	f, err := Read(strings.NewReader(sample), "a.txt")
+func TestReadBenchText(t *testing.T) {
+	run, units, err := readBenchText(strings.NewReader(sample), "a.txt")
 	require.NoError(t, err)
-	run := f.Run
 	require.Len(t, run.Slices, 4)
 	s := run.Slices[1]
 	assert.Equal(t, "example.com/p", s.Package)
@@ -39,12 +38,12 @@ func TestRead(t *testing.T) {
 	assert.Equal(t, 1, run.Slices[2].Iteration)
 	assert.Equal(t, "linux", run.Header.GOOS)
 	assert.Equal(t, "Test CPU", run.Header.CPU)
-	assert.Equal(t, 1, f.Units.GetBetter("score"))
+	assert.Equal(t, 1, units.GetBetter("score"))
 	series := run.Series(run.Keys()[0], "ns/op")
 	assert.Equal(t, []float64{1000, 1010}, record.Measurements(series))
 }
 
-func TestReadErrors(t *testing.T) {
+func TestReadBenchTextErrors(t *testing.T) {
 	for _, tc := range []struct{ in, msg string }{
 		{"pkg: x\nBenchmarkA-8 10 fast ns/op\n", "b.txt:2: parsing measurement"},
 		{"BenchmarkA-8 10\n", "b.txt:1: missing measurements"},
@@ -55,7 +54,7 @@ func TestReadErrors(t *testing.T) {
 		{"PASS\nok x 1s\n", "b.txt:1: no benchmark results"},
 		{"", "b.txt:1: no benchmark results"},
 	} {
-		_, err := Read(strings.NewReader(tc.in), "b.txt")
+		_, _, err := readBenchText(strings.NewReader(tc.in), "b.txt")
 		require.Error(t, err, tc.in)
 		var se *record.SyntaxError
 		assert.True(t, errors.As(err, &se), tc.in)
@@ -63,11 +62,11 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-func FuzzRead(f *testing.F) {
+func FuzzReadBenchText(f *testing.F) {
 	f.Add(sample)
 	f.Add("BenchmarkA-8 10 5 ns/op\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		file, err := Read(strings.NewReader(in), "f.txt")
+		run, _, err := readBenchText(strings.NewReader(in), "f.txt")
 		if err != nil {
 			var se *record.SyntaxError
 			if !errors.As(err, &se) {
@@ -75,7 +74,7 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		for _, s := range file.Run.Slices {
+		for _, s := range run.Slices {
 			if s.N < 1 || len(s.Values) == 0 || s.Iteration < 1 {
 				t.Fatalf("bad slice %+v", s)
 			}

@@ -1,8 +1,9 @@
-package steady
+package stats
 
 import (
-	"gonum.org/v1/gonum/stat"
 	"math"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // A Trend is the within-process drift of one benchmark: whether its
