@@ -174,9 +174,9 @@ func Paper(c Criterion) Config {
 // stops long before the mean is known (docs/EVALUATION.md). That leaves at
 // least 6 samples (benchstat needs 6) even at the least slices per process. Go has no JIT: its first slice pays for page faults, cache and heap
 // growth, and the slices after it are steady, so warmup is one slice. Live
-// on the examples, a dynamic warmup of 1 to 4 slices made --stop rciw 78%
-// slower (34.8 s against 19.6 s) for no measurable gain in bias on 14 of 15
-// benchmarks (docs/REPLAY.md); --warmup-max turns it on.
+// on the examples, a dynamic warmup made --stop rciw much slower for no
+// measurable gain in bias (docs/EVALUATION.md, "Simulations behind the
+// defaults"); --warmup-max turns it on.
 func Default(c Criterion) Config {
 	return Config{
 		Criterion:     c,

@@ -253,12 +253,11 @@ func (p *Policy) earliestStop() int {
 // stops the first time the interval is narrow enough stops more often
 // when the spread of the process means came out low by chance, and the
 // interval it stops with is then too narrow. Simulated with fixed seeds
-// (TestIntervalCoverage, docs/EVALUATION.md), at between/within ratios 0,
-// 0.5, 1 and 3 the first-time rule's 95% interval covered the mean in
-// 95.4%, 95.6%, 93.1% and 88.4% of benchmarks; holding at two
-// consecutive processes gives 95.5%, 95.2%, 93.5% and 92.7%, for about one
-// process more. An upper confidence bound on the spread, or deciding at
-// 99%, cost more processes and helped less.
+// (TestIntervalCoverage), holding at two consecutive processes brings the
+// coverage of the 95% interval back near its level when processes differ,
+// for about one process more; an upper confidence bound on the spread, or
+// deciding at 99%, cost more processes and helped less (docs/EVALUATION.md,
+// "Precision of each mean").
 const HoldProcesses = 2
 
 // slicesFor returns the measurement slices of the next iteration under

@@ -19,11 +19,10 @@ const PrecisionThreshold = 0.03
 
 // WarmupTolerance is the largest drop from one warmup slice to the next
 // that the Precision criterion still takes as steady (see WarmupSettled).
-// On the example suite recorded at 50 ms slices on a shared 2-core
-// machine, 2%, 5% and 10% ended warmup after 2.5, 2.4 and 2.2 slices on
-// average, with the same bias of the measurement slices; 10% ended the
-// warmup of a lazily filled cache, whose slices drop about 10% each, too
-// early (docs/REPLAY.md).
+// A smaller tolerance did not lower the bias of the measurement slices on
+// the example suite, and a larger one ends the warmup of a lazily filled
+// cache, whose slices drop by about as much each, too early
+// (docs/EVALUATION.md, "Simulations behind the defaults").
 const WarmupTolerance = 0.05
 
 // WarmupSettled reports whether the warmup of an iteration is over by the
@@ -51,16 +50,14 @@ func WarmupSettled(xs []float64, tol float64) bool {
 // src, as RCIWOf draws them) and the Student-t interval over the means of
 // t's leaves, the iterations. Its Center is the mean of all values.
 //
-// The percentile bootstrap alone is too narrow with few iterations: on
-// nested normal data (between-iteration sd 2%, within 1%, 5 slices per
-// iteration) its nominal 99% interval covered the mean in 69%, 83%, 89%,
-// 92% and 93% of trials with 2 to 6 iterations, since resampling n values
-// cannot reach beyond their range. Iteration means of independent
-// processes are independent, so the t interval with n−1 degrees of
-// freedom is exact for normal data at any n (99.0%, 98.9%, 99.0%, 99.3%,
-// 98.7% in the same simulation); the union keeps it a 99% interval and
-// keeps the bootstrap's account of suite runs, whose variation the t
-// interval over iterations does not see.
+// The percentile bootstrap alone is too narrow with few iterations, since
+// resampling n values cannot reach beyond their range (its coverage in
+// simulation: docs/EVALUATION.md, "Simulations behind the defaults").
+// Iteration means of independent processes are independent, so the t
+// interval with n−1 degrees of freedom is exact for normal data at any n;
+// the union keeps it a 99% interval and keeps the bootstrap's account of
+// suite runs, whose variation the t interval over iterations does not
+// see.
 //
 // With a single leaf there are no iterations to compare, and the interval
 // is NaN: one process says nothing about the variation between processes.

@@ -3,6 +3,8 @@
 // prints results that benchstat reads.
 package main
 
+//go:generate go test -run ^TestCLIDocsUpToDate$ -update-docs .
+
 import (
 	"errors"
 	"fmt"

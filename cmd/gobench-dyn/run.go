@@ -84,10 +84,9 @@ const (
 	// interval: a benchmark that reaches its target stops after 4
 	// processes and one predicted out of reach stops there too, so the
 	// cap is where the benchmarks in between get the processes they
-	// need. In simulation (stopper's TestAllocationAtOldDefaultTime) a
-	// cap of 10 stops 88% of benchmarks early, takes 0.44× the time of
-	// --stop none at that cap (0.88× that of 5 static suite runs), and
-	// brings 82% of them to ±3% against 69% for 5 static suite runs.
+	// need. A cap of 10 stops most benchmarks early, in less time than 5
+	// static suite runs, and brings more of them to ±3%
+	// (docs/EVALUATION.md, "Simulations behind the defaults").
 	defaultIntervalSuiteRuns = 10
 )
 
