@@ -540,21 +540,12 @@ func (e *evaluation) spreads() []Spread {
 			continue
 		}
 		var rs [][]float64
-		for _, id := range sortedKeys(runs) {
+		for _, id := range slices.Sorted(maps.Keys(runs)) {
 			rs = append(rs, runs[id])
 		}
 		out = append(out, Spread{Package: b.Package.ImportPath, Benchmark: b.Name, MaxSpread: MaxSpread(rs), Runs: len(rs)})
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // candidate builds the slowed version of candidate i and runs the

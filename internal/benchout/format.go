@@ -53,27 +53,21 @@ func formatValue(x float64, unit string) string {
 // point, four significant figures for small numbers, decimal points
 // aligned.
 func prettyPrint(x float64, unit string) string {
-	var format string
-	switch y := math.Abs(x); {
-	case y == 0 || y >= 999.95:
-		format = "%10.0f %s"
-	case y >= 99.995:
-		format = "%12.1f %s"
-	case y >= 9.9995:
-		format = "%13.2f %s"
-	case y >= 0.99995:
-		format = "%14.3f %s"
-	case y >= 0.099995:
-		format = "%15.4f %s"
-	case y >= 0.0099995:
-		format = "%16.5f %s"
-	case y >= 0.00099995:
-		format = "%17.6f %s"
-	default:
-		format = "%18.7f %s"
+	y := math.Abs(x)
+	digits := 0
+	for digits < len(prettyLimits) && !(y == 0 || y >= prettyLimits[digits]) {
+		digits++
 	}
-	return fmt.Sprintf(format, x, unit)
+	width := 10
+	if digits > 0 {
+		width = 11 + digits
+	}
+	return fmt.Sprintf("%*.*f %s", width, digits, x, unit)
 }
+
+// prettyLimits[d] is the least magnitude that testing prints with d
+// digits after the point; below the last it prints 7 digits.
+var prettyLimits = [...]float64{999.95, 99.995, 9.9995, 0.99995, 0.099995, 0.0099995, 0.00099995}
 
 // exact reports whether the number s starts with reads back as x.
 func exact(s string, x float64) bool {

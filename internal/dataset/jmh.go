@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -46,33 +45,9 @@ func ReadJMH(path string) (*record.Run, error) {
 // ParseJMH reads a preprocessed JMH measurement file from r; file names r
 // in error messages.
 func ParseJMH(r io.Reader, file string) (*record.Run, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
 	j := &jmhRows{file: file, run: &record.Run{Complete: true}, seen: map[jmhPosition]int{}, ids: map[int64]int{}}
-
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, j.synErr(1, "empty file: want a JMH CSV header")
-	}
-	if err != nil {
-		return nil, csvErr(file, err)
-	}
-	if !equalFields(head, JMHColumns) {
-		return nil, j.synErr(1, "header is %q, want %q", strings.Join(head, ","), strings.Join(JMHColumns, ","))
-	}
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(file, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if err := j.add(row, line); err != nil {
-			return nil, err
-		}
+	if err := readRows(r, file, "JMH", JMHColumns, j.synErr, j.add); err != nil {
+		return nil, err
 	}
 	if len(j.run.Slices) == 0 {
 		return nil, j.synErr(1, "no measurements after the header")

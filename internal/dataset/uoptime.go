@@ -55,33 +55,9 @@ func ParseUOpTime(r io.Reader, file string) (*record.Run, error) {
 	if pkg == "" || pkg == "." {
 		pkg = "uoptime"
 	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1 // checked here, to word the error
-	cr.ReuseRecord = true
 	u := &uopTimeRows{file: file, pkg: pkg, run: &record.Run{Complete: true}, seen: map[uopTimePosition]int{}, ids: map[int64]int{}}
-
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, u.synErr(1, "empty file: want a µOpTime CSV header")
-	}
-	if err != nil {
-		return nil, csvErr(file, err)
-	}
-	if !equalFields(head, UOpTimeColumns) {
-		return nil, u.synErr(1, "header is %q, want %q", strings.Join(head, ","), strings.Join(UOpTimeColumns, ","))
-	}
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(file, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if err := u.add(row, line); err != nil {
-			return nil, err
-		}
+	if err := readRows(r, file, "µOpTime", UOpTimeColumns, u.synErr, u.add); err != nil {
+		return nil, err
 	}
 	if len(u.run.Slices) == 0 {
 		return nil, u.synErr(1, "no measurements after the header")
@@ -192,6 +168,38 @@ func (u *uopTimeRows) fields(row []string, line int) (ints [11]int64, ns float64
 		return ints, 0, "", u.synErr(line, "b_name is empty")
 	}
 	return ints, ns, name, nil
+}
+
+// readRows reads a CSV file of the given kind whose header must be
+// columns, and hands each row to add with its line; synErr words the
+// errors about the file's own content.
+func readRows(r io.Reader, file, kind string, columns []string, synErr func(line int, format string, args ...any) error, add func(row []string, line int) error) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // checked by add, to word the error
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err == io.EOF {
+		return synErr(1, "empty file: want a %s CSV header", kind)
+	}
+	if err != nil {
+		return csvErr(file, err)
+	}
+	if !equalFields(head, columns) {
+		return synErr(1, "header is %q, want %q", strings.Join(head, ","), strings.Join(columns, ","))
+	}
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvErr(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := add(row, line); err != nil {
+			return err
+		}
+	}
 }
 
 func equalFields(got, want []string) bool {

@@ -56,23 +56,11 @@ func (rep *Report) rows() []row {
 			r.CV = percent(h.CV)
 			r.RCIW = percent(h.RCIW)
 		}
-		switch b.Status {
-		case StatusStable:
-			r.StatusNote = "the stoppage criterion held"
-		case StatusSettled:
-			r.StatusNote = "stopped with its baseline once the change was certain"
-		case StatusCap:
-			r.StatusNote = "stopped at its cap before the criterion held"
-		case StatusOutOfReach:
-			r.StatusNote = "stopped early: the target was out of reach within the cap"
-			if b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonNoVerdict {
-				r.StatusNote = "stopped early with its baseline: a verdict was out of reach within the cap"
-			}
-		case StatusFull:
-			r.StatusNote = "ran its full configuration without a stop"
-		case StatusBudget:
-			r.StatusNote = "cut short by the time budget"
-		case StatusFailed:
+		r.StatusNote = statusNotes[b.Status]
+		switch {
+		case b.Status == StatusOutOfReach && b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonNoVerdict:
+			r.StatusNote = "stopped early with its baseline: a verdict was out of reach within the cap"
+		case b.Status == StatusFailed:
 			r.StatusNote = strings.Join(b.Failures, "; ")
 		}
 		if pr := stopPrecision(b.Head); pr != "" {
@@ -154,4 +142,14 @@ func stopPrecision(h *Result) string {
 		return ""
 	}
 	return h.Stop.Precision.String()
+}
+
+// statusNotes says why a benchmark has its status.
+var statusNotes = map[Status]string{
+	StatusStable:     "the stoppage criterion held",
+	StatusSettled:    "stopped with its baseline once the change was certain",
+	StatusCap:        "stopped at its cap before the criterion held",
+	StatusOutOfReach: "stopped early: the target was out of reach within the cap",
+	StatusFull:       "ran its full configuration without a stop",
+	StatusBudget:     "cut short by the time budget",
 }

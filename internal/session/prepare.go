@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -170,12 +172,12 @@ func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
 		return m
 	}
 	hb, bb := names(head), names(base)
-	for _, n := range sortedKeys(hb) {
+	for _, n := range slices.Sorted(maps.Keys(hb)) {
 		if !bb[n] {
 			fmt.Fprintf(w, "gobench-dyn: %s is new: not in the baseline\n", n)
 		}
 	}
-	for _, n := range sortedKeys(bb) {
+	for _, n := range slices.Sorted(maps.Keys(bb)) {
 		if !hb[n] {
 			fmt.Fprintf(w, "gobench-dyn: %s is gone: only in the baseline\n", n)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -56,27 +57,17 @@ func checkResumeCode(path string, past, now *record.Header) error {
 // diffMaps describes the keys whose values differ between was and now.
 func diffMaps(was, now map[string]string) []string {
 	var diff []string
-	for _, k := range sortedKeys(was) {
+	for _, k := range slices.Sorted(maps.Keys(was)) {
 		if v, ok := now[k]; !ok {
 			diff = append(diff, fmt.Sprintf("%s was %q, now absent", k, was[k]))
 		} else if v != was[k] {
 			diff = append(diff, fmt.Sprintf("%s was %q, now %q", k, was[k], v))
 		}
 	}
-	for _, k := range sortedKeys(now) {
+	for _, k := range slices.Sorted(maps.Keys(now)) {
 		if _, ok := was[k]; !ok {
 			diff = append(diff, fmt.Sprintf("%s was absent, now %q", k, now[k]))
 		}
 	}
 	return diff
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
