@@ -35,7 +35,7 @@ func TestAbsBadInputExits2(t *testing.T) {
 		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
 		"--spread-runs": func(o *AbsOptions) { o.SpreadRuns = 1 },
 		"--rule":        func(o *AbsOptions) { o.Rule = "utest" },
-		"--pairing":     func(o *AbsOptions) { o.Pairing.Pairing = "duet" },
+		"--pairing":     func(o *AbsOptions) { o.Pairing.Pairing = "together" },
 		"--turn-time":   func(o *AbsOptions) { o.Pairing.TurnTime = 0 },
 	} {
 		_, code, msg := runAbs(t, "known", mod, ".")
