@@ -502,9 +502,25 @@ func (t *weighted) test(a, tau, b int) segStats {
 func variances(ps []Point, x []float64) []float64 {
 	n := len(ps)
 	se2 := make([]float64, n)
+	var known []float64
 	for i, p := range ps {
 		if r := p.SE / p.Mean; r > 0 && !math.IsInf(r, 0) {
 			se2[i] = r * r
+			known = append(known, r*r)
+		}
+	}
+	// An interval over a few processes knows its own width poorly: with
+	// 5 processes its variance is off by a factor of 2 or more one time
+	// in five. Each is shrunk towards the series' typical one as if that
+	// were known from priorDF more processes, so that no point weighs
+	// far more than its neighbours on a lucky estimate.
+	if len(known) > 0 {
+		typical := median(known)
+		for i, p := range ps {
+			if se2[i] > 0 {
+				df := float64(max(p.Processes-1, 1))
+				se2[i] = (df*se2[i] + priorDF*typical) / (df + priorDF)
+			}
 		}
 	}
 	var tau2 float64
@@ -529,6 +545,10 @@ func variances(ps []Point, x []float64) []float64 {
 	}
 	return v
 }
+
+// priorDF is the weight, in degrees of freedom, of a series' typical
+// variance in each point's.
+var priorDF = 10.0
 
 // median returns the median of xs, reordering them. It is kept here
 // until the project's statistics package offers one.
