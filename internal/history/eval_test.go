@@ -2,6 +2,7 @@ package history
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -453,4 +454,81 @@ func recallOf(s score) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.0f%%", 100*s.recall())
+}
+
+var evalScale = flag.Bool("eval-scale", false, "measure the analysis of 10,000 benchmarks × 1,000 commits (docs/HISTORY.md)")
+
+// scaleHelperEnv makes the test binary analyse the store it names and
+// print the time the analysis took and the peak memory of the process,
+// so that the measurement holds nothing of the store's making.
+const scaleHelperEnv = "HISTORY_TEST_SCALE_STORE"
+
+// TestScale measures history on 10,000 benchmarks × 1,000 commits: a
+// store is written with that many entries (each benchmark a random walk
+// of levels with a step now and then, under the typical noise), then a
+// fresh process analyses it.
+//
+//	go test ./internal/history -run TestScale -eval-scale -v -timeout 60m
+func TestScale(t *testing.T) {
+	if path := os.Getenv(scaleHelperEnv); path != "" {
+		scaleHelper(t, path)
+		return
+	}
+	if !*evalScale {
+		t.Skip("the scale measurement runs with -eval-scale")
+	}
+	const benches, commits = 10000, 1000
+	path := filepath.Join(t.TempDir(), "scale.db")
+	s, err := Open(path)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(11, 12))
+	level := make([]float64, benches)
+	for i := range level {
+		level[i] = 100 * math.Exp(4*rng.Float64())
+	}
+	t0 := time.Now()
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	nz := noises[1]
+	for c := range commits {
+		es := make([]Entry, benches)
+		for b := range es {
+			if rng.Float64() < 0.002 {
+				level[b] *= 1 + 0.1*sign(rng)
+			}
+			m := level[b] * math.Exp(nz.Run*rng.NormFloat64())
+			h := 1.96 * m * nz.Process / math.Sqrt(float64(nz.Processes))
+			es[b] = Entry{Commit: fmt.Sprintf("%040x", c), CommitTime: at.Add(time.Duration(c) * time.Hour), Branch: "main", Machine: "ci",
+				Package: "example.com/p", Benchmark: fmt.Sprintf("BenchmarkB%05d-2", b), Unit: "ns/op",
+				Mean: m, Lo: m - h, Hi: m + h, Confidence: 0.95, Processes: nz.Processes, AllocsPerOp: 3, BytesPerOp: 128}
+		}
+		_, err := s.Add(context.Background(), es)
+		require.NoError(t, err)
+	}
+	require.NoError(t, s.Close())
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	t.Logf("wrote %d entries in %s; store %.0f MiB", benches*commits, time.Since(t0).Round(time.Second), float64(fi.Size())/(1<<20))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestScale$", "-test.v")
+	cmd.Env = append(os.Environ(), scaleHelperEnv+"="+path)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	t.Logf("analysis:\n%s", out)
+}
+
+func scaleHelper(t *testing.T, path string) {
+	s, err := Open(path)
+	require.NoError(t, err)
+	defer s.Close()
+	t0 := time.Now()
+	a, err := Analyze(context.Background(), s, Query{}, DefaultOptions())
+	require.NoError(t, err)
+	el := time.Since(t0)
+	status, _ := os.ReadFile("/proc/self/status")
+	peak := ""
+	for _, l := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			peak = strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		}
+	}
+	fmt.Printf("SCALE series=%d points=%d change_points=%d elapsed=%s peak_rss=%s\n", a.Series, a.Points, len(a.ChangePoints()), el.Round(10*time.Millisecond), peak)
 }
