@@ -152,7 +152,9 @@ func historyRun(opts *HistoryOptions) error {
 	if store != nil {
 		defer store.Close()
 	}
-	q.KeepSeries = opts.HTML != ""
+	if opts.HTML != "" {
+		q.KeepSeries, q.Plots = true, report.MaxHistoryPlots
+	}
 	a, err := history.Analyze(ctx, src, q, hopts)
 	if err != nil {
 		return historyErr(opts.Store, err)
@@ -166,7 +168,7 @@ func historyRun(opts *HistoryOptions) error {
 	}
 	var confirmErr error
 	if opts.Confirm {
-		confirmErr = opts.confirm(ctx, a, store)
+		confirmErr = opts.confirm(ctx, cancel, a, store)
 	}
 	if err := opts.write(a); err != nil {
 		return err
@@ -270,8 +272,9 @@ func openSource(path string) (history.Source, *history.Store, error) {
 }
 
 // confirm measures the new change points of a again and keeps each
-// outcome in the store as it comes.
-func (opts *HistoryOptions) confirm(ctx context.Context, a *history.Analysis, store *history.Store) error {
+// outcome in the store as it comes. An interrupt cancels the run in
+// progress; the outcomes already kept stay.
+func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *history.Analysis, store *history.Store) error {
 	m := opts.Measurer
 	if m == nil {
 		run, err := opts.runOptions()
@@ -280,7 +283,7 @@ func (opts *HistoryOptions) confirm(ctx context.Context, a *history.Analysis, st
 		}
 		env := session.Env{Cleanups: &session.Cleanups{}}
 		defer env.Cleanups.Run()
-		defer onInterrupt(func() {}, opts.IO.ErrOut, env.Cleanups)()
+		defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
 		m = &history.GateMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
 	}
 	now := opts.Now
@@ -293,7 +296,10 @@ func (opts *HistoryOptions) confirm(ctx context.Context, a *history.Analysis, st
 			return failErr("%s: keeping a confirmation: %v", opts.Store, serr)
 		}
 	}
-	if err != nil {
+	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
+		return &exitError{code: 130, msg: fmt.Sprintf("interrupted: %d change points confirmed before, kept in %s", len(made), opts.Store)}
+	case err != nil:
 		return failErr("--confirm: %v", err)
 	}
 	return nil

@@ -22,9 +22,13 @@ type Query struct {
 	Since string
 	// Machine, when set, keeps only the series of that machine label.
 	Machine string
-	// KeepSeries keeps every series in the Analysis, for plots; without
-	// it only the series with a change point are kept.
+	// KeepSeries keeps every series in the Analysis; without it only
+	// the series with a change point are kept.
 	KeepSeries bool
+	// Plots is the number of series whose points are kept, for plots:
+	// those with change points first. The others keep their key and
+	// change points only, so that a large history fits in memory.
+	Plots int
 }
 
 func (q *Query) keep(k Key) bool {
@@ -79,6 +83,7 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	commits := map[string]time.Time{}
+	pl := plots{limit: q.Plots}
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
@@ -94,6 +99,7 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 					a.Points += len(s.Points)
 					if len(r.ChangePoints) > 0 || q.KeepSeries {
 						a.Results = append(a.Results, r)
+						pl.keep(a.Results, len(a.Results)-1)
 					}
 					mu.Unlock()
 				}
@@ -156,4 +162,34 @@ func (a *Analysis) since(rev string, commits map[string]time.Time, keepSeries bo
 	}
 	a.Results = kept
 	return nil
+}
+
+// plots decides which series keep their points: up to limit of them,
+// those with change points first.
+type plots struct {
+	limit int
+	kept  []int // indexes in the results of kept series without change points
+	n     int   // series kept
+}
+
+// keep decides for results[i], just added, and drops the points of an
+// earlier series without change points when one with change points
+// needs its place.
+func (p *plots) keep(results []Result, i int) {
+	r := &results[i]
+	hasCP := len(r.ChangePoints) > 0
+	switch {
+	case p.n < p.limit:
+		p.n++
+		if !hasCP {
+			p.kept = append(p.kept, i)
+		}
+		return
+	case hasCP && len(p.kept) > 0:
+		j := p.kept[len(p.kept)-1]
+		p.kept = p.kept[:len(p.kept)-1]
+		results[j].Series = &Series{Key: results[j].Series.Key}
+		return
+	}
+	r.Series = &Series{Key: r.Series.Key}
 }

@@ -195,6 +195,9 @@ func Detect(s *Series, opts Options) []ChangePoint {
 	if constant(x) {
 		return nil
 	}
+	if floor, ok := countFloor[s.Key.Unit]; ok {
+		tt = countTester{tt, floor}
+	}
 	idx := splitStep(x, w, tt, opts)
 	idx = mergeStep(idx, n, tt, opts)
 	out := make([]ChangePoint, 0, len(idx))
@@ -216,6 +219,28 @@ func Detect(s *Series, opts Options) []ChangePoint {
 		out = append(out, c)
 	}
 	return out
+}
+
+// countFloor is, per allocation unit, the least difference of levels
+// that is a change: a mean over processes of allocations or bytes per op
+// moves by fractions when an allocation happens in a few ops only (a
+// pool refilled, a map grown), which is no change of the code. One
+// allocation is at least 8 bytes, so these floors miss none.
+var countFloor = map[string]float64{UnitAllocs: 0.5, UnitBytes: 1}
+
+// countTester gives a split whose levels differ by less than floor no
+// magnitude, so that the merge step drops it.
+type countTester struct {
+	tester
+	floor float64
+}
+
+func (c countTester) test(a, tau, b int) segStats {
+	st := c.tester.test(a, tau, b)
+	if math.Abs(st.after-st.before) < c.floor {
+		st.magnitude = 0
+	}
+	return st
 }
 
 func withMethod(o Options, m Method) Options {

@@ -456,7 +456,10 @@ func recallOf(s score) string {
 	return fmt.Sprintf("%.0f%%", 100*s.recall())
 }
 
-var evalScale = flag.Bool("eval-scale", false, "measure the analysis of 10,000 benchmarks × 1,000 commits (docs/HISTORY.md)")
+var (
+	evalScale      = flag.Bool("eval-scale", false, "measure the analysis of 10,000 benchmarks × 1,000 commits (docs/HISTORY.md)")
+	evalScaleStore = flag.String("eval-scale-store", "", "with -eval-scale, write the store to `FILE`, or analyse it again when it exists")
+)
 
 // scaleHelperEnv makes the test binary analyse the store it names and
 // print the time the analysis took and the peak memory of the process,
@@ -478,7 +481,14 @@ func TestScale(t *testing.T) {
 		t.Skip("the scale measurement runs with -eval-scale")
 	}
 	const benches, commits = 10000, 1000
-	path := filepath.Join(t.TempDir(), "scale.db")
+	path := *evalScaleStore
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "scale.db")
+	}
+	if _, err := os.Stat(path); err == nil {
+		analyseScale(t, path)
+		return
+	}
 	s, err := Open(path)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -508,6 +518,11 @@ func TestScale(t *testing.T) {
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
 	t.Logf("wrote %d entries in %s; store %.0f MiB", benches*commits, time.Since(t0).Round(time.Second), float64(fi.Size())/(1<<20))
+	analyseScale(t, path)
+}
+
+// analyseScale analyses the store at path in a fresh process.
+func analyseScale(t *testing.T, path string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestScale$", "-test.v")
 	cmd.Env = append(os.Environ(), scaleHelperEnv+"="+path)
 	out, err := cmd.CombinedOutput()

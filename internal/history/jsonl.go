@@ -9,6 +9,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // wireEntry is an Entry as one JSON line: optional numbers are left out
@@ -75,14 +77,9 @@ func WriteJSONL(w io.Writer, entries []Entry) error {
 	return nil
 }
 
-// A SyntaxError is a line of a JSON Lines file that is not a valid entry.
-type SyntaxError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+// A SyntaxError is a line of a JSON Lines file that is not a valid entry,
+// located as a malformed raw record is.
+type SyntaxError = record.SyntaxError
 
 // maxLine bounds one line of an import, so that a file that is not JSON
 // Lines at all fails at its first line instead of filling memory.

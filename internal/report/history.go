@@ -30,9 +30,10 @@ var reportStyle = func() string {
 	return style
 }()
 
-// maxHistoryPlots bounds the plots of a page: every series with a
-// change point is plotted, and others while the page has room.
-const maxHistoryPlots = 300
+// MaxHistoryPlots bounds the plots of a history page: series with
+// change points first, then others while the page has room. The
+// analysis keeps the points of that many series (history.Query.Plots).
+const MaxHistoryPlots = 300
 
 type historyRow struct {
 	ID, Name, Unit, Commit, Kind, Change, Interval, P, Levels, Machine, Status, Detail string
@@ -96,7 +97,7 @@ func WriteHistoryHTML(w io.Writer, a *history.Analysis) error {
 		v.Rows = append(v.Rows, row)
 	}
 	for _, r := range a.Results {
-		if len(r.ChangePoints) == 0 && len(v.Plots) >= maxHistoryPlots {
+		if len(r.Series.Points) == 0 {
 			v.Omitted++
 			continue
 		}

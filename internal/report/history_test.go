@@ -44,7 +44,7 @@ func demoHistory(t *testing.T) *history.Analysis {
 				Confidence: 0.95, Processes: 8, AllocsPerOp: 3, BytesPerOp: 96})
 		}
 	}
-	a, err := history.Analyze(context.Background(), es, history.Query{KeepSeries: true}, history.DefaultOptions())
+	a, err := history.Analyze(context.Background(), es, history.Query{KeepSeries: true, Plots: MaxHistoryPlots}, history.DefaultOptions())
 	require.NoError(t, err)
 	cps := a.ChangePoints()
 	require.Len(t, cps, 2)
