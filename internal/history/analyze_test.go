@@ -81,7 +81,7 @@ func TestAnalyzeQueryAndSince(t *testing.T) {
 	require.Len(t, a.ChangePoints(), 1)
 	assert.Equal(t, "BenchmarkB", a.ChangePoints()[0].Key.Benchmark)
 
-	a, err = Analyze(ctx, es, Query{Since: "c03"}, DefaultOptions())
+	_, err = Analyze(ctx, es, Query{Since: "c03"}, DefaultOptions())
 	assert.ErrorContains(t, err, `"c03" names 10 commits`)
 	a, err = Analyze(ctx, es, Query{Since: "c030"}, DefaultOptions())
 	require.NoError(t, err)
