@@ -140,7 +140,7 @@ echo "== 30 commits in $dir/repo; measuring each"
 start=$SECONDS
 for c in $(git rev-list --reverse main); do
   git checkout --quiet "$c"
-  "$bin" run --history "$dir/history.db" --stop none --suite-runs 3 --slices 3 --slice-time 5ms --progress off -o /dev/null . 2>> "$dir/runs.log"
+  "$bin" run --history "$dir/history.db" --stop none --suite-runs 3 --slices 3 --slice-time 5ms --progress off -o "$dir/results.txt" . 2>> "$dir/runs.log"
 done
 git checkout --quiet main
 echo "== history of 30 commits measured in $((SECONDS - start)) s"
