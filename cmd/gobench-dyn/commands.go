@@ -14,5 +14,6 @@ func commands(ios *IOStreams) []*cobra.Command {
 		NewCmdOptimize(ios, nil),
 		NewCmdSteady(ios, nil),
 		NewCmdAbs(ios, nil),
+		NewCmdHistory(ios, nil),
 	}
 }

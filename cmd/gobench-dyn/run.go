@@ -59,6 +59,8 @@ type RunOptions struct {
 	ShardTimes  string // an earlier raw run whose times balance the shards
 	ConfigFile  string
 	MinDistinct int
+	// History is the history store the run's summaries are added to.
+	History string
 
 	// Dir is the directory the packages are resolved in; "" is the
 	// current one.
@@ -160,6 +162,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
+	fs.StringVar(&opts.History, "history", "", "add the run's per-benchmark summaries to the history store `file`, at the commit checked out (see gobench-dyn history)")
 }
 
 // validate checks flag values, naming the flag of the first bad one, and
@@ -287,7 +290,14 @@ func runRun(opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	hist, err := openHistory(ctx, opts)
+	if err != nil {
+		return err
+	}
 	res, err := session.Run(ctx, opts.session, outs, env)
+	if err == nil && res != nil && !res.Interrupted() && hist != nil {
+		err = hist.add(res.Head, opts.IO.ErrOut)
+	}
 	if res != nil {
 		res.WriteSummary(opts.IO.ErrOut)
 		if res.Comparison != nil {

@@ -19,7 +19,7 @@ import (
 const actionlintModule = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
 
 // workflows are the example workflows of this directory.
-var workflows = []string{"bench.yml", "shard.yml"}
+var workflows = []string{"bench.yml", "shard.yml", "history.yml"}
 
 var (
 	actionlintOnce sync.Once

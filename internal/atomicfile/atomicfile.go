@@ -20,11 +20,22 @@ type File struct {
 	// the commit's start and its rename and leaving the temporary file.
 	mu   sync.Mutex
 	done bool
+	// direct is set for a target that is no regular file (/dev/null,
+	// /dev/stdout, a named pipe): it is written in place, since renaming
+	// a file over it would replace the device or pipe itself.
+	direct bool
 }
 
 // Create starts writing path. It fails at once if the directory cannot be
 // written, so that callers can check their outputs before long work.
 func Create(path string) (*File, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{File: f, path: path, direct: true}, nil
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		// The temporary name is ours, not the caller's: name the path
@@ -49,6 +60,9 @@ func (f *File) Commit() error {
 		return errors.New("atomicfile: " + f.path + " already committed or abandoned")
 	}
 	f.done = true
+	if f.direct {
+		return f.File.Close()
+	}
 	err := f.Sync()
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
@@ -76,7 +90,9 @@ func (f *File) Abandon() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.Name())
+	if !f.direct {
+		os.Remove(f.Name())
+	}
 }
 
 // WriteFile writes data to path atomically.

@@ -77,3 +77,33 @@ func TestAbandonDuringCommit(t *testing.T) {
 		require.Empty(t, left)
 	}
 }
+
+// TestDeviceIsWrittenInPlace: a target that is no regular file, such as
+// /dev/null, is written in place; renaming over it would replace the
+// device with a file for everyone on the machine.
+func TestDeviceIsWrittenInPlace(t *testing.T) {
+	before, err := os.Stat(os.DevNull)
+	if err != nil || before.Mode()&os.ModeDevice == 0 {
+		t.Skipf("%s is not a device here", os.DevNull)
+	}
+	for _, commit := range []bool{true, false} {
+		f, err := Create(os.DevNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("results\n"); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			if err := f.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			f.Abandon()
+		}
+		after, err := os.Stat(os.DevNull)
+		if err != nil || after.Mode() != before.Mode() {
+			t.Fatalf("%s is now %v (was %v): %v", os.DevNull, after.Mode(), before.Mode(), err)
+		}
+	}
+}

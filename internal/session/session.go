@@ -70,7 +70,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head)}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head), Head: obs.head}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -30,6 +31,9 @@ type Result struct {
 	// Drifting lists the benchmarks whose slices trend inside their
 	// processes: not steady, whatever their stoppage criterion said.
 	Drifting []steady.Drift
+	// Head holds the records of the code under test, for what keeps a
+	// summary of the run (run --history).
+	Head *record.Run
 
 	opts *Options
 }
