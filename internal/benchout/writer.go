@@ -150,7 +150,8 @@ func WriteRun(w io.Writer, r *record.Run) error {
 // their first appearance in order, as the benchmarks were found in the
 // source, rather than the order an interleaved schedule measured them in.
 // The versions of a key in order are ignored: the baseline still comes
-// before the code under test. Packages and benchmarks order leaves out
+// before the code under test. A run holding both versions labels each
+// result with VersionKey; a run of one version, whichever, has no label. Packages and benchmarks order leaves out
 // follow in WriteRun's order.
 func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	pkgRank, benchRank := map[string]int{}, map[record.Bench]int{}
@@ -177,15 +178,18 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 		return len(benchRank)
 	}
 	var idx []int
-	versioned := false
+	versions := map[string]bool{}
 	for i := range r.Slices {
 		if !r.Slices[i].Warmup {
 			idx = append(idx, i)
-		}
-		if r.Slices[i].Version != record.VersionHead {
-			versioned = true
+			versions[r.Slices[i].Version] = true
 		}
 	}
+	// Only a file holding both versions tells them apart by a key: a
+	// file of one version carries none, so that the baseline's file and
+	// the code under test's, written apart, pair in "benchstat old new"
+	// (benchstat makes a table of each distinct set of file keys).
+	versioned := len(versions) > 1
 	slices.SortStableFunc(idx, func(i, j int) int {
 		a, b := &r.Slices[i], &r.Slices[j]
 		return cmp.Or(

@@ -117,6 +117,20 @@ func TestWriteRunVersions(t *testing.T) {
 	assert.Equal(t, want, squeeze(buf.String()))
 }
 
+// A run of the baseline alone, as run --baseline-out writes it, carries
+// no version key: its file and the code under test's pair in benchstat.
+func TestWriteRunBaselineAloneHasNoVersion(t *testing.T) {
+	r := testRun()
+	for i := range r.Slices {
+		r.Slices[i].Version = record.VersionBaseline
+	}
+	var base, head bytes.Buffer
+	require.NoError(t, WriteRun(&base, r))
+	require.NoError(t, WriteRun(&head, testRun()))
+	assert.NotContains(t, base.String(), "version:")
+	assert.Equal(t, head.String(), base.String())
+}
+
 // TestWriteRunPrecision: each benchmark's results end with the interval
 // its stop event holds, on a line benchfmt (so benchstat) skips; a
 // benchmark merged from two instances gets none, since neither instance's
