@@ -132,6 +132,10 @@ type Checkout struct {
 	Dir    string // the directory matching the run's Dir
 	Rev    string // the commit checked out
 	Remove func() error
+	// Changes are the uncommitted changes of the code under test, as
+	// git status prints them: with any, the run compares the working
+	// tree, not a commit, with the baseline.
+	Changes []string
 }
 
 // A Pairing is how a baseline run pairs the two versions of a benchmark.

@@ -46,6 +46,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	}
 	r.cleanups.Add(func() { _ = co.Remove() })
 	fmt.Fprintf(r.log, "gobench-dyn: baseline %s (%.12s) checked out in a temporary worktree\n", r.opts.Baseline, co.Rev)
+	r.warnDirty(co.Changes)
 	base, err := r.prepareVersion(ctx, co.Dir, tmp, record.VersionBaseline)
 	if err != nil {
 		return nil, err
@@ -126,7 +127,12 @@ func (r *run) checkout(ctx context.Context, dir, rev, parent string) (*Checkout,
 		_ = wt.Remove()
 		return nil, err
 	}
-	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove}, nil
+	changes, err := worktree.Changes(ctx, dir)
+	if err != nil {
+		_ = wt.Remove()
+		return nil, err
+	}
+	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove, Changes: changes}, nil
 }
 
 // turnOverlay writes the overlay of the turn hook for the module in dir

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -34,6 +35,9 @@ type run struct {
 	resume *rmit.Resume
 	config *optime.ConfigFile
 	raw    *rawFile
+	// headName names the code under test in a comparison: HEAD, or the
+	// working tree when it has uncommitted changes.
+	headName string
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -277,7 +281,7 @@ func (r *run) compare(res *Result, obs *observer) error {
 	if err != nil {
 		return err
 	}
-	c.OldName, c.NewName = r.opts.Baseline, "HEAD"
+	c.OldName, c.NewName = r.opts.Baseline, cmp.Or(r.headName, "HEAD")
 	res.Comparison = c
 	res.Regressed = len(c.Regressions(r.opts.FailOn)) > 0
 	res.Inconclusive = !res.Regressed && c.Failed(r.opts.FailOn)

@@ -5,12 +5,18 @@ package worktree
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 )
+
+// ErrShallow is why a revision cannot be checked out of a shallow clone,
+// which holds only the newest commits: what actions/checkout makes unless
+// told otherwise.
+var ErrShallow = errors.New("the repository is a shallow clone")
 
 // A Worktree is a temporary checkout of one revision of a repository.
 type Worktree struct {
@@ -21,6 +27,12 @@ type Worktree struct {
 
 // git runs git with args in dir and returns its trimmed stdout.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := gitRaw(ctx, dir, args...)
+	return strings.TrimSpace(out), err
+}
+
+// gitRaw runs git with args in dir and returns its stdout as is.
+func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -32,7 +44,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		}
 		return "", fmt.Errorf("git %s: %s", args[0], msg)
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	return stdout.String(), nil
 }
 
 // TopLevel returns the top-level directory of the repository holding dir.
@@ -56,6 +68,9 @@ func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
 	// being read as an option.
 	hash, err := git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
+		if shallow, _ := git(ctx, top, "rev-parse", "--is-shallow-repository"); shallow == "true" {
+			return nil, fmt.Errorf("%w: %q is not among the commits it holds; fetch the history with \"git fetch --unshallow\" (in GitHub Actions, check out with \"fetch-depth: 0\")", ErrShallow, rev)
+		}
 		return nil, fmt.Errorf("%q is not a commit: %w", rev, err)
 	}
 	wt := filepath.Join(parent, "baseline")
@@ -99,4 +114,39 @@ func (w *Worktree) Remove() error {
 		_, err = git(ctx, w.Repo, "worktree", "prune")
 	}
 	return err
+}
+
+// Changes lists the uncommitted changes of the repository holding dir
+// that can change what its benchmarks measure, as git status prints them
+// ("M calc.go"): changes to tracked files, and untracked Go source and
+// module files. Other untracked files, such as results written by an
+// earlier run, do not count.
+func Changes(ctx context.Context, dir string) ([]string, error) {
+	top, err := TopLevel(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	out, err := gitRaw(ctx, top, "status", "--porcelain=v1", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	var changes []string
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\n")
+		if len(line) < 4 {
+			continue
+		}
+		path := line[3:]
+		if strings.HasPrefix(line, "??") && !isGoFile(path) {
+			continue
+		}
+		changes = append(changes, strings.TrimSpace(line[:2])+" "+path)
+	}
+	return changes, nil
+}
+
+// isGoFile reports whether path is a file the go command builds from.
+func isGoFile(path string) bool {
+	base := filepath.Base(strings.Trim(path, `"`))
+	return strings.HasSuffix(base, ".go") || base == "go.mod" || base == "go.sum" || base == "go.work" || base == "go.work.sum"
 }

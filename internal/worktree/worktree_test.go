@@ -50,3 +50,51 @@ func TestAddAndRemove(t *testing.T) {
 	_, err = Add(ctx, repo, "no-such-ref", t.TempDir())
 	assert.ErrorContains(t, err, "is not a commit")
 }
+
+// A revision missing from a shallow clone, as actions/checkout makes one
+// by default, is named as such with the way out.
+func TestAddShallowClone(t *testing.T) {
+	repo := t.TempDir()
+	run(t, repo, "git", "init", "-q")
+	for _, v := range []string{"one", "two"} {
+		require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte(v), 0o644))
+		run(t, repo, "git", "add", ".")
+		run(t, repo, "git", "commit", "-qm", v)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	run(t, repo, "git", "clone", "-q", "--depth", "1", "file://"+repo, clone)
+	_, err := Add(context.Background(), clone, "HEAD~1", t.TempDir())
+	require.ErrorIs(t, err, ErrShallow)
+	assert.ErrorContains(t, err, `"HEAD~1" is not among the commits it holds`)
+	assert.ErrorContains(t, err, "git fetch --unshallow")
+	assert.ErrorContains(t, err, "fetch-depth: 0")
+	assert.NotContains(t, err.Error(), "--baseline", "the caller names its flag")
+
+	_, err = Add(context.Background(), repo, "HEAD~1", t.TempDir())
+	assert.NoError(t, err, "the full clone has it")
+}
+
+func TestChanges(t *testing.T) {
+	repo := t.TempDir()
+	run(t, repo, "git", "init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "calc.go"), []byte("package calc\n"), 0o644))
+	run(t, repo, "git", "add", ".")
+	run(t, repo, "git", "commit", "-qm", "one")
+	ctx := context.Background()
+	got, err := Changes(ctx, repo)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+
+	// Results of an earlier run lying around change nothing.
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "bench.txt"), []byte("x"), 0o644))
+	got, err = Changes(ctx, repo)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "calc.go"), []byte("package calc // edited\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "sub", "new.go"), []byte("package sub\n"), 0o644))
+	got, err = Changes(ctx, filepath.Join(repo, "sub"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"M calc.go", "?? sub/new.go"}, got)
+}
