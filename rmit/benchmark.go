@@ -75,5 +75,5 @@ func (b *Benchmark) args(count int) []string {
 	if b.Procs > 0 {
 		a = append(a, "-test.cpu="+strconv.Itoa(b.Procs))
 	}
-	return a
+	return append(a, b.Package.TestArgs...)
 }

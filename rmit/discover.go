@@ -77,6 +77,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			if setCPU {
 				args = append(args, fmt.Sprintf("-test.cpu=%d", procs))
 			}
+			args = append(args, pkg.TestArgs...)
 			found, fail := probeRun(ctx, pkg, args, opts)
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
@@ -121,7 +122,7 @@ func NForSlice(nsPerOp float64, slice time.Duration) int64 {
 
 // listBenchmarks returns the top-level benchmark names of pkg.
 func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]string, error) {
-	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, []string{"-test.list=^Benchmark"})
+	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, append([]string{"-test.list=^Benchmark"}, pkg.TestArgs...))
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,10 @@ type Package struct {
 	Binary string
 	// Hash identifies the test binary's content.
 	Hash string
+	// TestArgs follow the harness's own flags in every run of the test
+	// binary, as go test -args passes them: flags of the package's
+	// TestMain, or -test.short.
+	TestArgs []string
 }
 
 // A Note says why a package or benchmark was left out.

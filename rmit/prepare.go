@@ -18,6 +18,9 @@ type PrepareOptions struct {
 	BinDir     string // where test binaries go
 	Version    string // record.VersionHead or record.VersionBaseline
 	Discover   DiscoverOptions
+	// TestArgs are passed to every run of the test binaries, after the
+	// harness's own flags, as go test -args passes them (Package.TestArgs).
+	TestArgs []string
 	// Log receives notes on skipped packages and progress of the build.
 	Log io.Writer
 }
@@ -93,6 +96,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	}
 	for _, p := range pkgs {
 		p.Version = opts.Version
+		p.TestArgs = opts.TestArgs
 	}
 	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags, OutDir: opts.BinDir})
 	if ctx.Err() != nil {

@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // The tests of this file run the built command as a team's CI does on its
@@ -65,4 +68,72 @@ func TestBaselineDirtyTree(t *testing.T) {
 	assert.Equal(t, 1, code, stderr)
 	assert.NotContains(t, stderr, "uncommitted")
 	assert.Contains(t, stderr, "HEAD~1 vs HEAD:")
+}
+
+// dayoneDir is the module of benchmarks that trip up a first run.
+func dayoneDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("testdata/dayone")
+	require.NoError(t, err)
+	return dir
+}
+
+// dayoneRepo copies the dayone module into a new repository, committed
+// twice without change, so that HEAD~1 is a baseline identical to HEAD.
+func dayoneRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	require.NoError(t, os.CopyFS(repo, os.DirFS(dayoneDir(t))))
+	gitCmd(t, repo, "init", "-q")
+	gitCmd(t, repo, "add", ".")
+	gitCmd(t, repo, "commit", "-qm", "one")
+	gitCmd(t, repo, "commit", "-q", "--allow-empty", "-m", "two")
+	return repo
+}
+
+// Arguments after "--" reach every test binary, as go test -args passes
+// them: a TestMain that needs a flag runs, -test.short reaches
+// testing.Short, and under --baseline both versions get them.
+func TestTestBinaryArgs(t *testing.T) {
+	dir := dayoneDir(t)
+	out, raw := filepath.Join(t.TempDir(), "out.txt"), filepath.Join(t.TempDir(), "raw.jsonl")
+	_, stderr, code := gobenchDyn(t, dir, append(append([]string{"run", "./flags", "-o", out, "--raw", raw}, quickBaseline...), "--", "-size=50", "-test.short")...)
+	require.Equal(t, 0, code, stderr)
+	counts := readBenchResults(t, out)
+	assert.Equal(t, 4, sumPrefix(counts, "Size-"), "2 suite runs × 2 slices: %v", counts)
+	assert.Zero(t, sumPrefix(counts, "Long-"), "skipped under -test.short: %v", counts)
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	assert.Equal(t, `"-size=50" "-test.short"`, run.Header.Options["args"])
+
+	// Without them the package's TestMain refuses to run.
+	_, stderr, code = gobenchDyn(t, dir, append([]string{"run", "./flags"}, quickBaseline...)...)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, stderr, "-size is required")
+
+	repo := dayoneRepo(t)
+	base := filepath.Join(t.TempDir(), "base.txt")
+	_, stderr, code = gobenchDyn(t, repo, append(append([]string{"run", "./flags", "--baseline", "HEAD~1", "--baseline-out", base, "-o", out}, quickBaseline...), "--", "-size=50", "-test.short")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, 4, sumPrefix(readBenchResults(t, base), "Size-"), "the baseline ran with the arguments too")
+	assert.Equal(t, 4, sumPrefix(readBenchResults(t, out), "Size-"))
+
+	// The flags the harness sets itself are refused before anything is
+	// built.
+	for _, a := range []string{"-test.count=3", "-test.benchtime=1s", "--test.bench=."} {
+		code, _, stderr := inProcess("run", "./flags", "--", a)
+		assert.Equal(t, 2, code, stderr)
+		assert.Contains(t, stderr, "gobench-dyn: after --: "+a+": the harness sets")
+	}
+}
+
+// sumPrefix adds up the counts of the names that start with prefix.
+func sumPrefix(counts map[string]int, prefix string) int {
+	n := 0
+	for name, c := range counts {
+		if strings.HasPrefix(name, prefix) {
+			n += c
+		}
+	}
+	return n
 }

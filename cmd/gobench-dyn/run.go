@@ -24,7 +24,10 @@ import (
 type RunOptions struct {
 	IO *IOStreams
 
-	Patterns   []string
+	Patterns []string
+	// TestArgs are the arguments after "--", passed to every test binary
+	// of both versions as go test -args passes them.
+	TestArgs   []string
 	Bench      string
 	Stop       stopper.Config
 	SuiteRuns  int
@@ -97,7 +100,7 @@ const (
 func NewCmdRun(ios *IOStreams, runF func(*RunOptions) error) *cobra.Command {
 	opts := &RunOptions{IO: ios, Stop: stopper.Default(stopper.Interval)}
 	cmd := &cobra.Command{
-		Use:   "run [flags] [packages]",
+		Use:   "run [flags] [packages] [-- test-binary args]",
 		Short: "Run benchmarks in randomized multiple interleaved trials",
 		Long: `Run builds each package's test binary once, discovers its leaf benchmarks,
 calibrates b.N so that one slice lasts about --slice-time, and runs every
@@ -107,6 +110,9 @@ slices. Results go to stdout (or -o) in the format benchstat reads; every
 slice goes to --raw as a JSON record as soon as it is measured.
 
 Packages are resolved as go test resolves them; the default is ./...
+Arguments after "--" go to every test binary, of the baseline too, as
+go test -args passes them: "-- -test.short" for testing.Short, or a flag
+of the package's own TestMain.
 
 Exit status: 0 ok; 1 if a benchmark or package failed (unless --keep-going),
 a regression against --baseline was found, or the run itself failed (a
@@ -114,9 +120,13 @@ build, a write); 2 on bad flags or input files, before anything runs; 130
 when interrupted, after writing the results measured so far.`,
 		Example: `  gobench-dyn run ./...
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
-  gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...`,
+  gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...
+  gobench-dyn run ./pkg -- -test.short -size=100`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				opts.Patterns, opts.TestArgs = args[:dash], args[dash:]
+			}
 			opts.seedSet = cmd.Flags().Changed("seed")
 			if err := opts.validate(cmd.Flags()); err != nil {
 				return err
@@ -190,6 +200,9 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := rmit.CheckPattern(o.Bench); err != nil {
 		return usageErr("--bench %q: %w", o.Bench, err)
 	}
+	if err := rmit.CheckTestArgs(o.TestArgs); err != nil {
+		return usageErr("after --: %v; run's own flags set it (docs/MIGRATION.md)", err)
+	}
 	if err := o.Shard.resolve(os.Getenv); err != nil {
 		return err
 	}
@@ -248,7 +261,7 @@ func (o *RunOptions) setSession() error {
 		return err
 	}
 	o.session = session.Options{
-		Patterns: o.Patterns, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
+		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,

@@ -18,6 +18,9 @@ import (
 type Options struct {
 	// Patterns are the packages, as go test resolves them.
 	Patterns []string
+	// TestArgs are passed to every test binary of both versions, after
+	// the harness's own flags, as go test -args passes them.
+	TestArgs []string
 	// Dir is where the packages are resolved; "" is the current directory.
 	Dir string
 	// Bench selects benchmarks as go test -bench does, and CPU lists

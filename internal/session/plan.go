@@ -167,7 +167,7 @@ func headerOptions(o *Options) map[string]string {
 	if o.duets() {
 		duet.TurnTime, duet.Turns = o.TurnTime, o.Turns
 	}
-	return record.RunOptions{
+	m := record.RunOptions{
 		Bench:         o.Bench,
 		Stop:          o.Stop.Criterion.String(),
 		Threshold:     o.Stop.Threshold,
@@ -199,6 +199,21 @@ func headerOptions(o *Options) map[string]string {
 		CPU:           strings.Join(cpus, ","),
 		Race:          o.Race,
 	}.Encode()
+	if len(o.TestArgs) > 0 {
+		// Only when given, so that runs recorded before test binary
+		// arguments existed resume as they are.
+		m["args"] = quoteArgs(o.TestArgs)
+	}
+	return m
+}
+
+// quoteArgs writes args on one line, each quoted as Go quotes strings.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = strconv.Quote(a)
+	}
+	return strings.Join(q, " ")
 }
 
 // newHeader returns the raw file header of a run of pkgs on this machine.

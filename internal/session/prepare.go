@@ -85,7 +85,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		flags, sliceTime = buildFlags(o, ov), o.TurnTime
 	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
-		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log,
+		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
 		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
 	})
 	if err != nil {

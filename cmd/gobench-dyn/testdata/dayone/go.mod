@@ -1,0 +1,3 @@
+module example.com/dayone
+
+go 1.26
