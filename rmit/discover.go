@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"io"
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,10 +89,16 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			if fail == nil && len(found) == 0 && len(levels) == 1 {
 				// With a pattern of one level every benchmark it
 				// selects prints a result unless it skips itself.
-				fail = &DiscoveryFailure{Name: top, Reason: "printed no result (it called b.Skip)", Skipped: true}
+				fail = &DiscoveryFailure{Name: top, Reason: skipReason(ctx, pkg, args, opts), Skipped: true}
 			}
 			if fail != nil {
 				fail.Package = pkg
+				if fail.Name == "" {
+					// It failed before go test printed its name: a
+					// benchmark's first call runs before anything of
+					// it is printed. The process ran this one alone.
+					fail.Name = WithProcs(top, procs)
+				}
 				failures = append(failures, fail)
 			}
 		}
@@ -170,9 +178,11 @@ func probeRun(ctx context.Context, pkg *Package, args []string, opts DiscoverOpt
 			pending = ""
 			found = append(found, probed{it.name, it.values["ns/op"]})
 		case itemFailure, itemPanic:
-			failText.WriteString(it.text + "\n")
 			if fail == nil {
-				fail = &DiscoveryFailure{Name: it.name, Reason: it.text}
+				fail = &DiscoveryFailure{Name: it.name, Reason: it.reason}
+				failText.WriteString(it.detail + "\n")
+			} else {
+				failText.WriteString(it.text() + "\n")
 			}
 		}
 		return false
@@ -191,6 +201,38 @@ func probeRun(ctx context.Context, pkg *Package, args []string, opts DiscoverOpt
 		fail.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
 	}
 	return found, fail
+}
+
+// skipReason runs the benchmark that args select once more, verbose, for
+// the reason it gave b.Skip: go test prints it only with -test.v, and only
+// a benchmark that skips pays for the second run.
+func skipReason(ctx context.Context, pkg *Package, args []string, opts DiscoverOptions) string {
+	const unknown = "printed no result (it called b.Skip)"
+	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, append(slices.Clone(args), "-test.v"))
+	if err != nil {
+		return unknown
+	}
+	stop := p.watch(ctx, opts.Timeout)
+	defer stop()
+	var msg []string
+	sc := bufio.NewScanner(p.stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "--- SKIP"):
+			if len(msg) > 0 {
+				_, _ = io.Copy(io.Discard, p.stdout)
+				_ = p.wait()
+				return "skipped: " + strings.Join(msg, "; ")
+			}
+		case strings.HasPrefix(line, "    "):
+			msg = append(msg, strings.TrimSpace(line))
+		default:
+			msg = nil
+		}
+	}
+	_ = p.wait()
+	return unknown
 }
 
 // splitPattern splits a -test.bench pattern into its per-level parts, at

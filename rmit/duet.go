@@ -213,11 +213,15 @@ func (r *Runner) duetSlice(s *duetSide, k, order, turn int, begin time.Time, pla
 			}
 			return true
 		case itemFailure, itemPanic:
-			s.failText.WriteString(it.text)
-			s.failText.WriteByte('\n')
 			if s.fail == nil {
-				s.failWith(it.text, "")
+				// The first failure's message is its reason; the
+				// detail holds the rest, and every later failure.
+				s.failWith(it.reason, "")
+				s.failText.WriteString(it.detail)
+			} else {
+				s.failText.WriteString(it.text())
 			}
+			s.failText.WriteByte('\n')
 			// A failed slice prints no result: the worker waits for
 			// its next turn, which would never come.
 			return false

@@ -23,7 +23,15 @@ type outputItem struct {
 	name   string
 	n      int64
 	values map[string]float64
-	text   string
+	// reason is the first line of a failure's own message ("x_test.go:9:
+	// boom", "panic: boom"), and detail the rest of it, so that a report
+	// printing both prints the message once.
+	reason, detail string
+}
+
+// text returns the whole failure message, reason and detail.
+func (it outputItem) text() string {
+	return strings.TrimSpace(it.reason + "\n" + it.detail)
 }
 
 // scanOutput parses the stdout of a test binary as it arrives and calls fn
@@ -40,9 +48,16 @@ func scanOutput(r io.Reader, fn func(outputItem) (stop bool)) error {
 			if !x.Failed() {
 				continue
 			}
-			it = outputItem{kind: itemFailure, name: x.Name, text: strings.TrimSpace("--- FAIL: " + x.Name + "\n" + strings.Join(x.Lines, "\n"))}
+			reason, detail := "--- FAIL: "+x.Name, x.Lines
+			for len(detail) > 0 && strings.TrimSpace(detail[0]) == "" {
+				detail = detail[1:]
+			}
+			if len(detail) > 0 {
+				reason, detail = strings.TrimSpace(detail[0]), detail[1:]
+			}
+			it = outputItem{kind: itemFailure, name: x.Name, reason: reason, detail: strings.Join(detail, "\n")}
 		case *benchout.Panic:
-			it = outputItem{kind: itemPanic, text: x.Message + "\n" + strings.Join(x.Trace, "\n")}
+			it = outputItem{kind: itemPanic, reason: x.Message, detail: strings.Join(x.Trace, "\n")}
 		case *benchout.Incomplete:
 			it = outputItem{kind: itemStart, name: x.Name}
 		default:

@@ -168,7 +168,7 @@ func TestResumeKeepsFailures(t *testing.T) {
 	_, sum, err := resumeRun(t, bs, Static{Slices: 2}, &raw, NewResume(first), 0)
 	require.NoError(t, err)
 	require.Len(t, sum.Failed, 1, "the recorded failure counts, whether replayed or met anew")
-	assert.Contains(t, sum.Failed[0].Reason, "--- FAIL")
+	assert.Contains(t, sum.Failed[0].Reason, "fatal failure")
 	got := readRaw(t, &raw)
 	failures := 0
 	for _, e := range got.Events {

@@ -538,11 +538,15 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 				return true
 			}
 		case itemFailure, itemPanic:
-			failText.WriteString(it.text)
-			failText.WriteByte('\n')
 			if failure == nil {
-				failure = fail(it.text, "")
+				// The first failure's message is its reason; the
+				// detail holds the rest, and every later failure.
+				failure = fail(it.reason, "")
+				failText.WriteString(it.detail)
+			} else {
+				failText.WriteString(it.text())
 			}
+			failText.WriteByte('\n')
 		}
 		return false
 	})

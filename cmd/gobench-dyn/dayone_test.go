@@ -137,3 +137,35 @@ func sumPrefix(counts map[string]int, prefix string) int {
 	}
 	return n
 }
+
+// A benchmark that exits the test binary on its first call does so before
+// go test prints its name; it is named all the same, in the message and
+// in the raw failure event, and the others of its package run.
+func TestDiscoveryExitNamesTheBenchmark(t *testing.T) {
+	dir := dayoneDir(t)
+	out, raw := filepath.Join(t.TempDir(), "out.txt"), filepath.Join(t.TempDir(), "raw.jsonl")
+	_, stderr, code := gobenchDyn(t, dir, append([]string{"run", "./exits", "-o", out, "--raw", raw}, quickBaseline...)...)
+	assert.Equal(t, 1, code, stderr)
+	assert.Regexp(t, `FAILED example\.com/dayone/exits\.BenchmarkExits(-\d+)?: exit status 3`, stderr)
+	assert.NotContains(t, stderr, "FAILED example.com/dayone/exits:", "not charged to the package")
+	counts := readBenchResults(t, out)
+	assert.Equal(t, 4, sumPrefix(counts, "First"), "%v", counts)
+	assert.Equal(t, 4, sumPrefix(counts, "Last"), "%v", counts)
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	var failed []string
+	for _, e := range run.Events {
+		if e.Event == record.EventFailure {
+			failed = append(failed, e.Benchmark)
+		}
+	}
+	require.Len(t, failed, 1)
+	assert.Regexp(t, `^BenchmarkExits(-\d+)?$`, failed[0])
+}
+
+// A benchmark that skips itself is left out with the reason it gave.
+func TestSkipReasonShown(t *testing.T) {
+	_, stderr, code := gobenchDyn(t, dayoneDir(t), append(append([]string{"run", "./flags"}, quickBaseline...), "--", "-size=10", "-test.short")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "example.com/dayone/flags.BenchmarkLong skipped: flags_test.go:40: long: skipped in -short mode; not run")
+}

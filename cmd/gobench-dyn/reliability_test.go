@@ -137,7 +137,8 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 	assert.Equal(t, 1, code, "a failed benchmark fails the run:\n%s", stderr)
 	assertNoLeftovers(t, tmp, "sleep "+mark)
 
-	// Every failure is named with its reason and the tail of its output.
+	// Every failure is named with its reason and the tail of its output,
+	// its message once.
 	for _, want := range []string{
 		"FAILED example.com/faulty/broken: build failed",
 		`cannot use "not a number"`,
@@ -145,10 +146,12 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 		"FAILED example.com/faulty.BenchmarkFatal", "faulty: fatal failure",
 		"FAILED example.com/faulty.BenchmarkLateFail", "faulty: failed in a later repetition",
 		"FAILED example.com/faulty.BenchmarkHang", "timeout", "killed after --timeout 3s",
-		"example.com/faulty.BenchmarkSkip printed no result (it called b.Skip); not run",
+		"example.com/faulty.BenchmarkSkip skipped: faulty_test.go:109: faulty: not on this machine; not run",
 	} {
 		assert.Contains(t, stderr, want)
 	}
+	_, summary, _ := strings.Cut(stderr, "gobench-dyn: done")
+	assert.Equal(t, 1, strings.Count(summary, "faulty: fatal failure"), "the summary gives the message of b.Fatal once:\n%s", summary)
 
 	// The healthy benchmarks ran their whole configuration, the printing
 	// one included: 2 suite runs × 3 slices.
@@ -181,7 +184,7 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 		for key, e := range failures {
 			if strings.HasPrefix(key, name) {
 				found = true
-				assert.Contains(t, e.Detail, want, key)
+				assert.Contains(t, e.Reason+"\n"+e.Detail, want, key)
 			}
 		}
 		assert.True(t, found, "failure event for %s", name)
