@@ -52,6 +52,11 @@ func (f *PrepareFailure) Error() string {
 	if f.Bench != "" {
 		name += "." + f.Bench
 	}
+	if f.Version != "" && f.Version != record.VersionHead {
+		// The baseline's own failure: said so, or it reads as one of
+		// the code under test.
+		name += " (" + f.Version + ")"
+	}
 	if f.Detail == "" {
 		return name + ": " + f.Reason
 	}

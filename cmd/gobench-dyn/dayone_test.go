@@ -169,3 +169,36 @@ func TestSkipReasonShown(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "example.com/dayone/flags.BenchmarkLong skipped: flags_test.go:40: long: skipped in -short mode; not run")
 }
+
+// A package that does not build at the baseline is reported as the
+// baseline's failure, and its benchmarks at HEAD are not called new.
+func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
+	repo := t.TempDir()
+	write := func(path, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(repo, path)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(repo, path), []byte(content), 0o644))
+	}
+	gitCmd(t, repo, "init", "-q")
+	write("go.mod", "module example.com/calc\n\ngo 1.26\n")
+	write("ok/ok_test.go", fmt.Sprintf(metricSource, 1000))
+	write("calc/calc_test.go", "package calc\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { var n int = \"not a number\"; _ = n }\n")
+	gitCmd(t, repo, "add", ".")
+	gitCmd(t, repo, "commit", "-qm", "broken")
+	write("calc/calc_test.go", fmt.Sprintf(metricSource, 1000))
+	gitCmd(t, repo, "commit", "-qam", "fixed")
+
+	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "./...", "--baseline", "HEAD~1"}, quickBaseline...)...)
+	assert.Equal(t, 1, code, "a failure fails the run:\n%s", stderr)
+	assert.Contains(t, stderr, "FAILED example.com/calc/calc (baseline): build failed")
+	assert.Contains(t, stderr, "example.com/calc/calc: build failed in the baseline HEAD~1; its benchmarks have nothing to compare with")
+	assert.NotContains(t, stderr, "is new: not in the baseline")
+
+	// When nothing of the baseline builds, the run says so.
+	write("ok/ok_test.go", "package calc\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { var n int = \"not a number\"; _ = n }\n")
+	gitCmd(t, repo, "commit", "-qam", "broken again")
+	gitCmd(t, repo, "revert", "--no-edit", "HEAD")
+	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "./ok", "--baseline", "HEAD~1"}, quickBaseline...)...)
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "FAILED example.com/calc/ok (baseline): build failed")
+	assert.Contains(t, stderr, "gobench-dyn: no benchmark of the baseline HEAD~1 could be prepared: nothing to compare with")
+}

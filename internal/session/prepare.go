@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -51,7 +49,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	reportUnpaired(r.log, base, head)
+	reportUnpaired(r.log, r.opts.Baseline, base, head)
 	rmit.ShareN(base.Benchmarks, head.Benchmarks)
 	p.base = base
 	p.suite = &rmit.Suite{
@@ -97,6 +95,9 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	if len(suite.Benchmarks) == 0 {
 		for _, f := range suite.Failures {
 			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
+		}
+		if len(suite.Failures) > 0 && version == record.VersionBaseline {
+			return nil, fmt.Errorf("no benchmark of the baseline %s could be prepared: nothing to compare with", o.Baseline)
 		}
 		if len(suite.Failures) > 0 {
 			return nil, errors.New("no benchmark could be prepared")
@@ -168,24 +169,43 @@ func buildFlags(o *Options, overlay string) []string {
 	return f
 }
 
-// reportUnpaired lists the benchmarks present in only one version.
-func reportUnpaired(w io.Writer, base, head *rmit.Suite) {
-	names := func(s *rmit.Suite) map[string]bool {
-		m := map[string]bool{}
-		for _, b := range s.Benchmarks {
-			m[b.Bench().String()] = true
-		}
-		return m
+// reportUnpaired lists the benchmarks present in only one version. A
+// benchmark missing from a version because its package or itself failed
+// there is not new or gone: the failure says why, once per package.
+func reportUnpaired(w io.Writer, rev string, base, head *rmit.Suite) {
+	unpaired(w, head, base, "baseline "+rev, "is new: not in the baseline")
+	unpaired(w, base, head, "code under test", "is gone: only in the baseline")
+}
+
+// unpaired reports the benchmarks of mine that other lacks, other being
+// the version named version.
+func unpaired(w io.Writer, mine, other *rmit.Suite, version, missing string) {
+	have := map[record.Bench]bool{}
+	for _, b := range other.Benchmarks {
+		have[b.Bench()] = true
 	}
-	hb, bb := names(head), names(base)
-	for _, n := range slices.Sorted(maps.Keys(hb)) {
-		if !bb[n] {
-			fmt.Fprintf(w, "gobench-dyn: %s is new: not in the baseline\n", n)
+	failedPkgs, failedBench := map[string]string{}, map[record.Bench]bool{}
+	for _, f := range other.Failures {
+		if f.Bench == "" {
+			failedPkgs[f.Package] = f.Reason
+		} else {
+			failedBench[record.Bench{Package: f.Package, Benchmark: f.Bench}] = true
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(bb)) {
-		if !hb[n] {
-			fmt.Fprintf(w, "gobench-dyn: %s is gone: only in the baseline\n", n)
+	told := map[string]bool{}
+	for _, b := range mine.Benchmarks {
+		id := b.Bench()
+		switch {
+		case have[id]:
+		case failedPkgs[id.Package] != "":
+			if !told[id.Package] {
+				told[id.Package] = true
+				fmt.Fprintf(w, "gobench-dyn: %s: %s in the %s; its benchmarks have nothing to compare with\n", id.Package, failedPkgs[id.Package], version)
+			}
+		case failedBench[id] || failedBench[record.Bench{Package: id.Package, Benchmark: b.Base}]:
+			fmt.Fprintf(w, "gobench-dyn: %s failed in the %s: nothing to compare with\n", id, version)
+		default:
+			fmt.Fprintf(w, "gobench-dyn: %s %s\n", id, missing)
 		}
 	}
 }
