@@ -80,7 +80,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				args = append(args, fmt.Sprintf("-test.cpu=%d", procs))
 			}
 			args = append(args, pkg.TestArgs...)
-			found, fail := probeRun(ctx, pkg, args, opts)
+			found, fail := probeRun(ctx, pkg, args, probe, opts)
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
@@ -157,9 +157,15 @@ type probed struct {
 	nsPerOp float64
 }
 
-// probeRun runs one discovery process and returns the leaves it reported,
-// and a failure if the process failed.
-func probeRun(ctx context.Context, pkg *Package, args []string, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
+// goRampOvershoot is how much longer than its -test.benchtime go test's
+// last run of a benchmark typically lasts: it predicts the N that fills
+// the benchtime and adds 20%.
+const goRampOvershoot = 1.2
+
+// probeRun runs one discovery process, which runs its benchmarks for
+// probeTime each, and returns the leaves it reported, and a failure if the
+// process failed.
+func probeRun(ctx context.Context, pkg *Package, args []string, probeTime time.Duration, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
 	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, args)
 	if err != nil {
 		return nil, &DiscoveryFailure{Reason: "cannot start test binary", Detail: err.Error()}
@@ -176,7 +182,14 @@ func probeRun(ctx context.Context, pkg *Package, args []string, opts DiscoverOpt
 			pending = it.name
 		case itemResult:
 			pending = ""
-			found = append(found, probed{it.name, it.values["ns/op"]})
+			ns := it.values["ns/op"]
+			if ns <= 0 && it.n > 0 {
+				// It reports no time (b.ReportMetric(0, "ns/op")), but
+				// go test ramped its N by the clock all the same, to
+				// about 1.2 times the probe's benchtime.
+				ns = goRampOvershoot * float64(probeTime) / float64(it.n)
+			}
+			found = append(found, probed{it.name, ns})
 		case itemFailure, itemPanic:
 			if fail == nil {
 				fail = &DiscoveryFailure{Name: it.name, Reason: it.reason}

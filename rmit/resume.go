@@ -142,7 +142,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		// The recorded flags, not the policy's steps, say which slices
 		// were warmup: the policy may have changed its mind since.
 		feed.Step.Warmup = s.Warmup
-		feed.Add(s.Values["ns/op"])
+		feed.Add(primaryValue(s.Values))
 	}
 	measured := feed.Measured
 	if past.failure == nil && !feed.Step.Done {
@@ -151,6 +151,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	}
 
 	var wall, inSlices time.Duration
+	var perOp []float64
 	for i := range past.slices {
 		s := &past.slices[i]
 		if s.Warmup {
@@ -159,6 +160,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 			sum.Slices++
 			sum.InSlices += time.Duration(s.WallNs)
 			inSlices += time.Duration(s.WallNs)
+			perOp = append(perOp, timePerOp(s))
 		}
 		wall += time.Duration(s.WallNs)
 		b.N = s.N
@@ -185,7 +187,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		}
 		return true
 	}
-	r.recalibrate(b, measured)
+	r.recalibrate(b, perOp)
 	if e.Padding {
 		return true
 	}

@@ -108,6 +108,7 @@ type Runner struct {
 	spent    bool                  // the budget ran out during an iteration
 	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
 	allWall  time.Duration         // wall time of all its slices, the first from the process start
+	perOp    []float64             // the time per op of its measurement slices (timePerOp)
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -501,7 +502,7 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 // runProcess is runIteration without the slice times, which it leaves in
 // r.inSlices and r.allWall.
 func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
-	r.inSlices, r.allWall = 0, 0
+	r.inSlices, r.allWall, r.perOp = 0, 0, r.perOp[:0]
 	b := e.Bench
 	maxSlices := r.Policy.MaxSlices(b.ID)
 	fail := func(reason, detail string) *Failure {
@@ -568,7 +569,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if !done {
 		return feed.Measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
 	}
-	r.recalibrate(b, feed.Measured)
+	r.recalibrate(b, r.perOp)
 	return feed.Measured, nil
 }
 
@@ -592,8 +593,9 @@ func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last t
 		sum.Slices++
 		sum.InSlices += now.Sub(rec.Start)
 		r.inSlices += now.Sub(rec.Start)
+		r.perOp = append(r.perOp, timePerOp(rec))
 	}
-	if feed.Add(it.values["ns/op"]) {
+	if feed.Add(primaryValue(it.values)) {
 		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
 	}
 	done := feed.Step.Done
@@ -625,13 +627,14 @@ func exitReason(err error) string {
 
 // recalibrate resets b.N when the iteration's slices landed far from the
 // target slice time, for example because the benchmark's speed changed
-// after its warm-up. Measurement slices within one iteration always share
-// one N.
-func (r *Runner) recalibrate(b *Benchmark, measured []float64) {
-	if len(measured) == 0 || r.SliceTime <= 0 || r.FixedN {
+// after its warm-up. perOp holds the time per op of its measurement
+// slices (timePerOp). Measurement slices within one iteration always
+// share one N.
+func (r *Runner) recalibrate(b *Benchmark, perOp []float64) {
+	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {
 		return
 	}
-	med := slices.Clone(measured)
+	med := slices.Clone(perOp)
 	slices.Sort(med)
 	ns := med[len(med)/2]
 	if ns <= 0 {

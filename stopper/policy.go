@@ -305,6 +305,11 @@ func precisionOf(est stats.Components, target float64, m int) policy.Precision {
 	}
 	pr.Processes = est.ProcessesFor(target, IntervalConfidence, float64(m), maxPredicted)
 	n := est.Processes
+	if pr.Width > target && pr.Processes > 0 {
+		// The model's prediction can fall at or below the processes
+		// that just missed the target; it takes at least one more.
+		pr.Processes = max(pr.Processes, n+1)
+	}
 	if now := est.PredictRelHalfWidth(IntervalConfidence, n, float64(m)); now > 0 {
 		// Scale the observed width by the model's narrowing, so that a
 		// lucky or unlucky sample of process means keeps its place.

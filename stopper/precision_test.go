@@ -271,3 +271,16 @@ func TestPrecisionCriterion(t *testing.T) {
 	assert.Equal(t, 0.03, p.Config().Threshold)
 	assert.Equal(t, 1000, p.Config().Resamples)
 }
+
+// A benchmark that missed its target is never told that the processes it
+// already ran would reach it: the model predicts from the planned slices
+// per process, which can make fewer processes look enough.
+func TestPrecisionProcessesBeyondThoseRun(t *testing.T) {
+	procs := [][]float64{{90, 100, 110}, {94, 104, 114}, {86, 96, 106}}
+	est := stats.FitComponents(procs)
+	raw := est.ProcessesFor(0.03, IntervalConfidence, 100, maxPredicted)
+	require.LessOrEqual(t, raw, 3, "the case: the model alone predicts no more than the 3 processes run")
+	pr := precisionOf(est, 0.03, 100)
+	require.Greater(t, pr.Width, 0.03, "the target was missed")
+	assert.Equal(t, 4, pr.Processes)
+}

@@ -202,3 +202,21 @@ func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
 	assert.Contains(t, stderr, "FAILED example.com/calc/ok (baseline): build failed")
 	assert.Contains(t, stderr, "gobench-dyn: no benchmark of the baseline HEAD~1 could be prepared: nothing to compare with")
 }
+
+// A benchmark that reports a unit of its own in place of ns/op is
+// calibrated by the clock, as go test calibrates it, not run at b.N = 1,
+// and its mean and interval, in its own unit, are in the summary.
+func TestCustomUnitCalibratedAndSummarized(t *testing.T) {
+	raw := filepath.Join(t.TempDir(), "raw.jsonl")
+	_, stderr, code := gobenchDyn(t, dayoneDir(t), "run", "./custom", "--slice-time", "5ms", "--suite-runs", "4", "--slices", "2", "--stop", "none", "--seed", "1", "--progress", "off", "--raw", raw)
+	require.Equal(t, 0, code, stderr)
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	require.NotEmpty(t, run.Slices)
+	for _, s := range run.Slices {
+		assert.Greater(t, s.N, int64(100), "b.N of a 5 ms slice of about 100 ns per op")
+		assert.NotContains(t, s.Values, "ns/op")
+	}
+	_, summary, _ := strings.Cut(stderr, "gobench-dyn: done")
+	assert.Regexp(t, `BenchmarkWidgets\S*\s+42\.00 widgets/op\s+±0%\s+4\s+done`, summary)
+}

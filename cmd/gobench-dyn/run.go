@@ -339,7 +339,7 @@ func runExit(opts *RunOptions, res *session.Result, err error) error {
 	case res.Inconclusive:
 		return failErr("inconclusive against --baseline %s in %s", opts.Baseline, opts.Compare.FailOn)
 	case res.Failed() > 0 && !opts.KeepGoing:
-		return failErr("%d benchmarks or packages failed (--keep-going exits 0 anyway)", res.Failed())
+		return failErr("%s failed (with --keep-going, failures do not change the exit status)", res.FailedText())
 	}
 	return nil
 }

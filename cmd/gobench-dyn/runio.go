@@ -17,11 +17,15 @@ import (
 
 // resultsFile is where benchstat-format results go: stdout, or a file
 // written in place of the old one once the run ends (interrupted or not).
-// Lines are written as slices finish in both cases; a file is then written
-// once more grouped by package and benchmark in source order, for reading.
+// Both get the results grouped by package and benchmark in source order,
+// as go test prints them, once the run ends. A file also gets each line
+// as its slice finishes, in schedule order, and keeps them should the
+// ordered rewrite fail; stdout, which cannot be rewritten, gets only the
+// ordered results. The raw file is the record streamed as it happens.
 type resultsFile struct {
 	io.Writer
 	file     *atomicfile.File
+	stdout   io.Writer // the stream the ordered results go to, or nil
 	cleanups *session.Cleanups
 	failed   error // the first write that failed
 }
@@ -41,7 +45,7 @@ func (r *resultsFile) Write(p []byte) (int, error) {
 // abandonment of an unfinished file with cleanups.
 func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*resultsFile, error) {
 	if path == "" || path == "-" {
-		return &resultsFile{Writer: w}, nil
+		return &resultsFile{Writer: io.Discard, stdout: w}, nil
 	}
 	// The file is only renamed into place at the end: find out now,
 	// not after the run, that a directory stands in the way.
@@ -58,9 +62,12 @@ func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*results
 // Commit puts the file in place, written anew from run in the order of
 // the benchmarks in order. Should that fail, the file as it was written
 // during the run goes in place instead: it holds the same results, unless
-// a write failed on the way, which is then the error. On stdout the
-// failed write is the error.
+// a write failed on the way, which is then the error. On stdout it writes
+// the results in that order.
 func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
+	if r.stdout != nil {
+		return benchout.WriteInOrder(r.stdout, run, order)
+	}
 	if r.file == nil {
 		return r.failed
 	}

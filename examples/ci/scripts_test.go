@@ -338,7 +338,7 @@ func TestActionDefaults(t *testing.T) {
 	runs := j.callsOf("gobench-dyn", "run")
 	require.Len(t, runs, 1)
 	out := r.outputs
-	assert.Equal(t, []string{"run", "-o", out["results"], "--raw", out["raw"], "--", "./..."}, runs[0].Args)
+	assert.Equal(t, []string{"run", "-o", out["results"], "--raw", out["raw"], "./..."}, runs[0].Args)
 	assert.Equal(t, j.workspace, runs[0].Dir)
 	assert.False(t, strings.HasPrefix(out["results"], j.workspace), "outputs stay out of the checkout")
 
@@ -412,8 +412,8 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"--budget", "10m",
 		"--config", "my config.json",
 		"--baseline", "origin/main", "--baseline-out", out["baseline-results"], "--min-change", "0.05",
+		"./a/...", "./b/...", "*", "$(touch", "pwned-packages)",
 		"--slice-time", "200ms", "--fail-on", "time,allocs",
-		"--", "./a/...", "./b/...", "*", "$(touch", "pwned-packages)",
 	}, runs[0].Args)
 	assert.Equal(t, work, runs[0].Dir)
 	assert.FileExists(t, out["baseline-results"])
@@ -425,6 +425,16 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		return err
 	})
 	require.NoError(t, err)
+}
+
+// A package input that starts with "-" is not read as a flag of run: the
+// step refuses it, exit status 2, without running anything.
+func TestActionPackageLikeAFlag(t *testing.T) {
+	j := newJob(t)
+	r := j.runAction(map[string]string{"packages": "./... --baseline=HEAD"}, 0, "")
+	assert.Equal(t, "2", r.outputs["exit-code"])
+	assert.Empty(t, j.callsOf("gobench-dyn", "run"))
+	assert.Contains(t, r.runLog, "packages: --baseline=HEAD is not a package pattern")
 }
 
 func TestActionRegression(t *testing.T) {
@@ -448,7 +458,7 @@ func TestActionRegression(t *testing.T) {
 
 func TestActionFailedBenchmark(t *testing.T) {
 	j := newJob(t)
-	r := j.runAction(map[string]string{"baseline": "origin/main"}, 1, "gobench-dyn: 1 benchmarks or packages failed\n")
+	r := j.runAction(map[string]string{"baseline": "origin/main"}, 1, "gobench-dyn: 1 benchmark failed (with --keep-going, failures do not change the exit status)\n")
 	assert.Equal(t, "1", r.outputs["exit-code"])
 	assert.Equal(t, "false", r.outputs["regression"], "a failed benchmark is not a regression")
 	assert.Contains(t, j.readSummary(), "**Failed:**")

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	// Named apart from the tests' render helper.
+	rendering "github.com/gobench-dyn/gobench-dyn/internal/render"
 )
 
 // A Package is the file-level configuration of one package's results: the
@@ -116,7 +118,8 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 // benchmark's results:
 //
 //	# BenchmarkSum/size=16-2: mean over 4 processes ±1.4% (95%)
-//	# BenchmarkWork-2: mean over 4 processes ±62% (95%); about 353 processes for ±3%
+//	# BenchmarkWork-2: mean over 4 processes ±62% (95%); over 100 processes for ±3%
+//	# BenchmarkParse-2: mean over 2 processes: too few processes to tell its precision
 //
 // benchfmt, and so benchstat, skips the line, which a person reading the
 // file sees beside the results. It is not a configuration line: benchstat
@@ -133,6 +136,10 @@ func (w *Writer) WritePrecision(ev *record.Event, processes int) error {
 	name := ev.Benchmark
 	if ev.Package != w.pkg {
 		name = ev.Package + "." + name
+	}
+	if processes < rendering.FewestProcesses {
+		_, err := fmt.Fprintf(w.out, "# %s: mean over %d processes: too few processes to tell its precision\n", name, processes)
+		return err
 	}
 	_, err := fmt.Fprintf(w.out, "# %s: mean over %d processes %s\n", name, processes, ev.Precision)
 	return err

@@ -155,11 +155,11 @@ func TestWriteRunPrecision(t *testing.T) {
 		"BenchmarkA 1000 14.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"BenchmarkZ 1000 11.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"BenchmarkZ 1000 13.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
-		"# BenchmarkZ: mean over 2 processes ±1.4% (95%)\n" +
+		"# BenchmarkZ: mean over 2 processes: too few processes to tell its precision\n" +
 		"\npkg: p/b\n\n" +
 		"BenchmarkSort/size=16 1000 10.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"BenchmarkSort/size=16 1000 12.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
-		"# BenchmarkSort/size=16: mean over 2 processes ±60% (95%); about 353 processes for ±3%\n" +
+		"# BenchmarkSort/size=16: mean over 2 processes: too few processes to tell its precision\n" +
 		"BenchmarkSort/size=128 1000 21.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"BenchmarkSort/size=128 1000 20.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
 		"BenchmarkSort/size=1024 1000 30.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n" +
@@ -186,7 +186,7 @@ func TestWriteRunPrecision(t *testing.T) {
 		require.NoError(t, w.WritePrecision(&ev, 4))
 	}
 	assert.Equal(t, "# BenchmarkZ: mean over 4 processes ±1.4% (95%)\n"+
-		"# p/b.BenchmarkSort/size=16: mean over 4 processes ±60% (95%); about 353 processes for ±3%\n",
+		"# p/b.BenchmarkSort/size=16: mean over 4 processes ±60% (95%); over 100 processes for ±3%\n",
 		stream.String()[strings.Index(stream.String(), "#"):])
 }
 

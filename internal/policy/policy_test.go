@@ -17,7 +17,10 @@ func TestPrecisionString(t *testing.T) {
 	assert.Equal(t, "±35%", Precision{Width: 0.351, Confidence: 0.95}.String())
 	assert.Equal(t, "", Precision{Width: math.NaN(), Confidence: 0.95}.String())
 	assert.Equal(t, "", Precision{}.String(), "no estimate")
-	assert.Equal(t, "±35%; over 10000 processes for ±3%", Precision{Width: 0.35, Confidence: 0.95, Target: 0.03, Processes: 10001}.String())
+	assert.Equal(t, "±35%; over 100 processes for ±3%", Precision{Width: 0.35, Confidence: 0.95, Target: 0.03, Processes: 10001}.String())
+	assert.Equal(t, "±20%; over 100 processes for ±3%", Precision{Width: 0.2, Confidence: 0.95, Target: 0.03, Processes: 811}.String(),
+		"no projection that no run would reach")
+	assert.Equal(t, "±8%; about 100 processes for ±3%", Precision{Width: 0.08, Confidence: 0.95, Target: 0.03, Processes: 100}.String())
 	assert.Equal(t, "±3.04%; about 10 processes for ±3%", Precision{Width: 0.0304, Confidence: 0.95, Target: 0.03, Processes: 10}.String(),
 		"just past the target, not the same figure as the target")
 	assert.Equal(t, "±3%", Precision{Width: 0.0299, Confidence: 0.95, Target: 0.03, Processes: 3}.String())

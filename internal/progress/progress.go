@@ -127,6 +127,7 @@ type Reporter struct {
 	failedIt  int // iterations that failed
 	skipped   int // iterations removed from the schedule
 	stopped   int // benchmarks that left the schedule early
+	cut       int // benchmarks the budget cut short
 	failed    map[string]bool
 	closing   bool // Finish was called
 	finished  bool // the bar is complete
@@ -214,14 +215,32 @@ func (r *Reporter) SkippedIterations(n int) {
 	r.skipped += n
 }
 
+// QuietAbove is the most benchmarks a suite may have for each stop to get
+// a line of its own: a larger suite's stops are counted in the status
+// lines, so that a log shows the run's progress rather than hundreds of
+// lines, and its summary says the rest.
+const QuietAbove = 20
+
 // BenchmarkStopped reports that bench left the schedule before its cap;
 // why says in a few words whether its criterion held, and if not, what
-// stopped it.
+// stopped it. It writes a line unless the suite has more than QuietAbove
+// benchmarks.
 func (r *Reporter) BenchmarkStopped(bench, why string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopped++
-	r.println(fmt.Sprintf("stopped %s: %s", oneLine(bench), oneLine(why)))
+	if r.plan.Benchmarks <= QuietAbove {
+		r.println(fmt.Sprintf("stopped %s: %s", oneLine(bench), oneLine(why)))
+	}
+}
+
+// BenchmarkCut reports that the budget took bench out of the schedule
+// before it was stable. Cuts come in crowds when the budget runs out:
+// they are counted in the status lines, never a line each.
+func (r *Reporter) BenchmarkCut(bench string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cut++
 }
 
 // BenchmarkFailed reports that bench failed; reason says why in one line.
@@ -282,6 +301,9 @@ func (r *Reporter) totals() string {
 		fmt.Fprintf(&b, ", %d skipped by early stops", r.skipped)
 	}
 	fmt.Fprintf(&b, ", %d of %d benchmarks stopped early", r.stopped, r.plan.Benchmarks)
+	if r.cut > 0 {
+		fmt.Fprintf(&b, ", %d cut by the budget", r.cut)
+	}
 	if n := len(r.failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)
 	}
@@ -308,6 +330,9 @@ func (r *Reporter) status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d iterations done, %d left", r.done, r.left())
 	fmt.Fprintf(&b, ", %d/%d benchmarks stopped", r.stopped, r.plan.Benchmarks)
+	if r.cut > 0 {
+		fmt.Fprintf(&b, ", %d cut by the budget", r.cut)
+	}
 	if n := len(r.failed); n > 0 {
 		fmt.Fprintf(&b, ", %d failed", n)
 	}
@@ -328,6 +353,9 @@ func (r *Reporter) redraw() {
 		r.bar.ChangeMax(total)
 	}
 	desc := fmt.Sprintf("suite run %d/%d, %d/%d stopped", r.suiteRun, r.plan.SuiteRuns, r.stopped, r.plan.Benchmarks)
+	if r.cut > 0 {
+		desc += fmt.Sprintf(", %d cut", r.cut)
+	}
 	if n := len(r.failed); n > 0 {
 		desc += fmt.Sprintf(", %d failed", n)
 	}

@@ -64,6 +64,30 @@ func TestPlainLines(t *testing.T) {
 	assert.Equal(t, want, strings.Split(strings.TrimSuffix(out, "\n"), "\n"))
 }
 
+// A suite too large for a line per stop gets counts: the status lines say
+// how many stopped and how many the budget cut, the failures still get
+// their line.
+func TestLargeSuiteCounts(t *testing.T) {
+	r, buf, clk := newPlain(Plan{SuiteRuns: 2, Iterations: 2 * (QuietAbove + 1), Benchmarks: QuietAbove + 1})
+	r.SuiteRunStarted(1, QuietAbove+1)
+	for range QuietAbove + 1 {
+		clk.advance(time.Second)
+		r.IterationDone("BenchmarkA", true)
+	}
+	r.BenchmarkStopped("BenchmarkA", "stable")
+	r.BenchmarkFailed("BenchmarkB", "exit status 2")
+	for range 3 {
+		r.BenchmarkCut("BenchmarkC")
+	}
+	r.SuiteRunStarted(2, 2)
+	r.Finish("")
+	out := buf.String()
+	assert.NotContains(t, out, "stopped BenchmarkA")
+	assert.Contains(t, out, "FAIL BenchmarkB: exit status 2")
+	assert.Contains(t, out, "suite run 2/2: 2 iterations; 21 iterations done, 21 left, 1/21 benchmarks stopped, 3 cut by the budget, 1 failed")
+	assert.Contains(t, out, "1 of 21 benchmarks stopped early, 3 cut by the budget, 1 failed")
+}
+
 // TestETAAccountsForSkips checks that iterations removed by early stops
 // shorten the estimate.
 func TestETAAccountsForSkips(t *testing.T) {

@@ -97,6 +97,18 @@ func Duration(d time.Duration) string {
 // counting: Precision says "over 10000 processes" above it.
 const ManyProcesses = 10000
 
+// ReachableProcesses is the most processes Precision still predicts by
+// number. Beyond it, "about 811 processes for ±3%" names a run of one
+// benchmark that nobody would make: it says "over 100 processes", which
+// is what a user needs to know.
+const ReachableProcesses = 100
+
+// FewestProcesses is the fewest processes whose interval is worth
+// reporting. From two, the t interval of the mean has one degree of
+// freedom and reaches 12.7 standard errors either side at 95%: ±376%
+// says only that two processes cannot tell.
+const FewestProcesses = 3
+
 // precisionPct writes a precision with two significant digits or so: a
 // whole percent from 10% on, a tenth below, hundredths below 0.1%.
 var precisionPct = Percent{Digits: 2, Steps: []Step{{0.1, 0}, {0.001, 1}}, Trim: true}
@@ -118,8 +130,8 @@ func Precision(width, target float64, processes int) string {
 	s := "±" + w
 	switch {
 	case target <= 0 || width <= target || processes <= 0:
-	case processes > ManyProcesses:
-		s += fmt.Sprintf("; over %d processes for ±%s", ManyProcesses, precisionPct.Format(target))
+	case processes > ReachableProcesses:
+		s += fmt.Sprintf("; over %d processes for ±%s", ReachableProcesses, precisionPct.Format(target))
 	default:
 		s += fmt.Sprintf("; about %d processes for ±%s", processes, precisionPct.Format(target))
 	}

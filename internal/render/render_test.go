@@ -48,7 +48,9 @@ func TestPrecision(t *testing.T) {
 	assert.Equal(t, "±0.05%", Precision(0.0005, 0, 0))
 	assert.Equal(t, "±35%", Precision(0.351, 0, 0))
 	assert.Equal(t, "", Precision(math.NaN(), 0, 0))
-	assert.Equal(t, "±35%; over 10000 processes for ±3%", Precision(0.35, 0.03, 10001))
+	assert.Equal(t, "±35%; over 100 processes for ±3%", Precision(0.35, 0.03, 10001))
+	assert.Equal(t, "±20%; over 100 processes for ±3%", Precision(0.2, 0.03, 811), "no projection that no run would reach")
+	assert.Equal(t, "±8%; about 100 processes for ±3%", Precision(0.08, 0.03, 100))
 	assert.Equal(t, "±3.04%; about 10 processes for ±3%", Precision(0.0304, 0.03, 10), "just past the target")
 	assert.Equal(t, "±3%", Precision(0.0299, 0.03, 3))
 }

@@ -3,6 +3,9 @@ package session
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
 // workingTree is how a comparison names code under test that is not a
@@ -24,4 +27,25 @@ func (r *run) warnDirty(changes []string) {
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: warning: the working tree has uncommitted changes (%s%s): they are measured against --baseline %s; commit or stash them to compare commits\n",
 		strings.Join(shown, ", "), more, r.opts.Baseline)
+}
+
+// describeSuite says how many benchmarks in how many packages a run
+// measures: those of the code under test, the baseline's copies named
+// apart rather than counted twice.
+func describeSuite(bs []*rmit.Benchmark, baseline string) string {
+	pkgs := map[string]bool{}
+	head, base := 0, 0
+	for _, b := range bs {
+		if b.Package.Version != record.VersionHead {
+			base++
+			continue
+		}
+		head++
+		pkgs[b.Package.ImportPath] = true
+	}
+	s := fmt.Sprintf("%s in %s", plural(head, "benchmark"), plural(len(pkgs), "package"))
+	if base > 0 {
+		s += fmt.Sprintf(", %d of them also at the baseline %s", base, baseline)
+	}
+	return s
 }

@@ -116,6 +116,8 @@ func (o *observer) BenchmarkDone(b *rmit.Benchmark, ev *record.Event) {
 	switch ev.Event {
 	case record.EventFailure:
 		o.progress.BenchmarkFailed(b.String(), ev.Reason)
+	case record.EventBudget:
+		o.progress.BenchmarkCut(b.String())
 	default:
 		o.progress.BenchmarkStopped(b.String(), stopWhy(ev))
 	}

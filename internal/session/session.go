@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -38,6 +39,9 @@ type run struct {
 	// headName names the code under test in a comparison: HEAD, or the
 	// working tree when it has uncommitted changes.
 	headName string
+	// minimumBudget is the budget that gives every benchmark
+	// render.FewestProcesses processes, preparation included.
+	minimumBudget time.Duration
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -74,7 +78,8 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	}
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head), Head: obs.head}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head),
+		Head: obs.head, order: obs.order, minimumBudget: r.minimumBudget}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}
@@ -183,7 +188,7 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		}
 		fmt.Fprintf(r.log, "gobench-dyn: shard %s: %d benchmarks\n", o.Shard, len(bs))
 	}
-	fmt.Fprintf(r.log, "gobench-dyn: %d benchmarks in %d packages, seed %d\n", len(bs), len(p.suite.Packages), o.Seed)
+	fmt.Fprintf(r.log, "gobench-dyn: %s, seed %d\n", describeSuite(bs, o.Baseline), o.Seed)
 	header := newHeader(o, p.suite.Packages, r.now())
 	rw, err := r.startRecords(header, p.suite)
 	if err != nil {
@@ -248,8 +253,11 @@ func (r *run) warnBudget(runner *rmit.Runner) {
 	if o.Budget <= 0 {
 		return
 	}
-	left := o.Budget - r.now().Sub(r.start)
-	if need := runner.MinimumTime(); need > left {
+	prep := r.now().Sub(r.start)
+	left := o.Budget - prep
+	need := runner.MinimumTime()
+	r.minimumBudget = prep + need*time.Duration(max(render.FewestProcesses, o.Stop.MinIterations))/time.Duration(max(1, o.Stop.MinIterations))
+	if need > left {
 		fmt.Fprintf(r.log, "gobench-dyn: warning: --budget %s leaves %s after building and calibrating, and the minimum of %d iterations per benchmark needs about %s: some benchmarks will get fewer than their minimum samples\n",
 			o.Budget, left.Round(time.Second), max(1, o.Stop.MinIterations), need.Round(time.Second))
 	}

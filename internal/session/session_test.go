@@ -112,7 +112,7 @@ func TestSummaryHasOneFinalLineWithOneDurationFormat(t *testing.T) {
 	got.res.WriteSummary(&sum)
 	text := sum.String()
 	// 3 iterations of 6 slices of 1000 × 1µs, plus the calibration probe.
-	assert.Regexp(t, `(?m)^gobench-dyn: done: 1 benchmarks, 3 iterations, 12 measurement slices \(6 warmup\) in \d+ms$`, text)
+	assert.Regexp(t, `(?m)^gobench-dyn: done: 1 benchmark, 3 iterations, 12 measurement slices \(6 warmup\) in \d+ms$`, text)
 	assert.Equal(t, 1, strings.Count(text+got.log, "done:"), "one final line:\n%s%s", got.log, text)
 	assert.NotRegexp(t, `\d+\.\d{3}s|\d\.\d+ms`, text, "no fractional milliseconds beside rounded durations")
 	assert.NotContains(t, text, ", wall ")
@@ -419,10 +419,12 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 
 	var text bytes.Buffer
 	got.res.WriteSummary(&text)
-	assert.Contains(t, text.String(), "precision (95% interval of each mean over its processes): 1 of 2 benchmarks reached ±3%")
-	assert.Regexp(t, `BenchmarkNoisy\S*\s+±\d+(\.\d)?%; about \d+ processes for ±3% \(4 processes\)`, text.String())
+	// The run ends with a table: benchmark, mean, ±, processes, status.
+	assert.Contains(t, text.String(), "2 benchmarks: 1 stable, 1 out of reach (target ±3%, 95% interval of each mean over its processes)")
+	assert.Regexp(t, `(?m)^\s+benchmark\s+mean\s+±95%\s+processes\s+status$`, text.String())
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+1\.\d+µ sec/op\s+±\d+(\.\d)?%\s+4\s+out of reach; about \d+ processes for ±3%`, text.String())
 	assert.Contains(t, text.String(), "out of reach: 1 stopped early, predicted to need over 3 times the processes of the cap")
-	assert.Regexp(t, `BenchmarkSteady\S*\s+±\d(\.\d+)?% \(4 processes\)`, text.String())
+	assert.Regexp(t, `BenchmarkSteady\S*\s+1\.000µ sec/op\s+±\d(\.\d+)?%\s+4\s+stable\n`, text.String())
 }
 
 // TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
@@ -562,4 +564,43 @@ func TestBaselineDuets(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(processes), lines, "one results line per process:\n%s", got.out)
+}
+
+// A suite too large for a line per benchmark, cut short by its budget:
+// the log has counts rather than a line per stop or cut, and the summary
+// fits a screen: counts, the few worst cases, and what to do about
+// intervals from too few processes, never an interval from two.
+func TestLargeSuiteCutByBudgetSummaryFitsAScreen(t *testing.T) {
+	var names []string
+	for i := range 40 {
+		names = append(names, fmt.Sprintf("Benchmark%02d", i))
+	}
+	f := newFake(names...)
+	f.nsPerOp = func(_, _ string, i int) float64 { return jitter(1000, 7*i) }
+	o := testOptions(t.TempDir())
+	o.SuiteRuns = 10
+	// An iteration takes 6 slices of 1ms: the budget gives each
+	// benchmark one or two processes of the three a minimum needs.
+	o.Budget = 400 * time.Millisecond
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	require.Len(t, got.res.Summary.BudgetCut, 40)
+	assert.NotContains(t, got.log, "stopped ", "no line per stop or cut:\n%s", got.log)
+
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	summary := text.String()
+	lines := strings.Split(strings.TrimSpace(summary), "\n")
+	assert.LessOrEqual(t, len(lines), 30, "fits a screen:\n%s", summary)
+	assert.Contains(t, summary, "--budget 400ms cut 40 benchmarks short before they were stable\n")
+	assert.Contains(t, summary, "40 benchmarks: 40 cut by the budget")
+	assert.Contains(t, summary, "the 10 worst (every benchmark is in the results and in --raw")
+	assert.Regexp(t, `40 benchmarks ran fewer than 3 processes, too few to tell how precise their means are: --budget \d+s would give each 3`, summary)
+	assert.Equal(t, 10, strings.Count(summary, "cut by the budget; too few processes to tell"), summary)
+	assert.NotRegexp(t, `±\d{3}%`, summary, "no interval from two processes")
+	assert.NotContains(t, summary, "saved", "a budget that cut benchmarks short saved nothing")
+	// Every benchmark stays in the results.
+	for _, n := range names {
+		assert.Contains(t, got.out, n+suffix()+"\t")
+	}
 }

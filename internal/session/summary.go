@@ -5,6 +5,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -36,10 +37,35 @@ type Result struct {
 	Head *record.Run
 
 	opts *Options
+	// order holds the benchmarks of Head in source order, for the table
+	// of results.
+	order []record.Key
+	// minimumBudget estimates the budget that gives every benchmark
+	// render.FewestProcesses processes, preparation included.
+	minimumBudget time.Duration
 }
 
 // Failed returns the number of benchmarks and packages that failed.
 func (r *Result) Failed() int { return len(r.Summary.Failed) + len(r.PrepareFailures) }
+
+// FailedText says what failed, as "1 benchmark and 2 packages".
+func (r *Result) FailedText() string {
+	benches, pkgs := len(r.Summary.Failed), 0
+	for _, f := range r.PrepareFailures {
+		if f.Bench == "" {
+			pkgs++
+		} else {
+			benches++
+		}
+	}
+	switch {
+	case pkgs == 0:
+		return plural(benches, "benchmark")
+	case benches == 0:
+		return plural(pkgs, "package")
+	}
+	return plural(benches, "benchmark") + " and " + plural(pkgs, "package")
+}
 
 // Interrupted reports whether the run was stopped before its end.
 func (r *Result) Interrupted() bool { return r.Summary.Interrupted }
@@ -53,49 +79,60 @@ func (r *Result) WriteSummary(w io.Writer) {
 	if sum.Interrupted {
 		state = "interrupted"
 	}
-	fmt.Fprintf(w, "\ngobench-dyn: %s: %d benchmarks, %d iterations, %d measurement slices (%d warmup) in %s\n",
-		state, sum.Benchmarks, sum.Iterations, sum.Slices, sum.Warmup, render.Duration(wall))
+	fmt.Fprintf(w, "\ngobench-dyn: %s: %s, %s, %s (%d warmup) in %s\n",
+		state, plural(sum.Benchmarks, "benchmark"), plural(sum.Iterations, "iteration"), plural(sum.Slices, "measurement slice"), sum.Warmup, render.Duration(wall))
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if o.Stop.Criterion != stopper.None {
-		fmt.Fprintf(w, "  --stop %s: %d benchmarks stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
+			o.Stop.Criterion, plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.OutOfReach > 0 {
 			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
 		}
 		if sum.Settled > 0 {
-			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline once their verdict was decided\n", sum.Settled)
+			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline once their verdict was decided\n", plural(sum.Settled, "benchmark"))
 		}
 		if sum.NoVerdict > 0 {
-			fmt.Fprintf(w, "  --sequential: %d benchmarks stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", sum.NoVerdict, 100*gate.OutOfReach)
+			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", plural(sum.NoVerdict, "benchmark"), 100*gate.OutOfReach)
 		}
-		if !sum.Interrupted {
+		if !sum.Interrupted && len(sum.BudgetCut) == 0 {
 			// A partial run never reached the cap it would be measured
-			// against: it saved nothing, it stopped.
+			// against: it saved nothing, it stopped. So with a budget
+			// that cut benchmarks short.
 			fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
 				render.Duration(wall), render.Duration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
 		}
 	}
-	writePrecision(w, sum.Precision)
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
 	if len(sum.BudgetCut) > 0 {
-		names := make([]string, len(sum.BudgetCut))
-		for i, b := range sum.BudgetCut {
-			names[i] = b.String()
-		}
-		fmt.Fprintf(w, "  --budget %s cut %d benchmarks short before they were stable: %s\n", o.Budget, len(names), strings.Join(names, ", "))
+		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, plural(len(sum.BudgetCut), "benchmark"), pick(len(sum.BudgetCut) == 1, "it was", "they were"))
 	}
-	for _, d := range r.Drifting {
+	for i, d := range r.Drifting {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more\n", len(r.Drifting)-listed)
+			break
+		}
 		fmt.Fprintf(w, "  NOT STEADY %s: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f); gobench-dyn steady shows where it settles, if it does\n",
 			d.Key.Bench.String(), 100*d.Trend.Change, d.Trend.Z)
 	}
+	failed := 0
 	for _, f := range r.PrepareFailures {
-		fmt.Fprintf(w, "  FAILED %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))
+		if failed++; failed <= listed {
+			fmt.Fprintf(w, "  FAILED %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))
+		}
 	}
 	for _, f := range sum.Failed {
-		fmt.Fprintf(w, "  FAILED %s\n%s\n", f.Error(), indentAll(tail(f.Detail, 20)))
+		if failed++; failed <= listed {
+			fmt.Fprintf(w, "  FAILED %s\n", f.Error())
+			if d := strings.TrimSpace(f.Detail); d != "" {
+				fmt.Fprintln(w, indentAll(tail(d, 20)))
+			}
+		}
+	}
+	if failed > listed {
+		fmt.Fprintf(w, "  FAILED: %d more; --raw keeps each failure's output\n", failed-listed)
 	}
 	switch {
 	case sum.Interrupted && o.Raw != "":
@@ -103,33 +140,12 @@ func (r *Result) WriteSummary(w io.Writer) {
 	case sum.Interrupted:
 		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
 	}
+	r.writeTable(w)
 }
 
-// writePrecision writes how well each benchmark's mean is known: the 95%
-// interval over its processes, and for a benchmark that missed its
-// target, how many processes would reach it.
-func writePrecision(w io.Writer, ps []rmit.BenchPrecision) {
-	var known []rmit.BenchPrecision
-	reached, width := 0, 0
-	for _, p := range ps {
-		if p.Precision.Known() {
-			known = append(known, p)
-			width = max(width, len(p.Bench.String()))
-			if p.Precision.Width <= p.Precision.Target {
-				reached++
-			}
-		}
-	}
-	if len(known) == 0 {
-		return
-	}
-	p0 := known[0].Precision
-	fmt.Fprintf(w, "  precision (%.0f%% interval of each mean over its processes): %d of %d benchmarks reached ±%.3g%%\n",
-		100*p0.Confidence, reached, len(known), 100*p0.Target)
-	for _, p := range known {
-		fmt.Fprintf(w, "    %-*s  %s (%d processes)\n", width, p.Bench.String(), p.Precision, p.Iterations)
-	}
-}
+// listed is the most drifting benchmarks and failures the summary names
+// one by one; the rest are counted.
+const listed = 10
 
 func indentAll(s string) string {
 	if s == "" {

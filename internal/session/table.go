@@ -1,0 +1,405 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// The statuses of a benchmark at the end of a run, worst first: the order
+// in which a large suite's table shows its few worst cases.
+const (
+	statusFailed     = "failed"
+	statusCut        = "cut by the budget"
+	statusOutOfReach = "out of reach"
+	statusCap        = "unstable at the cap"
+	statusPartial    = "interrupted"
+	statusNotRun     = "not run"
+	statusDone       = "done"
+	statusDecided    = "verdict decided"
+	statusNoVerdict  = "verdict out of reach"
+	statusStable     = "stable"
+)
+
+var statusRank = map[string]int{
+	statusFailed: 0, statusCut: 1, statusOutOfReach: 2, statusCap: 3, statusPartial: 4, statusNotRun: 5,
+	statusNoVerdict: 6, statusDone: 7, statusDecided: 8, statusStable: 9,
+}
+
+// tableRows is the most rows the table shows: a suite with more gets its
+// counts and its worstRows worst cases, so that the summary fits a
+// screen, and every benchmark stays in the results files and the raw
+// records.
+const (
+	tableRows = progress.QuietAbove
+	worstRows = 10
+)
+
+// A resultRow is one benchmark of the code under test as the run left it.
+type resultRow struct {
+	pkg, name string
+	mean      float64 // of its process means, in unit; NaN when unknown
+	unit      string  // the unit it was judged by, as reported: "ns/op"
+	precision policy.Precision
+	processes int
+	status    string
+}
+
+// tooFew reports whether the row's interval rests on too few processes
+// to say anything.
+func (r *resultRow) tooFew() bool { return r.processes < render.FewestProcesses }
+
+// resultRows returns a row per benchmark of the code under test, in the
+// order they were found in the source.
+func (r *Result) resultRows() []*resultRow {
+	sum := r.Summary
+	means := processMeans(r.Head)
+	prec := map[record.Key]rmit.BenchPrecision{}
+	for _, p := range sum.Precision {
+		prec[p.Bench.Key()] = p
+	}
+	failed := map[record.Key]*rmit.Failure{}
+	for _, f := range sum.Failed {
+		failed[f.Bench.Key()] = f
+	}
+	cut := map[record.Key]bool{}
+	for _, b := range sum.BudgetCut {
+		cut[b.Key()] = true
+	}
+	stops := map[record.Key]*record.Event{}
+	for i := range r.Head.Events {
+		if ev := &r.Head.Events[i]; ev.Event == record.EventStop {
+			stops[ev.Key()] = ev
+		}
+	}
+	var rows []*resultRow
+	for _, k := range r.order {
+		row := &resultRow{pkg: k.Package, name: k.Benchmark, mean: math.NaN(), precision: policy.Precision{Width: math.NaN()}}
+		if m, ok := means[k]; ok {
+			row.mean, row.unit = m.mean, m.unit
+		}
+		if p, ok := prec[k]; ok {
+			row.precision, row.processes = p.Precision, p.Iterations
+		}
+		row.status = status(failed[k], cut[k], stops[k], sum.Interrupted)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// status says what became of a benchmark: whether it failed, the budget
+// cut it short, and why it stopped.
+func status(f *rmit.Failure, cut bool, stop *record.Event, interrupted bool) string {
+	switch {
+	case f != nil:
+		// The summary's FAILED lines above give the reason.
+		return statusFailed
+	case cut:
+		return statusCut
+	case stop == nil && interrupted:
+		return statusPartial
+	case stop == nil:
+		return statusNotRun
+	case stop.Met:
+		return statusStable
+	case stop.Reason == record.ReasonOutOfReach:
+		return statusOutOfReach
+	case stop.Reason == record.ReasonSettled:
+		return statusDecided
+	case stop.Reason == record.ReasonNoVerdict:
+		return statusNoVerdict
+	case stop.Reason == "configuration done":
+		return statusDone
+	}
+	return statusCap
+}
+
+// procMean is a benchmark's mean over its process means in unit.
+type procMean struct {
+	mean float64
+	unit string
+}
+
+// processMeans returns the mean of the process means of every benchmark
+// of run, in the unit it was judged by (rmit.PrimaryUnit): each process
+// weighs the same, as in the interval the policy gives.
+func processMeans(run *record.Run) map[record.Key]procMean {
+	type acc struct {
+		unit  string
+		procs map[record.Process][]float64
+		order []record.Process
+	}
+	accs := map[record.Key]*acc{}
+	for i := range run.Slices {
+		s := &run.Slices[i]
+		if s.Warmup {
+			continue
+		}
+		a := accs[s.Key()]
+		if a == nil {
+			a = &acc{unit: rmit.PrimaryUnit(s.Values), procs: map[record.Process][]float64{}}
+			accs[s.Key()] = a
+		}
+		v, ok := s.Values[a.unit]
+		if !ok {
+			continue
+		}
+		p := s.Process()
+		if _, seen := a.procs[p]; !seen {
+			a.order = append(a.order, p)
+		}
+		a.procs[p] = append(a.procs[p], v)
+	}
+	out := map[record.Key]procMean{}
+	for k, a := range accs {
+		var sum float64
+		for _, p := range a.order {
+			vs := a.procs[p]
+			var s float64
+			for _, v := range vs {
+				s += v
+			}
+			sum += s / float64(len(vs))
+		}
+		if len(a.order) > 0 {
+			out[k] = procMean{mean: sum / float64(len(a.order)), unit: a.unit}
+		}
+	}
+	return out
+}
+
+// cells formats the row for the table: benchmark, mean, ±, processes and
+// status.
+func (r *resultRow) cells() [5]string {
+	mean := "—"
+	if !math.IsNaN(r.mean) {
+		sc := render.NewScale(r.unit, r.mean)
+		mean = sc.Format(r.mean) + " " + sc.Unit()
+	}
+	pm, note := "—", ""
+	switch {
+	case r.processes == 0 || r.status == statusFailed:
+	case r.tooFew():
+		note = join(note, "too few processes to tell")
+	case r.precision.Known():
+		s := r.precision.String()
+		head, projection, _ := strings.Cut(s, "; ")
+		pm = head
+		if r.status != statusStable {
+			note = join(note, projection)
+		}
+	}
+	procs := "0"
+	if r.processes > 0 {
+		procs = fmt.Sprint(r.processes)
+	}
+	return [5]string{r.name, mean, pm, procs, join(r.status, note)}
+}
+
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// worse orders rows worst first: by status, then the widest interval,
+// then the fewest processes.
+func worse(a, b *resultRow) int {
+	wa, wb := a.precision.Width, b.precision.Width
+	if a.tooFew() || math.IsNaN(wa) {
+		wa = math.Inf(1)
+	}
+	if b.tooFew() || math.IsNaN(wb) {
+		wb = math.Inf(1)
+	}
+	return cmp.Or(
+		cmp.Compare(statusRank[a.status], statusRank[b.status]),
+		-cmp.Compare(wa, wb),
+		cmp.Compare(a.processes, b.processes),
+	)
+}
+
+// writeTable writes the results of the code under test as an aligned
+// table: benchmark, mean in benchstat's units, the ± of its interval over
+// processes, processes and status, grouped by package in source order.
+// A suite of more than tableRows benchmarks gets its counts and the
+// worstRows worst cases instead; the results files, the raw records and
+// gobench-dyn report hold every benchmark.
+func (r *Result) writeTable(w io.Writer) {
+	rows := r.resultRows()
+	if len(rows) == 0 {
+		return
+	}
+	shown := rows
+	if len(rows) > tableRows {
+		shown = slices.Clone(rows)
+		slices.SortStableFunc(shown, worse)
+		n := 0
+		for n < len(shown) && n < worstRows && shown[n].status != statusStable {
+			n++
+		}
+		shown = shown[:n]
+		// Back in source order, for reading.
+		rank := map[*resultRow]int{}
+		for i, row := range rows {
+			rank[row] = i
+		}
+		slices.SortFunc(shown, func(a, b *resultRow) int { return cmp.Compare(rank[a], rank[b]) })
+	}
+	conf := 0.95
+	for _, row := range rows {
+		if row.precision.Known() {
+			conf = row.precision.Confidence
+			break
+		}
+	}
+	fmt.Fprintf(w, "\n  %s\n", r.counts(rows))
+	r.writeTooFew(w, rows)
+	if len(shown) < len(rows) {
+		fmt.Fprintf(w, "  the %d worst (every benchmark is in the results%s):\n", len(shown), r.whereAll())
+	}
+	if len(shown) > 0 {
+		writeAligned(w, shown, "±"+render.Confidence(conf))
+	}
+}
+
+// writeAligned writes rows under a header, each package's name on a line
+// of its own above its benchmarks, columns aligned across packages.
+func writeAligned(w io.Writer, rows []*resultRow, pmHeader string) {
+	head := [5]string{"benchmark", "mean", pmHeader, "processes", "status"}
+	cells := make([][5]string, len(rows))
+	var width [5]int
+	for i := range head {
+		width[i] = len([]rune(head[i]))
+	}
+	for i, row := range rows {
+		cells[i] = row.cells()
+		cells[i][0] = "  " + cells[i][0]
+		for j, c := range cells[i] {
+			width[j] = max(width[j], len([]rune(c)))
+		}
+	}
+	line := func(c [5]string) {
+		var b strings.Builder
+		b.WriteString("  ")
+		for j, s := range c {
+			if j == len(c)-1 {
+				b.WriteString(s)
+				break
+			}
+			pad := width[j] - len([]rune(s))
+			if j == 2 || j == 3 { // numbers right-aligned
+				b.WriteString(strings.Repeat(" ", pad) + s)
+			} else {
+				b.WriteString(s + strings.Repeat(" ", pad))
+			}
+			b.WriteString("  ")
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	line(head)
+	pkg := ""
+	for i, row := range rows {
+		if row.pkg != pkg {
+			pkg = row.pkg
+			fmt.Fprintf(w, "  %s\n", pkg)
+		}
+		line(cells[i])
+	}
+}
+
+// counts says how many benchmarks ended in each status, and the target.
+func (r *Result) counts(rows []*resultRow) string {
+	n := map[string]int{}
+	for _, row := range rows {
+		n[row.status]++
+	}
+	statuses := make([]string, 0, len(n))
+	for s := range n {
+		statuses = append(statuses, s)
+	}
+	slices.SortFunc(statuses, func(a, b string) int { return cmp.Compare(statusRank[b], statusRank[a]) })
+	parts := make([]string, len(statuses))
+	for i, s := range statuses {
+		parts[i] = fmt.Sprintf("%d %s", n[s], s)
+	}
+	out := fmt.Sprintf("%s: %s", plural(len(rows), "benchmark"), strings.Join(parts, ", "))
+	for _, row := range rows {
+		if row.precision.Known() && row.precision.Target > 0 {
+			out += fmt.Sprintf(" (target %s, %s interval of each mean over its processes)", render.Precision(row.precision.Target, 0, 0), render.Confidence(row.precision.Confidence))
+			break
+		}
+	}
+	return out
+}
+
+// whereAll names the files that hold every benchmark of a large suite.
+func (r *Result) whereAll() string {
+	if r.opts.Raw != "" {
+		return " and in --raw " + r.opts.Raw
+	}
+	return ""
+}
+
+// writeTooFew says what to do about the benchmarks whose processes were
+// too few to tell how precise their means are.
+func (r *Result) writeTooFew(w io.Writer, rows []*resultRow) {
+	few := 0
+	for _, row := range rows {
+		if row.processes > 0 && row.tooFew() && row.status != statusFailed {
+			few++
+		}
+	}
+	if few == 0 {
+		return
+	}
+	what := fmt.Sprintf("  %s ran fewer than %d processes, too few to tell how precise %s",
+		plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
+	switch {
+	case r.opts.Budget > 0 && r.minimumBudget > r.opts.Budget:
+		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.minimumBudget), render.FewestProcesses)
+	case r.opts.Budget > 0:
+		what += ": a longer --budget gives them more"
+	default:
+		what += fmt.Sprintf(": --suite-runs × --iterations of at least %d gives them enough", render.FewestProcesses)
+	}
+	fmt.Fprintln(w, what)
+}
+
+// roundUp rounds d up as a budget is given: to a whole minute, or below
+// one to a whole second, and writes it as the flag takes it.
+func roundUp(d time.Duration) string {
+	if d <= time.Minute {
+		return fmt.Sprintf("%ds", int((d+time.Second-1)/time.Second))
+	}
+	return fmt.Sprintf("%dm", int((d+time.Minute-1)/time.Minute))
+}
+
+// plural writes n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func pick(one bool, a, b string) string {
+	if one {
+		return a
+	}
+	return b
+}
