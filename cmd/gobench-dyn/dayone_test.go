@@ -148,6 +148,7 @@ func TestDiscoveryExitNamesTheBenchmark(t *testing.T) {
 	assert.Equal(t, 1, code, stderr)
 	assert.Regexp(t, `FAILED example\.com/dayone/exits\.BenchmarkExits(-\d+)?: exit status 3`, stderr)
 	assert.NotContains(t, stderr, "FAILED example.com/dayone/exits:", "not charged to the package")
+	assert.Contains(t, stderr, "gobench-dyn: 1 benchmark failed (with --keep-going, failures do not change the exit status)")
 	counts := readBenchResults(t, out)
 	assert.Equal(t, 4, sumPrefix(counts, "First"), "%v", counts)
 	assert.Equal(t, 4, sumPrefix(counts, "Last"), "%v", counts)
