@@ -138,6 +138,26 @@ func TestIntervalStopsOutOfReach(t *testing.T) {
 	assert.Equal(t, len(noisy), procs)
 }
 
+// A benchmark whose interval has just reached its target is not stopped as
+// out of reach of it, though the model, from its large within-process
+// noise, predicts many processes for the target: it waits for the second
+// process in a row at the target, as any other.
+func TestIntervalAtTargetIsNotOutOfReach(t *testing.T) {
+	cfg := intervalConfig(0.05, 2)
+	cfg.MaxIterations = 10
+	p := newPolicy(t, cfg)
+	var d policy.Decision
+	// Process means 100, 100, 104 (±5.7%), then 101 (±3.0%).
+	for k, m := range []float64{100, 100, 104, 101} {
+		d = p.EndIteration("b", policy.Iteration{SuiteRun: k + 1, Measured: []float64{m - 50, m + 50}})
+	}
+	require.LessOrEqual(t, d.Precision.Width, 0.05)
+	require.Greater(t, d.Precision.Processes, OutOfReach*10, "the case: the model predicts it out of reach")
+	assert.False(t, d.Stop, "held once: not out of reach, not yet stable")
+	d = p.EndIteration("b", policy.Iteration{SuiteRun: 5, Measured: []float64{51, 151}})
+	assert.True(t, d.Met || d.Reason == policy.ReasonOutOfReach && d.Precision.Width > 0.05, "%+v", d)
+}
+
 // simulate draws processes of a benchmark with mean 100, within-process
 // sd sigma and between-process effects from between, runs the Interval
 // policy on them until it stops or reaches capProcs, and reports the last

@@ -216,7 +216,9 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 		}
 		st.met = st.held >= HoldProcesses
 		d.Met, d.Stop = st.met, st.met
-		if !st.met && p.outOfReach(st, d.Precision) {
+		// A benchmark at its target is never out of reach of it, whatever
+		// the model predicts for the slices planned next.
+		if !st.met && d.Precision.Width > p.cfg.Threshold && p.outOfReach(st, d.Precision) {
 			d.Stop, d.Reason = true, policy.ReasonOutOfReach
 		}
 	}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
@@ -149,8 +148,7 @@ func stopWhy(ev *record.Event) string {
 	case ev.Reason == record.ReasonNoVerdict:
 		return "verdict out of reach"
 	case ev.Reason == record.ReasonOutOfReach && ev.Precision != nil:
-		pr := ev.Precision
-		return fmt.Sprintf("out of reach at ±%.2g%% (about %d processes for ±%.2g%%)", 100*pr.RelHalfWidth, pr.Processes, 100*pr.Target)
+		return "out of reach at " + ev.Precision.String()
 	case ev.Reason == record.ReasonOutOfReach:
 		return "out of reach of its target"
 	}
