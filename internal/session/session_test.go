@@ -594,7 +594,7 @@ func TestLargeSuiteCutByBudgetSummaryFitsAScreen(t *testing.T) {
 	assert.LessOrEqual(t, len(lines), 30, "fits a screen:\n%s", summary)
 	assert.Contains(t, summary, "--budget 400ms cut 40 benchmarks short before they were stable\n")
 	assert.Contains(t, summary, "40 benchmarks: 40 cut by the budget")
-	assert.Contains(t, summary, "the 10 worst (every benchmark is in the results and in --raw")
+	assert.Contains(t, summary, "the 10 worst, ties in source order (every benchmark is in the results and in --raw")
 	assert.Regexp(t, `40 benchmarks ran fewer than 3 processes, too few to tell how precise their means are: --budget \d+s would give each 3`, summary)
 	assert.Equal(t, 10, strings.Count(summary, "cut by the budget; too few processes to tell"), summary)
 	assert.NotRegexp(t, `±\d{3}%`, summary, "no interval from two processes")

@@ -270,7 +270,7 @@ func (r *Result) writeTable(w io.Writer) {
 	fmt.Fprintf(w, "\n  %s\n", r.counts(rows))
 	r.writeTooFew(w, rows)
 	if len(shown) < len(rows) {
-		fmt.Fprintf(w, "  the %d worst (every benchmark is in the results%s):\n", len(shown), r.whereAll())
+		fmt.Fprintf(w, "  the %d worst, ties in source order (every benchmark is in the results%s):\n", len(shown), r.whereAll())
 	}
 	if len(shown) > 0 {
 		writeAligned(w, shown, "±"+render.Confidence(conf))
