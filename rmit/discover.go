@@ -227,25 +227,25 @@ func skipReason(ctx context.Context, pkg *Package, args []string, opts DiscoverO
 	}
 	stop := p.watch(ctx, opts.Timeout)
 	defer stop()
+	reason := unknown
 	var msg []string
 	sc := bufio.NewScanner(p.stdout)
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
-		case strings.HasPrefix(line, "--- SKIP"):
-			if len(msg) > 0 {
-				_, _ = io.Copy(io.Discard, p.stdout)
-				_ = p.wait()
-				return "skipped: " + strings.Join(msg, "; ")
-			}
+		case strings.HasPrefix(line, "--- SKIP") && len(msg) > 0 && reason == unknown:
+			reason = "skipped: " + strings.Join(msg, "; ")
 		case strings.HasPrefix(line, "    "):
 			msg = append(msg, strings.TrimSpace(line))
 		default:
 			msg = nil
 		}
 	}
+	// Drain what the scanner left, so that the binary never blocks on a
+	// full pipe.
+	_, _ = io.Copy(io.Discard, p.stdout)
 	_ = p.wait()
-	return unknown
+	return reason
 }
 
 // splitPattern splits a -test.bench pattern into its per-level parts, at
