@@ -593,7 +593,7 @@ func TestLargeSuiteCutByBudgetSummaryFitsAScreen(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(summary), "\n")
 	assert.LessOrEqual(t, len(lines), 30, "fits a screen:\n%s", summary)
 	assert.Contains(t, summary, "--budget 400ms cut 40 benchmarks short before they were stable\n")
-	assert.Contains(t, summary, "40 benchmarks: 40 cut by the budget")
+	assert.Regexp(t, `40 benchmarks: (\d+ cut by the budget, \d+ never run: the budget ran out first|40 cut by the budget)`, summary)
 	assert.Contains(t, summary, "the 10 worst, ties in source order (every benchmark is in the results and in --raw")
 	assert.Regexp(t, `40 benchmarks ran fewer than 3 processes, too few to tell how precise their means are: --budget \d+s would give each 3`, summary)
 	assert.Equal(t, 10, strings.Count(summary, "cut by the budget; too few processes to tell"), summary)
@@ -603,4 +603,27 @@ func TestLargeSuiteCutByBudgetSummaryFitsAScreen(t *testing.T) {
 	for _, n := range names {
 		assert.Contains(t, got.out, n+suffix()+"\t")
 	}
+}
+
+// A budget that runs out before every benchmark ran once says so of those
+// it never ran, apart from those it cut short, and shows them first.
+func TestBudgetTooShortForOneProcessEach(t *testing.T) {
+	var names []string
+	for i := range 30 {
+		names = append(names, fmt.Sprintf("Benchmark%02d", i))
+	}
+	f := newFake(names...)
+	o := testOptions(t.TempDir())
+	// An iteration takes 6 slices of 1ms: room for about 10 of 30.
+	o.Budget = 60 * time.Millisecond
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	var text bytes.Buffer
+	got.res.WriteSummary(&text)
+	summary := text.String()
+	m := regexp.MustCompile(`30 benchmarks: (\d+) cut by the budget, (\d+) never run: the budget ran out first`).FindStringSubmatch(summary)
+	require.NotNil(t, m, summary)
+	_, rows, _ := strings.Cut(summary, "status\n")
+	first := strings.Split(rows, "\n")[1]
+	assert.Contains(t, first, "0  never run: the budget ran out first", "the benchmarks never run come first:\n%s", summary)
 }

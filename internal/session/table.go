@@ -20,6 +20,7 @@ import (
 // in which a large suite's table shows its few worst cases.
 const (
 	statusFailed     = "failed"
+	statusUnrun      = "never run: the budget ran out first"
 	statusCut        = "cut by the budget"
 	statusOutOfReach = "out of reach"
 	statusCap        = "unstable at the cap"
@@ -32,8 +33,8 @@ const (
 )
 
 var statusRank = map[string]int{
-	statusFailed: 0, statusCut: 1, statusOutOfReach: 2, statusCap: 3, statusPartial: 4, statusNotRun: 5,
-	statusNoVerdict: 6, statusDone: 7, statusDecided: 8, statusStable: 9,
+	statusFailed: 0, statusUnrun: 1, statusCut: 2, statusOutOfReach: 3, statusCap: 4, statusPartial: 5, statusNotRun: 6,
+	statusNoVerdict: 7, statusDone: 8, statusDecided: 9, statusStable: 10,
 }
 
 // tableRows is the most rows the table shows: a suite with more gets its
@@ -92,6 +93,9 @@ func (r *Result) resultRows() []*resultRow {
 			row.precision, row.processes = p.Precision, p.Iterations
 		}
 		row.status = status(failed[k], cut[k], stops[k], sum.Interrupted)
+		if row.status == statusCut && row.processes == 0 {
+			row.status = statusUnrun
+		}
 		rows = append(rows, row)
 	}
 	return rows
