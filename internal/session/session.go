@@ -40,8 +40,9 @@ type run struct {
 	// working tree when it has uncommitted changes.
 	headName string
 	// minimumBudget is the budget that gives every benchmark
-	// render.FewestProcesses processes, preparation included.
-	minimumBudget time.Duration
+	// render.FewestProcesses processes, preparation included, as
+	// estimated before the run; prepTime is the preparation.
+	minimumBudget, prepTime time.Duration
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -79,7 +80,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head),
-		Head: obs.head, order: obs.order, minimumBudget: r.minimumBudget}
+		Head: obs.head, order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}
@@ -254,6 +255,7 @@ func (r *run) warnBudget(runner *rmit.Runner) {
 		return
 	}
 	prep := r.now().Sub(r.start)
+	r.prepTime = prep
 	left := o.Budget - prep
 	need := runner.MinimumTime()
 	r.minimumBudget = prep + need*time.Duration(max(render.FewestProcesses, o.Stop.MinIterations))/time.Duration(max(1, o.Stop.MinIterations))

@@ -40,9 +40,10 @@ type Result struct {
 	// order holds the benchmarks of Head in source order, for the table
 	// of results.
 	order []record.Key
-	// minimumBudget estimates the budget that gives every benchmark
-	// render.FewestProcesses processes, preparation included.
-	minimumBudget time.Duration
+	// minimumBudget estimates, before the run, the budget that gives
+	// every benchmark render.FewestProcesses processes, preparation
+	// included; prepTime is the preparation.
+	minimumBudget, prepTime time.Duration
 }
 
 // Failed returns the number of benchmarks and packages that failed.

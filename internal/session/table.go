@@ -374,14 +374,27 @@ func (r *Result) writeTooFew(w io.Writer, rows []*resultRow) {
 	what := fmt.Sprintf("  %s ran fewer than %d processes, too few to tell how precise %s",
 		plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
 	switch {
-	case r.opts.Budget > 0 && r.minimumBudget > r.opts.Budget:
-		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.minimumBudget), render.FewestProcesses)
+	case r.opts.Budget > 0 && r.neededBudget() > r.opts.Budget:
+		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.neededBudget()), render.FewestProcesses)
 	case r.opts.Budget > 0:
 		what += ": a longer --budget gives them more"
 	default:
 		what += fmt.Sprintf(": --suite-runs × --iterations of at least %d gives them enough", render.FewestProcesses)
 	}
 	fmt.Fprintln(w, what)
+}
+
+// neededBudget estimates the budget that gives every benchmark
+// render.FewestProcesses processes: from the time its iterations took in
+// this run, which counts the processes' start and calibration that the
+// estimate made before the run, from slice times alone, leaves out.
+func (r *Result) neededBudget() time.Duration {
+	need := r.minimumBudget
+	if sum := r.Summary; sum.Iterations > 0 {
+		per := (sum.Wall() - r.prepTime) / time.Duration(sum.Iterations)
+		need = max(need, r.prepTime+per*time.Duration(sum.Benchmarks*render.FewestProcesses))
+	}
+	return need
 }
 
 // roundUp rounds d up as a budget is given: to a whole minute, or below
