@@ -206,7 +206,7 @@ func (r *Runner) duetSlice(s *duetSide, k, order, turn int, begin time.Time, pla
 				sum.InSlices += now.Sub(begin)
 				s.inSlices += now.Sub(begin)
 				s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
-				s.measured = append(s.measured, it.values["ns/op"])
+				s.measured = append(s.measured, primaryValue(it.values))
 			}
 			if s.slice == plan.free() {
 				r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
@@ -340,7 +340,7 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 				sum.InSlices += time.Duration(s.WallNs)
 				sd.inSlices += time.Duration(s.WallNs)
 				sd.timed += time.Duration(float64(s.N) * s.Values["ns/op"])
-				sd.measured = append(sd.measured, s.Values["ns/op"])
+				sd.measured = append(sd.measured, primaryValue(s.Values))
 			}
 			sd.wall += time.Duration(s.WallNs)
 			x.e.Bench.N = s.N
