@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -34,26 +36,41 @@ type Process interface {
 }
 
 // ExecStarter starts test binaries as real processes, each in its own
-// process group, so that killing one also kills anything it started.
-type ExecStarter struct{}
+// process group where the system has them, so that killing one also kills
+// anything it started. On Linux a binary is also killed when the process
+// that started it dies, even by SIGKILL.
+type ExecStarter struct {
+	// GroupDir, when set, is a directory that holds an empty file named
+	// after the process group of every binary running now. A run killed
+	// before it could kill its binaries leaves their names there, for the
+	// next run to kill what is left of them (package leftover).
+	GroupDir string
+}
+
+// outputGrace is how long a test binary's output may stay open after the
+// binary has exited: something it started that keeps the output open
+// (a daemon, a grandchild in a session of its own) then no longer holds
+// up the iteration. A binary that exits has written all its output, so
+// this bounds only the reading of what was already written.
+const outputGrace = 2 * time.Second
 
 // Start implements Starter.
-func (ExecStarter) Start(bin, dir string, args []string) (Process, error) {
-	return startExec(exec.Command(bin, args...), dir)
+func (s ExecStarter) Start(bin, dir string, args []string) (Process, error) {
+	return s.startExec(exec.Command(bin, args...), dir)
 }
 
 // startExec starts cmd in dir in a process group of its own, with its
 // standard output piped and the tail of its standard error kept.
-func startExec(cmd *exec.Cmd, dir string) (*execProcess, error) {
+func (s ExecStarter) startExec(cmd *exec.Cmd, dir string) (*execProcess, error) {
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &execProcess{cmd: cmd, stderr: newTailBuffer(8 << 10)}
-	cmd.Stderr = p.stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	p.stdout = out
+	setGroup(cmd)
+	cmd.WaitDelay = outputGrace
+	// Output goes through a pipe of our own rather than StdoutPipe, so
+	// that Wait can run while the output is read: Wait then closes the
+	// binary's output outputGrace after it exits, whoever holds it open.
+	pr, pw := io.Pipe()
+	p := &execProcess{cmd: cmd, stdout: pr, stderr: newTailBuffer(8 << 10), exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = pw, p.stderr
 	// Starting under the lock means an abort either sees this process
 	// or makes the start fail: none slips past it.
 	running.mu.Lock()
@@ -64,63 +81,86 @@ func startExec(cmd *exec.Cmd, dir string) (*execProcess, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	if running.reaped == nil {
-		running.reaped = map[int]chan struct{}{}
+	if s.GroupDir != "" {
+		p.groupFile = filepath.Join(s.GroupDir, strconv.Itoa(cmd.Process.Pid))
+		if err := os.WriteFile(p.groupFile, nil, 0o600); err != nil {
+			p.groupFile = ""
+		}
 	}
-	running.reaped[cmd.Process.Pid] = make(chan struct{})
+	if running.procs == nil {
+		running.procs = map[*execProcess]bool{}
+	}
+	running.procs[p] = true
+	go p.reap(pw)
 	return p, nil
 }
 
 // execProcess is a Process started by ExecStarter.
 type execProcess struct {
-	cmd    *exec.Cmd
-	stdout io.ReadCloser
-	stderr *tailBuffer
+	cmd       *exec.Cmd
+	stdout    *io.PipeReader
+	stderr    *tailBuffer
+	groupFile string        // the file in ExecStarter.GroupDir naming its group, or ""
+	exited    chan struct{} // closed once reap has reaped it
+	err       error         // its exit error, once exited is closed
 }
 
 func (p *execProcess) Stdout() io.Reader  { return p.stdout }
 func (p *execProcess) StderrTail() string { return p.stderr.String() }
 
-// Kill kills the whole process group: a negative pid signals the group.
-func (p *execProcess) Kill() { _ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
+// Kill kills the binary and the rest of its process group.
+func (p *execProcess) Kill() { killGroup(p.cmd.Process) }
 
-func (p *execProcess) Wait() error {
+// reap waits for the binary to exit and its output to close, then kills
+// what is left of its group, for example children of a benchmark that
+// outlive it, and ends the output the runner reads.
+func (p *execProcess) reap(out *io.PipeWriter) {
 	err := p.cmd.Wait()
-	// Reap any leftovers in the group, for example children of a
-	// benchmark that outlive it.
-	p.Kill()
-	running.mu.Lock()
-	if ch, ok := running.reaped[p.cmd.Process.Pid]; ok {
-		close(ch)
-		delete(running.reaped, p.cmd.Process.Pid)
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The binary exited cleanly; something it started held its
+		// output open past outputGrace.
+		err = nil
 	}
+	p.Kill()
+	if p.groupFile != "" {
+		os.Remove(p.groupFile)
+	}
+	p.err = err
+	out.Close()
+	running.mu.Lock()
+	delete(running.procs, p)
 	running.mu.Unlock()
-	return err
+	close(p.exited)
 }
 
-// running holds the test binaries running now, by process group ID, each
-// with a channel closed once Wait has reaped it, so that an abort can kill
+// Wait waits for the binary to exit and returns its exit error.
+func (p *execProcess) Wait() error {
+	<-p.exited
+	return p.err
+}
+
+// running holds the test binaries running now, so that an abort can kill
 // them without waiting for the runner, and still exit only once they are
 // gone.
 var running struct {
 	mu      sync.Mutex
-	reaped  map[int]chan struct{}
+	procs   map[*execProcess]bool
 	aborted bool
 }
 
 // KillRunning kills the process group of every test binary still running
 // and stops any more from starting. It is for a process about to exit at
 // once, such as on a second interrupt, which must not leave benchmarks
-// behind: it returns once the runner has reaped every killed binary, or
-// after wait, whichever is first. A SIGKILL is not instant; a binary not
-// yet scheduled to die would otherwise outlive the exit of the run.
+// behind: it returns once every killed binary is reaped, or after wait,
+// whichever is first. A SIGKILL is not instant; a binary not yet
+// scheduled to die would otherwise outlive the exit of the run.
 func KillRunning(wait time.Duration) {
 	running.mu.Lock()
 	running.aborted = true
 	var gone []chan struct{}
-	for pid, ch := range running.reaped {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		gone = append(gone, ch)
+	for p := range running.procs {
+		p.Kill()
+		gone = append(gone, p.exited)
 	}
 	running.mu.Unlock()
 	deadline := time.NewTimer(wait)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
@@ -553,7 +552,9 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	})
 	waitErr := p.wait()
 	stop()
-	if why := p.killedFor(); why == "interrupted" || why == "timeout" {
+	// A process killed by the timeout after its last slice, while
+	// something it started held its output open, measured all it had to.
+	if why := p.killedFor(); why == "interrupted" || why == "timeout" && !done {
 		return feed.Measured, fail(why, killDetail(why, r.Timeout, p.stderr.String()))
 	}
 	if failure != nil || (waitErr != nil && !done) {
@@ -748,13 +749,4 @@ func (r *Runner) cutByBudget(sum *Summary, bs []*Benchmark) {
 			r.Observer.BenchmarkDone(b, ev)
 		}
 	}
-}
-
-// selfCPU returns the user and system CPU time of this process so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -25,14 +25,14 @@ type Worker interface {
 }
 
 // StartWorker implements TurnStarter.
-func (ExecStarter) StartWorker(bin, dir string, args []string, free int) (Worker, error) {
+func (s ExecStarter) StartWorker(bin, dir string, args []string, free int) (Worker, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), TurnEnv+"="+strconv.Itoa(max(free, 1)))
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	p, err := startExec(cmd, dir)
+	p, err := s.startExec(cmd, dir)
 	if err != nil {
 		in.Close()
 		return nil, err

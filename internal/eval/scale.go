@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -127,11 +126,7 @@ func measure(bin string, args ...string) (time.Duration, int64, error) {
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
 		err = nil // a verdict, not a failure
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return wall, rss, err
+	return wall, maxRSS(cmd.ProcessState), err
 }
 
 // evaluateScale measures the wall time and peak memory of the commands that
@@ -213,10 +208,7 @@ func BenchmarkMany(b *testing.B) {
 			return fmt.Errorf("run on %d: %w\n%s", n, err, b)
 		}
 		wall := time.Since(start)
-		var rss int64
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = ru.Maxrss
-		}
+		rss := maxRSS(cmd.ProcessState)
 		fmt.Printf("| %d | %.1f s, peak RSS %.0f MiB (largest of gobench-dyn and its test binaries) |\n", n, wall.Seconds(), float64(rss)/1024)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 )
 
 // rawFile is the --raw output: appended to and flushed record by record,
@@ -23,15 +22,18 @@ func openLocked(path string, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLocked) {
 			return nil, fmt.Errorf("%s is being written by another gobench-dyn run", path)
 		}
 		return nil, err
 	}
 	return f, nil
 }
+
+// errLocked is lockFile's error when another process holds the lock.
+var errLocked = errors.New("locked")
 
 // createRaw creates the raw file of a new run.
 func createRaw(path string) (*rawFile, error) {
