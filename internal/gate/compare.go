@@ -549,6 +549,13 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 	c.Old = summary(olds, c.oldPMs, opts.Confidence)
 	c.New = summary(news, c.newPMs, opts.Confidence)
 	c.Change = c.New.Mean/c.Old.Mean - 1
+	if bad := nonFinite(c.oldPMs, c.newPMs); bad != "" {
+		// b.ReportMetric can report NaN and the infinities; they have
+		// no interval, and a verdict would rest on nothing.
+		c.Verdict, c.done = Inconclusive, true
+		c.Note = bad + " among the values: no interval"
+		return c
+	}
 	if deterministic(unit) {
 		a, ok1 := constant(olds)
 		z, ok2 := constant(news)
@@ -795,6 +802,19 @@ func (c *Comparison) unitName() string {
 }
 
 // iterationMeans returns the mean of each iteration's measurements.
+// nonFinite names the first NaN or infinity in the process means of
+// either version, or returns "".
+func nonFinite(pms ...[]float64) string {
+	for _, xs := range pms {
+		for _, x := range xs {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return strconv.FormatFloat(x, 'g', -1, 64)
+			}
+		}
+	}
+	return ""
+}
+
 func iterationMeans(its []record.IterationSample) []float64 {
 	var out []float64
 	for _, it := range its {

@@ -223,7 +223,12 @@ func (r *Reader) parse(b []byte) (any, error) {
 // strict decodes the record b into v. A line that is not JSON at all is
 // said to be so: slice lines reach here without the type probe.
 func strict(b []byte, v any) error {
-	err := json.Unmarshal(b, v)
+	var err error
+	if s, ok := v.(*Slice); ok {
+		err = decodeSlice(b, s)
+	} else {
+		err = json.Unmarshal(b, v)
+	}
 	var se *json.SyntaxError
 	switch {
 	case err == nil:
@@ -259,9 +264,19 @@ func validSlice(s *Slice) error {
 		if u == "" {
 			return errors.New("value with empty unit")
 		}
-		if math.IsInf(v, 0) || v < 0 && u == "ns/op" {
-			return fmt.Errorf("bad %s value %v", u, v)
+		if err := CheckValue(u, v); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// CheckValue reports whether v can be a measurement in unit: ns/op is a
+// time, finite and not negative; any other unit holds what the benchmark
+// reported, NaN and ±Inf included, as b.ReportMetric can report them.
+func CheckValue(unit string, v float64) error {
+	if unit == "ns/op" && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+		return fmt.Errorf("bad %s value %v", unit, v)
 	}
 	return nil
 }

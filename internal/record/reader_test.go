@@ -1,6 +1,8 @@
 package record_test
 
 import (
+	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -41,5 +43,39 @@ func TestReadSliceLines(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.msg)
 		})
+	}
+}
+
+// TestNonFiniteValuesRoundTrip writes values JSON has no number for, as
+// b.ReportMetric can report them, and reads them back.
+func TestNonFiniteValuesRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w := record.NewWriter(&buf)
+	require.NoError(t, w.Write(&record.Header{Seed: 1}))
+	in := &record.Slice{Package: "p", Benchmark: "BenchmarkX", SuiteRun: 1, Iteration: 1, Slice: 1, N: 10,
+		Values: map[string]float64{"ns/op": 12.5, "nan/op": math.NaN(), "inf/op": math.Inf(1), "neg/op": math.Inf(-1), "x/op": 3}}
+	require.NoError(t, w.Write(in))
+	require.NoError(t, w.Write(&record.Slice{Package: "p", Benchmark: "BenchmarkX", SuiteRun: 1, Iteration: 1, Slice: 2, N: 10,
+		Values: map[string]float64{"ns/op": 12}}))
+	assert.Contains(t, buf.String(), `"nan/op":"NaN"`)
+	run, _, err := record.Read(&buf, "f.jsonl")
+	require.NoError(t, err)
+	require.Len(t, run.Slices, 2)
+	got := run.Slices[0].Values
+	assert.True(t, math.IsNaN(got["nan/op"]))
+	assert.Equal(t, math.Inf(1), got["inf/op"])
+	assert.Equal(t, math.Inf(-1), got["neg/op"])
+	assert.Equal(t, 12.5, got["ns/op"])
+	assert.Equal(t, 3.0, got["x/op"])
+	assert.Equal(t, map[string]float64{"ns/op": 12}, run.Slices[1].Values)
+
+	for line, msg := range map[string]string{
+		`"values":{"ns/op":"NaN"}`: "bad ns/op value NaN",
+		`"values":{"x/op":"lots"}`: `"lots" is not a number`,
+	} {
+		_, _, err := record.Read(strings.NewReader(`{"type":"header","schema":1,"seed":1}`+"\n"+
+			`{"type":"slice","pkg":"p","bench":"BenchmarkX","suite_run":1,"iteration":1,"slice":1,"n":1,`+line+`}`+"\n"), "f.jsonl")
+		assert.ErrorContains(t, err, msg, line)
+		assert.ErrorContains(t, err, "f.jsonl:2:")
 	}
 }

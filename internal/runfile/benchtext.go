@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"golang.org/x/perf/benchfmt"
@@ -83,8 +82,8 @@ func slice(res *benchfmt.Result) (record.Slice, error) {
 		if v.OrigUnit != "" {
 			val, unit = v.OrigValue, v.OrigUnit
 		}
-		if math.IsNaN(val) || math.IsInf(val, 0) || val < 0 && unit == "ns/op" {
-			return s, fmt.Errorf("bad %s value %v", unit, val)
+		if err := record.CheckValue(unit, val); err != nil {
+			return s, err
 		}
 		if _, dup := s.Values[unit]; dup {
 			return s, fmt.Errorf("unit %s given twice", unit)

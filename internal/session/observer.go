@@ -28,6 +28,7 @@ type observer struct {
 	// duet holds the measured slices of each benchmark's duet iteration
 	// in progress, which its results get as one line when it is done.
 	duet map[record.Key][]record.Slice
+	odd  nonFinites // NaN and infinite values, for the summary
 	err  error
 }
 
@@ -70,6 +71,7 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 		w, run = o.baseOut, o.baseline
 	}
 	run.Slices = append(run.Slices, *s)
+	o.odd.add(s)
 	if s.Turn > 0 && !s.Warmup {
 		o.duet[s.Key()] = append(o.duet[s.Key()], *s)
 	} else {

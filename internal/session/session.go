@@ -80,7 +80,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head),
-		Head: obs.head, order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
+		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
 	if err := r.commit(obs); err != nil {
 		return res, err
 	}

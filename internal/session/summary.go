@@ -35,6 +35,8 @@ type Result struct {
 	// Head holds the records of the code under test, for what keeps a
 	// summary of the run (run --history).
 	Head *record.Run
+	// NonFinite lists the units that reported NaN or an infinity.
+	NonFinite []NonFinite
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
@@ -118,6 +120,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  NOT STEADY %s: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f); gobench-dyn steady shows where it settles, if it does\n",
 			d.Key.Bench.String(), 100*d.Trend.Change, d.Trend.Z)
 	}
+	writeNonFinite(w, r.NonFinite)
 	failed := 0
 	for _, f := range r.PrepareFailures {
 		if failed++; failed <= listed {
