@@ -100,7 +100,8 @@ type Runner struct {
 	Clock func() time.Time
 
 	now      func() time.Time
-	loop     *policy.Loop // feeds Policy and times it
+	halt     context.CancelCauseFunc // stops the run for a cause other than an interrupt
+	loop     *policy.Loop            // feeds Policy and times it
 	state    map[*Benchmark]*benchState
 	byID     map[string]*Benchmark // for the benchmarks a policy stops together
 	deadline time.Time             // Start + Budget, when there is a budget
@@ -173,7 +174,15 @@ func (s *Summary) Efficiency() float64 {
 // Run runs the schedule until every benchmark has reached its cap or been
 // stopped by the policy, the budget is spent, or ctx is cancelled (then it
 // returns ErrInterrupted). Every slice is written to Raw as it finishes.
+//
+// A record that cannot be written stops the run at once, as an interrupt
+// does, and Run returns the write's error. So does a cancellation of ctx
+// with a cause (context.WithCancelCause) other than context.Canceled,
+// such as a results file that could not be written: Run returns the cause.
+// Either way the summary is marked interrupted: the results are partial.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
+	ctx, r.halt = context.WithCancelCause(ctx)
+	defer r.halt(nil)
 	r.now = r.Clock
 	if r.now == nil {
 		r.now = time.Now
@@ -220,9 +229,16 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	if errors.Is(err, ErrInterrupted) {
 		sum.Interrupted = true
-		r.event(&record.Event{Event: record.EventInterrupt, Reason: "interrupted by signal; results are partial"})
+		reason := "interrupted by signal"
+		if cause := haltCause(ctx); cause != nil {
+			reason, err = "stopped: "+cause.Error(), cause
+		}
+		r.event(&record.Event{Event: record.EventInterrupt, Reason: reason + "; results are partial"})
 	} else if err == nil {
 		r.event(&record.Event{Event: record.EventEnd})
+		// A record of the run's end that could not be written leaves
+		// the file unfinished.
+		err = haltCause(ctx)
 	}
 	return sum, err
 }
@@ -654,9 +670,7 @@ func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {
 }
 
 func (r *Runner) slice(b *Benchmark, s *record.Slice) {
-	if r.Raw != nil {
-		_ = r.Raw.Write(s)
-	}
+	r.write(s)
 	if r.Observer != nil {
 		r.Observer.Slice(b, s)
 	}
@@ -669,9 +683,28 @@ func (r *Runner) event(ev *record.Event) {
 	if ev.Instance == "" {
 		ev.Instance = r.Instance
 	}
-	if r.Raw != nil {
-		_ = r.Raw.Write(ev)
+	r.write(ev)
+}
+
+// write writes one record to Raw. The first that fails stops the run:
+// measuring on would take slices that no record keeps.
+func (r *Runner) write(rec any) {
+	if r.Raw == nil {
+		return
 	}
+	if err := r.Raw.Write(rec); err != nil {
+		r.halt(err)
+	}
+}
+
+// haltCause returns why ctx was cancelled when it was for a cause other
+// than an interrupt, or nil.
+func haltCause(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+		return nil
+	}
+	return cause
 }
 
 // MinimumTime estimates how long the first MinIterations suite runs take,

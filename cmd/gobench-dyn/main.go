@@ -18,6 +18,7 @@ import (
 )
 
 func main() {
+	catchSIGPIPE()
 	os.Exit(execute(os.Args[1:]))
 }
 

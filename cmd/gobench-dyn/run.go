@@ -44,7 +44,10 @@ type RunOptions struct {
 	Out        string
 	Raw        string
 	// Resume is the raw file of an interrupted run to continue.
-	Resume    string
+	Resume string
+	// Force replaces a --raw file of an unfinished run, and resumes one
+	// recorded on another machine.
+	Force     bool
 	Progress  progress.Mode
 	KeepGoing bool
 	// Baseline is a git revision built and interleaved with the code under test.
@@ -161,6 +164,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.StringVarP(&opts.Out, "out", "o", "", "write benchstat-format results to `file` (default stdout)")
 	fs.StringVar(&opts.Raw, "raw", "", "write per-slice JSON Lines records to `file`")
 	fs.StringVar(&opts.Resume, "resume", "", "continue the interrupted run recorded in raw `file`, with its seed and the same flags, appending to it")
+	fs.BoolVar(&opts.Force, "force", false, "replace a --raw file that holds an unfinished run; --resume a run recorded on another machine")
 	fs.Var(&opts.Progress, "progress", "progress on stderr: auto, on or off")
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
@@ -263,7 +267,7 @@ func (o *RunOptions) setSession() error {
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
-		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume,
+		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(),
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
@@ -326,6 +330,10 @@ func runRun(opts *RunOptions) error {
 // runExit maps the outcome of a run to its exit status.
 func runExit(opts *RunOptions, res *session.Result, err error) error {
 	switch {
+	case errors.Is(err, session.ErrUnfinished):
+		ex := exitUsage(err).(*exitError)
+		ex.msg += fmt.Sprintf(": --resume %s continues it, --force replaces it", opts.Raw)
+		return ex
 	case usage.As(err) != nil:
 		return exitUsage(err)
 	case errors.Is(err, rmit.ErrInterrupted):

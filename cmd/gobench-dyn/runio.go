@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,28 +25,43 @@ import (
 // ordered results. The raw file is the record streamed as it happens.
 type resultsFile struct {
 	io.Writer
+	name     string // the output as messages name it: "--out out.txt", "stdout"
 	file     *atomicfile.File
 	stdout   io.Writer // the stream the ordered results go to, or nil
 	cleanups *session.Cleanups
 	failed   error // the first write that failed
 }
 
-// Write writes p and remembers the first failure, so that results lost
-// on a stream that nothing rewrites (stdout, a closed pipe) fail the run
-// when it ends instead of going unnoticed.
+// Write writes p. The first failure fails every later write, and names
+// the output as the user gave it, not the temporary file behind it: the
+// run stops on it at once.
 func (r *resultsFile) Write(p []byte) (int, error) {
-	n, err := r.Writer.Write(p)
-	if err != nil && r.failed == nil {
-		r.failed = err
+	if r.failed != nil {
+		return 0, r.failed
 	}
-	return n, err
+	n, err := r.Writer.Write(p)
+	if err != nil {
+		r.failed = r.wrap(err)
+		return n, r.failed
+	}
+	return n, nil
+}
+
+// wrap names the output in err.
+func (r *resultsFile) wrap(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("writing %s: %w", r.name, err)
 }
 
 // openResults opens path, or w for "" and "-", and registers the
-// abandonment of an unfinished file with cleanups.
-func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*resultsFile, error) {
+// abandonment of an unfinished file with cleanups. flag names the output
+// in messages.
+func openResults(flag, path string, w io.Writer, cleanups *session.Cleanups) (*resultsFile, error) {
 	if path == "" || path == "-" {
-		return &resultsFile{Writer: io.Discard, stdout: w}, nil
+		return &resultsFile{Writer: io.Discard, stdout: w, name: "results to stdout"}, nil
 	}
 	// The file is only renamed into place at the end: find out now,
 	// not after the run, that a directory stands in the way.
@@ -56,19 +72,31 @@ func openResults(path string, w io.Writer, cleanups *session.Cleanups) (*results
 	if err != nil {
 		return nil, err
 	}
-	return &resultsFile{Writer: f, file: f, cleanups: cleanups}, nil
+	return &resultsFile{Writer: f, name: flag + " " + path, file: f, cleanups: cleanups}, nil
 }
 
 // Commit puts the file in place, written anew from run in the order of
 // the benchmarks in order. Should that fail, the file as it was written
-// during the run goes in place instead: it holds the same results, unless
-// a write failed on the way, which is then the error. On stdout it writes
-// the results in that order.
+// during the run goes in place instead, if every line of it was written:
+// a file cut off in the middle of a line would show a reader results that
+// were never measured. Failing both, the old file stays as it was. On
+// stdout it writes the results in that order.
 func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 	if r.stdout != nil {
-		return benchout.WriteInOrder(r.stdout, run, order)
+		if err := benchout.WriteInOrder(r.stdout, run, order); err != nil {
+			return r.wrap(err)
+		}
+		return nil
 	}
 	if r.file == nil {
+		return r.failed
+	}
+	if r.file.Direct() {
+		// A pipe or a device has what was streamed; a second copy
+		// would follow it, not replace it.
+		if err := r.file.Commit(); err != nil && r.failed == nil {
+			r.failed = r.wrap(err)
+		}
 		return r.failed
 	}
 	sorted, err := createAbandoned(r.file.Path(), r.cleanups)
@@ -81,10 +109,14 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 			}
 		}
 	}
-	if err := r.file.Commit(); err != nil {
-		return err
+	if r.failed != nil {
+		r.file.Abandon()
+		return r.failed
 	}
-	return r.failed
+	if err := r.file.Commit(); err != nil {
+		return r.wrap(err)
+	}
+	return nil
 }
 
 // createAbandoned starts writing path in place of the old file, with its
@@ -108,13 +140,13 @@ func createAbandoned(path string, cleanups *session.Cleanups) (*atomicfile.File,
 // measurements.
 func openOutputs(opts *RunOptions, cleanups *session.Cleanups) (session.Outputs, error) {
 	outs := session.Outputs{Log: opts.IO.ErrOut}
-	out, err := openResults(opts.Out, opts.IO.Out, cleanups)
+	out, err := openResults("--out", opts.Out, opts.IO.Out, cleanups)
 	if err != nil {
 		return outs, usageErr("--out: %w", err)
 	}
 	outs.Results = out
 	if opts.Baseline != "" {
-		base, err := openResults(opts.BaselineOut, io.Discard, cleanups)
+		base, err := openResults("--baseline-out", opts.BaselineOut, io.Discard, cleanups)
 		if err != nil {
 			return outs, usageErr("--baseline-out: %w", err)
 		}

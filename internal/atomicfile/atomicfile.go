@@ -2,6 +2,9 @@
 // content goes to a private temporary file beside the target, which is
 // renamed over it only when complete. A reader never sees half a file, and
 // a failed write leaves the old file as it was.
+//
+// A target that is not a regular file, such as /dev/stdout, a named pipe
+// or /dev/null, cannot be replaced: it is written directly.
 package atomicfile
 
 import (
@@ -51,6 +54,11 @@ func Create(path string) (*File, error) {
 
 // Path returns the path the file replaces once committed.
 func (f *File) Path() string { return f.path }
+
+// Direct reports whether the target is written directly, as it is not a
+// regular file: what is written reaches it at once, and Abandon cannot
+// take it back.
+func (f *File) Direct() bool { return f.direct }
 
 // Commit flushes the content to disk and renames it over the target.
 func (f *File) Commit() error {

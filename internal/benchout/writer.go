@@ -211,6 +211,11 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 			cmp.Compare(a.Slice, b.Slice),
 		)
 	})
+	if note := partial(r); note != "" {
+		if _, err := io.WriteString(w, NoteLine(note)); err != nil {
+			return err
+		}
+	}
 	bw := NewWriter(w)
 	bw.Versioned = versioned
 	stops := stopsOf(r)
@@ -236,6 +241,30 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 		clear(instances)
 	}
 	return nil
+}
+
+// NoteLine returns a line of the results that a person reads and
+// benchfmt, and so benchstat, skips, such as the one that says that the
+// results are partial:
+//
+//	# gobench-dyn: interrupted; the results are partial; --resume raw.jsonl completes them
+func NoteLine(note string) string {
+	return "# gobench-dyn: " + strings.ReplaceAll(note, "\n", " ") + "\n"
+}
+
+// partial returns why r is partial, from its last interrupted event, or ""
+// when it is not: it has none, or the run went on after it.
+func partial(r *record.Run) string {
+	note := ""
+	for _, ev := range r.Events {
+		switch ev.Event {
+		case record.EventInterrupt:
+			note = ev.Reason
+		case record.EventResumed, record.EventEnd:
+			note = ""
+		}
+	}
+	return note
 }
 
 // stopsOf returns the stop events of r that hold a precision, per

@@ -290,3 +290,28 @@ func TestWriteInOrder(t *testing.T) {
 		"BenchmarkA 1000 14.00 ns/op 2.000 widgets/op 16 B/op 1 allocs/op\n"
 	assert.Equal(t, want, squeeze(buf.String()))
 }
+
+// TestWriteRunPartial checks that the results of a run that stopped early
+// say so on their first line, which benchfmt skips, and that those of a
+// run resumed since do not.
+func TestWriteRunPartial(t *testing.T) {
+	r := testRun()
+	r.Events = append(r.Events, record.Event{Event: record.EventInterrupt, Reason: "interrupted; the results are partial"})
+	var buf bytes.Buffer
+	require.NoError(t, WriteRun(&buf, r))
+	first, _, _ := strings.Cut(buf.String(), "\n")
+	assert.Equal(t, "# gobench-dyn: interrupted; the results are partial", first)
+	rd := benchfmt.NewReader(strings.NewReader(buf.String()), "partial.txt")
+	n := 0
+	for rd.Scan() {
+		_, ok := rd.Result().(*benchfmt.Result)
+		assert.True(t, ok, "%v", rd.Result())
+		n++
+	}
+	assert.Equal(t, 8, n)
+
+	r.Events = append(r.Events, record.Event{Event: record.EventResumed}, record.Event{Event: record.EventEnd})
+	buf.Reset()
+	require.NoError(t, WriteRun(&buf, r))
+	assert.NotContains(t, buf.String(), "partial")
+}

@@ -29,7 +29,21 @@ type observer struct {
 	// in progress, which its results get as one line when it is done.
 	duet map[record.Key][]record.Slice
 	odd  nonFinites // NaN and infinite values, for the summary
+	// halt stops the run when a results file fails; nil does nothing.
+	halt func(error)
 	err  error
+}
+
+// failed keeps the first results file failure and stops the run with it:
+// measuring on would take slices that the results could not hold.
+func (o *observer) failed(err error) {
+	if err == nil || o.err != nil {
+		return
+	}
+	o.err = err
+	if o.halt != nil {
+		o.halt(err)
+	}
 }
 
 func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
@@ -88,9 +102,7 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 
 // write writes slice s of b to w, keeping the first error.
 func (o *observer) write(b *rmit.Benchmark, w *benchout.Writer, s *record.Slice) {
-	if err := w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s); err != nil && o.err == nil {
-		o.err = err
-	}
+	o.failed(w.WriteSlice(benchout.PackageOf(o.header, b.Package.ImportPath), s))
 }
 
 func (o *observer) IterationDone(b *rmit.Benchmark, f *rmit.Failure) {
@@ -135,9 +147,7 @@ func (o *observer) stopped(ev *record.Event) {
 		w, run = o.baseOut, o.baseline
 	}
 	run.Events = append(run.Events, *ev)
-	if err := w.WritePrecision(ev, len(o.procs[ev.Key()])); err != nil && o.err == nil {
-		o.err = err
-	}
+	o.failed(w.WritePrecision(ev, len(o.procs[ev.Key()])))
 }
 
 // stopWhy says in a few words why a benchmark stopped before its cap.

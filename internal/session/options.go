@@ -58,6 +58,10 @@ type Options struct {
 	// interrupted run to continue and append to; it must equal Raw.
 	Raw    string
 	Resume string
+	// Force replaces a raw file that holds an unfinished run, which
+	// is otherwise refused, and resumes a run recorded on another
+	// machine.
+	Force bool
 
 	// Baseline is a git revision built and interleaved with the code
 	// under test; Sequential stops each pair once its comparison is

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
@@ -77,18 +78,33 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	if err != nil {
 		return nil, err
 	}
+	// A results file that fails stops the run as a failed record does.
+	ctx, halt := context.WithCancelCause(ctx)
+	defer halt(nil)
+	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head),
 		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
+	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {
+		// An output failed: what was measured is still written
+		// wherever it can be, marked partial.
+		res.Stopped = runErr
+	}
+	if sum.Interrupted {
+		r.markPartial(obs, res.Stopped)
+	}
 	if err := r.commit(obs); err != nil {
+		if res.Stopped != nil && !errors.Is(err, res.Stopped) {
+			err = errors.Join(res.Stopped, err)
+		}
 		return res, err
 	}
-	if errors.Is(runErr, rmit.ErrInterrupted) || sum.Interrupted {
-		return res, nil
+	if res.Stopped != nil {
+		return res, res.Stopped
 	}
-	if runErr != nil {
-		return res, runErr
+	if sum.Interrupted {
+		return res, nil
 	}
 	if r.opts.Baseline != "" {
 		if err := r.compare(res, obs); err != nil {
@@ -160,11 +176,15 @@ func (r *run) plan() error {
 	if o.Raw == "" {
 		return nil
 	}
-	open := createRaw
 	if past != nil {
-		open = appendRaw
+		r.raw, err = appendRaw(o.Raw)
+	} else {
+		r.raw, err = createRaw(o.Raw, o.Force)
 	}
-	if r.raw, err = open(o.Raw); err != nil {
+	if errors.Is(err, ErrUnfinished) {
+		return usage.ValueErrorf("Raw", o.Raw, "%w", err)
+	}
+	if err != nil {
 		return usage.Errorf("Raw", "%w", err)
 	}
 	r.atExit(func() { _ = r.raw.Close() })
@@ -270,19 +290,42 @@ func (r *run) warnBudget(runner *rmit.Runner) {
 // file.
 func (r *run) commit(obs *observer) error {
 	// The results files get one line per process of a duet, as they do
-	// per slice of any other iteration.
+	// per slice of any other iteration. An Output's error names the
+	// output.
 	if err := r.outs.Results.Commit(obs.head.WithDuetsMerged(), obs.order); err != nil {
-		return fmt.Errorf("writing results: %w", err)
+		return err
 	}
 	if r.outs.Baseline != nil {
 		if err := r.outs.Baseline.Commit(obs.baseline.WithDuetsMerged(), obs.order); err != nil {
-			return fmt.Errorf("writing results: %w", err)
+			return err
 		}
 	}
 	if err := r.raw.Close(); err != nil {
 		return fmt.Errorf("raw records: %w", err)
 	}
 	return nil
+}
+
+// markPartial says in the results of a run that stopped early, inside
+// them, that they are partial, and why: for a results file, on its first
+// line; for a stream, such as stdout, after the results written so far.
+// Readers of the benchmark format skip the line.
+func (r *run) markPartial(obs *observer, why error) {
+	note := "interrupted; the results are partial"
+	if why != nil {
+		note = "stopped: " + why.Error() + "; the results are partial"
+	}
+	if r.opts.Raw != "" {
+		note += "; --resume " + r.opts.Raw + " completes them"
+	}
+	ev := record.Event{Event: record.EventInterrupt, Reason: note, Time: r.now()}
+	obs.head.Events = append(obs.head.Events, ev)
+	obs.baseline.Events = append(obs.baseline.Events, ev)
+	// An output that already failed fails again; its error is known.
+	_, _ = io.WriteString(r.outs.Results, benchout.NoteLine(note))
+	if r.outs.Baseline != nil {
+		_, _ = io.WriteString(r.outs.Baseline, benchout.NoteLine(note))
+	}
 }
 
 // compare compares the two versions the observer kept.

@@ -37,6 +37,8 @@ type Result struct {
 	Head *record.Run
 	// NonFinite lists the units that reported NaN or an infinity.
 	NonFinite []NonFinite
+	// Stopped is the output failure that stopped the run early, or nil.
+	Stopped error
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
@@ -79,7 +81,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	sum, o := r.Summary, r.opts
 	wall := sum.Wall()
 	state := "done"
-	if sum.Interrupted {
+	switch {
+	case r.Stopped != nil:
+		state = "stopped"
+	case sum.Interrupted:
 		state = "interrupted"
 	}
 	fmt.Fprintf(w, "\ngobench-dyn: %s: %s, %s, %s (%d warmup) in %s\n",
@@ -139,6 +144,11 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  FAILED: %d more; --raw keeps each failure's output\n", failed-listed)
 	}
 	switch {
+	case r.Stopped != nil && sum.Interrupted && o.Raw != "":
+		fmt.Fprintf(w, "  STOPPED: an output failed; the results are partial; --resume %s completes them\n", o.Raw)
+	case r.Stopped != nil && sum.Interrupted:
+		fmt.Fprintln(w, "  STOPPED: an output failed; the results are partial")
+	case r.Stopped != nil:
 	case sum.Interrupted && o.Raw != "":
 		fmt.Fprintf(w, "  INTERRUPTED: the results are partial; --resume %s completes them\n", o.Raw)
 	case sum.Interrupted:
