@@ -154,11 +154,12 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	var perOp []float64
 	for i := range past.slices {
 		s := &past.slices[i]
+		// A replayed slice counts as measured, but its time was spent
+		// before this run started: Summary.InSlices is this run's.
 		if s.Warmup {
 			sum.Warmup++
 		} else {
 			sum.Slices++
-			sum.InSlices += time.Duration(s.WallNs)
 			inSlices += time.Duration(s.WallNs)
 			perOp = append(perOp, timePerOp(s))
 		}

@@ -334,6 +334,10 @@ func runExit(opts *RunOptions, res *session.Result, err error) error {
 		ex := exitUsage(err).(*exitError)
 		ex.msg += fmt.Sprintf(": --resume %s continues it, --force replaces it", opts.Raw)
 		return ex
+	case errors.Is(err, session.ErrOtherMachine):
+		ex := exitUsage(err).(*exitError)
+		ex.msg += "; --force resumes anyway"
+		return ex
 	case usage.As(err) != nil:
 		return exitUsage(err)
 	case errors.Is(err, rmit.ErrInterrupted):

@@ -35,6 +35,11 @@ func (w *Writer) Write(rec any) error {
 		if r.Schema == 0 {
 			r.Schema = Schema
 		}
+		seal, err := r.seal()
+		if err != nil {
+			return fmt.Errorf("record: %w", err)
+		}
+		r.Seal = seal
 	case *Slice:
 		r.Type = TypeSlice
 	case *Event:

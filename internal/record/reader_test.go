@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,4 +79,27 @@ func TestNonFiniteValuesRoundTrip(t *testing.T) {
 		assert.ErrorContains(t, err, msg, line)
 		assert.ErrorContains(t, err, "f.jsonl:2:")
 	}
+}
+
+// TestEditedHeaderIsTold checks that a header changed after it was
+// written, in its seed or options, no longer matches its seal.
+func TestEditedHeaderIsTold(t *testing.T) {
+	var buf bytes.Buffer
+	h := &record.Header{Seed: 42, GOARCH: "amd64", CPU: "Some CPU @ 2.0GHz", Host: "h\xff", Options: map[string]string{"slices": "2", "bench": "<.>&"},
+		Binaries: map[string]string{}, Start: time.Date(2025, 1, 2, 3, 4, 5, 6789, time.UTC)}
+	require.NoError(t, record.NewWriter(&buf).Write(h))
+	line := buf.String()
+	read := func(line string) *record.Header {
+		run, _, err := record.Read(strings.NewReader(line), "f.jsonl")
+		require.NoError(t, err)
+		return run.Header
+	}
+	assert.NotEmpty(t, read(line).Seal)
+	assert.False(t, read(line).Edited(), "as written")
+	for from, to := range map[string]string{`"seed":42`: `"seed":43`, `"slices":"2"`: `"slices":"3"`, `"goarch":"amd64"`: `"goarch":"arm64"`} {
+		edited := strings.Replace(line, from, to, 1)
+		require.NotEqual(t, line, edited)
+		assert.True(t, read(edited).Edited(), "%s → %s", from, to)
+	}
+	assert.False(t, read(testHeader).Edited(), "a header without a seal")
 }

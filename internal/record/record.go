@@ -55,11 +55,18 @@ type Header struct {
 	// value, so that a resumed or merged run can be checked against them.
 	Options map[string]string `json:"options,omitempty"`
 	// Binaries maps each package path to a hash of its test binary, which
-	// identifies the code under test.
+	// identifies the code under test; for a baseline checked out of git,
+	// whose binary holds the path of a temporary worktree, to "commit "
+	// and the commit it was built from.
 	Binaries map[string]string `json:"binaries,omitempty"`
 	// Sources lists the raw files a merged file was made from, one entry
 	// per instance and shard; it is empty in a file written by a run.
 	Sources []Source `json:"sources,omitempty"`
+	// Seal is a hash of the other fields as Writer wrote them, by which
+	// a resumed run tells a header edited since (its seed, options or
+	// machine) from the one the run wrote. Fields added to Header must be
+	// omitempty, so that the headers of older files keep their seals.
+	Seal string `json:"seal,omitempty"`
 }
 
 // A Source is one raw file that went into a merged file: one shard of one

@@ -49,6 +49,12 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A test binary holds the paths of its sources, here those of a
+	// temporary worktree that is new in every run: the commit names the
+	// baseline's code, so that a resumed run knows it for the same.
+	for _, p := range base.Packages {
+		p.Hash = "commit " + co.Rev
+	}
 	reportUnpaired(r.log, r.opts.Baseline, base, head)
 	rmit.ShareN(base.Benchmarks, head.Benchmarks)
 	p.base = base

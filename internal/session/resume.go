@@ -1,12 +1,14 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
@@ -39,10 +41,61 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
 	}
-	if diff := diffMaps(h.Options, headerOptions(o)); len(diff) > 0 {
+	if h.Edited() {
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the header was edited since the run wrote it (its seal does not match its seed, options or machine): a resumed run would not continue that run")
+	}
+	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o))); len(diff) > 0 {
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
 	}
+	now := newHeader(o, nil, time.Time{})
+	if diff := machineDiff(h, now); len(diff) > 0 {
+		if !o.Force {
+			return nil, usage.ValueErrorf("Resume", o.Resume, "%w (%s): its results would mix two machines", ErrOtherMachine, strings.Join(diff, "; "))
+		}
+		fmt.Fprintf(log, "gobench-dyn: warning: %s: %v (%s); resuming as forced\n", o.Resume, ErrOtherMachine, strings.Join(diff, "; "))
+	} else if h.Host != "" && h.Host != now.Host {
+		fmt.Fprintf(log, "gobench-dyn: %s: the run was recorded on host %s, alike this one\n", o.Resume, h.Host)
+	}
 	return run, nil
+}
+
+// ErrOtherMachine is why a run is not resumed unless forced: it was
+// recorded on another machine.
+var ErrOtherMachine = errors.New("the run was recorded on another machine")
+
+// derivedOptions are the header options a run derives from the others,
+// such as the looks of a sequential comparison, which it plans from the
+// suite runs once it knows its benchmarks: a resumed run compares what
+// the user chose, before they are derived.
+var derivedOptions = map[string]bool{"looks": true}
+
+// chosen returns the options of m the user chose.
+func chosen(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if !derivedOptions[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// machineDiff describes how the machine of header was differs from that
+// of now: the platform, the CPU model and the number of CPUs, which shape
+// every measurement and the names of the benchmarks (their GOMAXPROCS
+// suffix).
+func machineDiff(was, now *record.Header) []string {
+	var diff []string
+	if was.GOOS+"/"+was.GOARCH != now.GOOS+"/"+now.GOARCH {
+		diff = append(diff, fmt.Sprintf("%s/%s, this one %s/%s", was.GOOS, was.GOARCH, now.GOOS, now.GOARCH))
+	}
+	if was.CPU != now.CPU {
+		diff = append(diff, fmt.Sprintf("cpu %q, this one %q", was.CPU, now.CPU))
+	}
+	if was.NumCPU != 0 && was.NumCPU != now.NumCPU {
+		diff = append(diff, fmt.Sprintf("%d CPUs, this one %d", was.NumCPU, now.NumCPU))
+	}
+	return diff
 }
 
 // checkResumeCode refuses to resume when the test binaries differ from
