@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/leftover"
 )
 
 // A File is a file being written in place of another.
@@ -39,7 +41,11 @@ func Create(path string) (*File, error) {
 		}
 		return &File{File: f, path: path, direct: true}, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	// The temporary name holds this process's pid: a run killed before
+	// it could remove its file leaves it to the next that writes path.
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	leftover.Sweep(dir, prefix, nil)
+	f, err := leftover.CreateTemp(dir, prefix)
 	if err != nil {
 		// The temporary name is ours, not the caller's: name the path
 		// they asked for.

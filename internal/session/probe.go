@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/leftover"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -30,6 +31,9 @@ type ProbeOptions struct {
 	Tool     string // the tool and version recorded in the header
 }
 
+// probePrefix starts the name of a probe's temporary directory.
+const probePrefix = "gobench-dyn-steady-"
+
 // Probe runs the probe o describes and returns its records, read back
 // from the raw file. The Result and error are those of Run; when the
 // probe was interrupted, the records are nil and res says so.
@@ -41,7 +45,8 @@ func Probe(ctx context.Context, o ProbeOptions, log io.Writer, env Env) (*record
 	raw := o.Raw
 	if raw == "" {
 		undo, err := env.Cleanups.Create(func() (func(), error) {
-			dir, err := os.MkdirTemp("", "gobench-dyn-steady-")
+			leftover.Sweep(os.TempDir(), probePrefix, nil)
+			dir, err := leftover.MkdirTemp(probePrefix)
 			raw = filepath.Join(dir, "probe.jsonl")
 			return func() { os.RemoveAll(dir) }, err
 		})

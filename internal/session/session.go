@@ -60,16 +60,17 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	if err := r.plan(); err != nil {
 		return nil, err
 	}
-	var tmp string
+	var tmp, groups string
 	undo, err := r.cleanups.Create(func() (func(), error) {
 		var err error
-		tmp, err = os.MkdirTemp("", "gobench-dyn-")
+		tmp, groups, err = makeTemp(r.log)
 		return func() { os.RemoveAll(tmp) }, err
 	})
 	if err != nil {
 		return nil, err
 	}
 	r.undo = append(r.undo, undo)
+	r.env.Starter = r.starter(groups)
 	p, err := r.prepare(ctx, tmp)
 	if err != nil {
 		return nil, err

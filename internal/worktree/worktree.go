@@ -150,3 +150,27 @@ func isGoFile(path string) bool {
 	base := filepath.Base(strings.Trim(path, `"`))
 	return strings.HasSuffix(base, ".go") || base == "go.mod" || base == "go.sum" || base == "go.work" || base == "go.work.sum"
 }
+
+// RemoveStale removes the worktree at dir that a run now gone left behind,
+// and git's record of it, which would otherwise list it in git worktree
+// list until pruned. The repository is found through the worktree's .git
+// file. It does nothing when dir holds no worktree.
+func RemoveStale(dir string) error {
+	data, err := os.ReadFile(filepath.Join(dir, ".git"))
+	if err != nil {
+		return nil
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok || filepath.Base(filepath.Dir(gitdir)) != "worktrees" {
+		return nil
+	}
+	common := filepath.Dir(filepath.Dir(gitdir)) // <repo>/.git
+	_, err = git(context.Background(), common, "--git-dir="+common, "worktree", "remove", "--force", dir)
+	if err != nil {
+		// Without git, or with a record git cannot follow: the record
+		// is the worktree's directory under <repo>/.git/worktrees.
+		os.RemoveAll(dir)
+		err = os.RemoveAll(gitdir)
+	}
+	return err
+}

@@ -98,3 +98,22 @@ func TestChanges(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"M calc.go", "?? sub/new.go"}, got)
 }
+
+// TestRemoveStale checks that a worktree left behind, directory and
+// git's record alike, is removed.
+func TestRemoveStale(t *testing.T) {
+	repo := t.TempDir()
+	run(t, repo, "git", "init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte("x"), 0o644))
+	run(t, repo, "git", "add", ".")
+	run(t, repo, "git", "commit", "-qm", "one")
+	wt, err := Add(context.Background(), repo, "HEAD", t.TempDir())
+	require.NoError(t, err)
+
+	require.NoError(t, RemoveStale(wt.Dir))
+	assert.NoDirExists(t, wt.Dir)
+	out, err := exec.Command("git", "-C", repo, "worktree", "list").Output()
+	require.NoError(t, err)
+	assert.NotContains(t, string(out), wt.Dir)
+	assert.NoError(t, RemoveStale(t.TempDir()), "no worktree, nothing to do")
+}
