@@ -80,7 +80,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				args = append(args, fmt.Sprintf("-test.cpu=%d", procs))
 			}
 			args = append(args, pkg.TestArgs...)
-			found, fail := probeRun(ctx, pkg, args, probe, opts)
+			found, fail := probeRun(ctx, pkg, top, args, probe, opts)
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
@@ -162,10 +162,24 @@ type probed struct {
 // the benchtime and adds 20%.
 const goRampOvershoot = 1.2
 
-// probeRun runs one discovery process, which runs its benchmarks for
-// probeTime each, and returns the leaves it reported, and a failure if the
-// process failed.
-func probeRun(ctx context.Context, pkg *Package, args []string, probeTime time.Duration, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
+// leafOf reports whether name, as go test prints a result, is top or one
+// of its sub-benchmarks: what a probe of top can print. Any other name is
+// a line the benchmark printed itself.
+func leafOf(name, top string) bool {
+	if i := strings.LastIndexByte(name, '-'); i > 0 && strings.Trim(name[i+1:], "0123456789") == "" && i+1 < len(name) {
+		// The GOMAXPROCS suffix, or part of a sub-benchmark's name:
+		// either way the name is top's if what precedes it is.
+		if base := name[:i]; base == top || strings.HasPrefix(base, top+"/") {
+			return true
+		}
+	}
+	return name == top || strings.HasPrefix(name, top+"/")
+}
+
+// probeRun runs one discovery process of top-level benchmark top, which
+// runs its benchmarks for probeTime each, and returns the leaves it
+// reported, and a failure if the process failed.
+func probeRun(ctx context.Context, pkg *Package, top string, args []string, probeTime time.Duration, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
 	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, args)
 	if err != nil {
 		return nil, &DiscoveryFailure{Reason: "cannot start test binary", Detail: err.Error()}
@@ -176,7 +190,7 @@ func probeRun(ctx context.Context, pkg *Package, args []string, probeTime time.D
 	var fail *DiscoveryFailure
 	var failText strings.Builder
 	pending := ""
-	_ = scanOutput(p.stdout, func(it outputItem) bool {
+	_ = scanOutput(p.stdout, func(name string, _ int64) bool { return leafOf(name, top) }, func(it outputItem) bool {
 		switch it.kind {
 		case itemStart:
 			pending = it.name
@@ -205,7 +219,7 @@ func probeRun(ctx context.Context, pkg *Package, args []string, probeTime time.D
 		return found, &DiscoveryFailure{Name: pending, Reason: why, Detail: p.stderr.String()}
 	}
 	if waitErr != nil && fail == nil {
-		fail = &DiscoveryFailure{Name: pending, Reason: exitReason(waitErr)}
+		fail = &DiscoveryFailure{Name: pending, Reason: withCause(exitReason(waitErr), p.stderr.String())}
 	}
 	if fail != nil {
 		if fail.Name == "" {

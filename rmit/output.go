@@ -36,9 +36,12 @@ func (it outputItem) text() string {
 
 // scanOutput parses the stdout of a test binary as it arrives and calls fn
 // for each item, until fn returns true or the output ends. It then drains
-// r, so that the process never blocks writing to a full pipe.
-func scanOutput(r io.Reader, fn func(outputItem) (stop bool)) error {
+// r, so that the process never blocks writing to a full pipe. accept, if
+// not nil, tells the results from lines a benchmark printed that look
+// like one (benchout.Parser.Accept).
+func scanOutput(r io.Reader, accept func(name string, n int64) bool, fn func(outputItem) (stop bool)) error {
 	p := benchout.NewParser(r)
+	p.Accept = accept
 	for p.Scan() {
 		var it outputItem
 		switch x := p.Item().(type) {

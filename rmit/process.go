@@ -1,6 +1,7 @@
 package rmit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -253,12 +255,22 @@ func (p *process) wait() error {
 	return err
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it, and the first lines
+// that say why a Go program died ("panic: ", "fatal error: "), which the
+// stack traces printed after them would push out of the tail.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu     sync.Mutex
+	max    int
+	buf    []byte
+	line   []byte // the start of the line being written
+	causes []string
 }
+
+// maxCauses bounds the cause lines kept, and maxCauseLine their length.
+const (
+	maxCauses    = 3
+	maxCauseLine = 512
+)
 
 func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
 
@@ -269,11 +281,54 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	if over := len(t.buf) - t.max; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
 	}
+	for rest := p; len(rest) > 0; {
+		chunk, after, nl := bytes.Cut(rest, []byte{'\n'})
+		if room := maxCauseLine - len(t.line); room > 0 {
+			t.line = append(t.line, chunk[:min(len(chunk), room)]...)
+		}
+		if nl {
+			if len(t.causes) < maxCauses && isCause(string(t.line)) {
+				t.causes = append(t.causes, string(t.line))
+			}
+			t.line = t.line[:0]
+		}
+		rest = after
+	}
 	return len(p), nil
 }
 
+// String returns the tail, after the cause lines it no longer holds.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	tail := string(t.buf)
+	var lost []string
+	for _, c := range t.causes {
+		if !strings.Contains(tail, c) {
+			lost = append(lost, c)
+		}
+	}
+	if len(lost) == 0 {
+		return tail
+	}
+	return strings.Join(lost, "\n") + "\n…\n" + tail
+}
+
+// isCause reports whether line is one the Go runtime prints as a program
+// dies, which says why.
+func isCause(line string) bool {
+	return strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")
+}
+
+// withCause adds to the reason of a failure the first line of output
+// that says why the program died, if it printed one: "exit status 2:
+// fatal error: out of memory" rather than a bare exit status and a tail
+// of goroutine frames.
+func withCause(reason, output string) string {
+	for line := range strings.Lines(output) {
+		if line = strings.TrimRight(line, "\r\n"); isCause(line) {
+			return reason + ": " + line
+		}
+	}
+	return reason
 }

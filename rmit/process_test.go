@@ -65,3 +65,19 @@ func TestOutputHeldOpenEndsWithTheBinary(t *testing.T) {
 	}
 	assert.NoError(t, p.Wait(), "a clean exit whose output a child held open is a clean exit")
 }
+
+// TestTailKeepsTheCause writes what a Go program prints as it runs out
+// of memory: the cause, then more goroutine frames than the tail holds.
+// The failure reason still quotes the cause.
+func TestTailKeepsTheCause(t *testing.T) {
+	tb := newTailBuffer(1 << 10)
+	_, _ = tb.Write([]byte("runtime: out of memory: cannot allocate 35184372088832-byte block (3997696 in use)\nfatal err"))
+	_, _ = tb.Write([]byte("or: out of memory\n\ngoroutine 1 [running]:\n"))
+	for range 200 {
+		_, _ = tb.Write([]byte("runtime.throw({0x5a1b2c?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1101 +0x48\n"))
+	}
+	tail := tb.String()
+	assert.True(t, strings.HasPrefix(tail, "fatal error: out of memory\n…\n"), tail[:80])
+	assert.Equal(t, "exit status 2: fatal error: out of memory", withCause("exit status 2", tail))
+	assert.Equal(t, "exit status 1", withCause("exit status 1", "just some output\n"))
+}

@@ -539,7 +539,10 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	var failure *Failure
 	var failText strings.Builder
 	slice := 0
-	scanErr := scanOutput(p.stdout, func(it outputItem) bool {
+	// The result of a slice is the line of this benchmark over the b.N
+	// asked for; any other is a print of the benchmark's own.
+	accept := func(name string, n int64) bool { return name == b.Name && n == b.N }
+	scanErr := scanOutput(p.stdout, accept, func(it outputItem) bool {
 		switch it.kind {
 		case itemResult:
 			if it.name != b.Name {
@@ -575,7 +578,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	}
 	if failure != nil || (waitErr != nil && !done) {
 		if failure == nil {
-			failure = fail(exitReason(waitErr), "")
+			failure = fail(withCause(exitReason(waitErr), p.stderr.String()), "")
 		}
 		failure.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
 		return feed.Measured, failure

@@ -28,6 +28,14 @@ const MaxBlockLines = 200
 // soon as its line is complete, so it can read the output of a binary while
 // it runs. Items are newly allocated; callers may keep them.
 type Parser struct {
+	// Accept, when set, says whether a line shaped like a result, of
+	// benchmark name over n iterations, is one: a harness that asked
+	// for a fixed b.N knows that a line with another N, or naming a
+	// benchmark it did not run, is something the benchmark printed
+	// itself. Such a line is handed out as an Output, and a benchmark
+	// name printed before it still waits for its result.
+	Accept func(name string, n int64) bool
+
 	r       *bufio.Reader
 	maxLine int
 	line    int // lines read so far
@@ -198,9 +206,16 @@ func (p *Parser) name(s string) (rest string, ok bool) {
 	}
 	name, sep := s[:end], s[end:]
 	if pre, n, vals, ok := parseFields(sep); ok {
-		p.displace()
-		p.emitResult(name, pre, n, vals)
-		return "", true
+		if p.accepts(name, n) {
+			p.displace()
+			p.emitResult(name, pre, n, vals)
+			return "", true
+		}
+		if p.pending != nil {
+			// The benchmark running printed a line like a result.
+			p.emit(&Output{Text: s, Line: p.line})
+			return "", true
+		}
 	}
 	rest = strings.TrimLeftFunc(sep, unicode.IsSpace)
 	if !strings.Contains(sep[:len(sep)-len(rest)], "\t") {
@@ -231,7 +246,7 @@ func (p *Parser) other(s string) {
 		return
 	}
 	if p.pending != nil {
-		if pre, n, vals, ok := parseFields(s); ok {
+		if pre, n, vals, ok := parseFields(s); ok && p.accepts(p.pending.Name, n) {
 			p.emitResult(p.pending.Name, pre, n, vals)
 			p.pending = nil
 			return
@@ -300,6 +315,12 @@ func keyValue(s string) (key, val string, ok bool) {
 		return "", "", false
 	}
 	return key, strings.TrimRightFunc(trimmed, unicode.IsSpace), true
+}
+
+// accepts reports whether a line shaped like a result of name over n
+// iterations is one.
+func (p *Parser) accepts(name string, n int64) bool {
+	return p.Accept == nil || p.Accept(name, n)
 }
 
 // displace hands out the pending name as incomplete: a new name means the

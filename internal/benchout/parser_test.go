@@ -427,3 +427,39 @@ func FuzzParser(f *testing.F) {
 		require.NoError(t, p.Err())
 	})
 }
+
+// TestParserAcceptsOnlyTheResultAskedFor feeds the output of a benchmark
+// that prints lines shaped like results, of itself or of another name,
+// with another N: with Accept, they are its prints, and its real result
+// still reaches it.
+func TestParserAcceptsOnlyTheResultAskedFor(t *testing.T) {
+	out := "goos: linux\n" +
+		"BenchmarkFake-2   \tBenchmarkFake-2 1 999 ns/op\n" +
+		"BenchmarkOther-2\t1\t5 ns/op\n" +
+		"    5000\t       123.0 ns/op\n" +
+		"BenchmarkFake-2   \t    5000\t       124.0 ns/op\n" +
+		"PASS\n"
+	p := NewParser(strings.NewReader(out))
+	p.Accept = func(name string, n int64) bool { return name == "BenchmarkFake-2" && n == 5000 }
+	var results []string
+	var prints []string
+	for p.Scan() {
+		switch it := p.Item().(type) {
+		case *Result:
+			v, _ := it.Value("ns/op")
+			results = append(results, fmt.Sprintf("%s %d %g", it.Name, it.N, v))
+		case *Output:
+			prints = append(prints, it.Text)
+		case *Incomplete:
+			t.Errorf("incomplete %s", it.Name)
+		}
+	}
+	require.NoError(t, p.Err())
+	assert.Equal(t, []string{"BenchmarkFake-2 5000 123", "BenchmarkFake-2 5000 124"}, results)
+	assert.Equal(t, []string{"BenchmarkFake-2 1 999 ns/op", "BenchmarkOther-2\t1\t5 ns/op"}, prints)
+
+	// Without Accept, the print is taken for the result, as go test's
+	// own output gives no way to tell.
+	items := renderAll(parseAll(t, strings.NewReader(out)))
+	assert.Contains(t, items, "result BenchmarkFake-2 1 ns/op")
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
+	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
@@ -168,6 +169,11 @@ func (r *run) plan() error {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		o.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	if o.Baseline != "" && r.env.Checkout == nil {
+		if err := worktree.Available(); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
 	}
 	if o.ConfigFile != "" {
 		if r.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {

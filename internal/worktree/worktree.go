@@ -38,6 +38,9 @@ func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("%w (%v)", ErrNoGit, err)
+		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
@@ -47,9 +50,25 @@ func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// ErrNoGit is the error of every function here when git is not
+// installed.
+var ErrNoGit = errors.New("git is not installed: a baseline is checked out with git")
+
+// Available returns ErrNoGit when git is not installed, so that a run
+// can say so before it builds anything.
+func Available() error {
+	if _, err := exec.LookPath("git"); err != nil {
+		return fmt.Errorf("%w (%v)", ErrNoGit, err)
+	}
+	return nil
+}
+
 // TopLevel returns the top-level directory of the repository holding dir.
 func TopLevel(ctx context.Context, dir string) (string, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if errors.Is(err, ErrNoGit) {
+		return "", err
+	}
 	if err != nil {
 		return "", fmt.Errorf("%s is not in a git repository: %w", dir, err)
 	}
@@ -67,6 +86,9 @@ func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
 	// "--end-of-options" keeps a revision that starts with "-" from
 	// being read as an option.
 	hash, err := git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if errors.Is(err, ErrNoGit) {
+		return nil, err
+	}
 	if err != nil {
 		if shallow, _ := git(ctx, top, "rev-parse", "--is-shallow-repository"); shallow == "true" {
 			return nil, fmt.Errorf("%w: %q is not among the commits it holds; fetch the history with \"git fetch --unshallow\" (in GitHub Actions, check out with \"fetch-depth: 0\")", ErrShallow, rev)

@@ -117,3 +117,13 @@ func TestRemoveStale(t *testing.T) {
 	assert.NotContains(t, string(out), wt.Dir)
 	assert.NoError(t, RemoveStale(t.TempDir()), "no worktree, nothing to do")
 }
+
+// TestNoGitSaysSo checks that without git installed the error says so,
+// not that the directory is outside a repository.
+func TestNoGitSaysSo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Add(context.Background(), t.TempDir(), "HEAD", t.TempDir())
+	require.ErrorIs(t, err, ErrNoGit)
+	assert.Contains(t, err.Error(), "git is not installed")
+	assert.NotContains(t, err.Error(), "not in a git repository")
+}
