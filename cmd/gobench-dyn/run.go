@@ -319,6 +319,9 @@ func runRun(opts *RunOptions) error {
 		res.WriteSummary(opts.IO.ErrOut)
 		if res.Comparison != nil {
 			fmt.Fprintln(opts.IO.ErrOut)
+			if res.Interrupted() {
+				fmt.Fprintln(opts.IO.ErrOut, "PARTIAL: the verdicts reached on the slices measured before the run stopped; the exit status does not rest on them")
+			}
 			if werr := res.Comparison.WriteText(opts.IO.ErrOut); werr != nil && err == nil {
 				err = werr
 			}

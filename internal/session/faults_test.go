@@ -177,3 +177,38 @@ func TestRawWriteErrorNamesTheLastRecord(t *testing.T) {
 	require.Error(t, err)
 	assert.Regexp(t, `^writing the raw file .*raw\.jsonl failed: .*; it is readable up to line 2, its last complete record \(slice 3 of p\.BenchmarkA-2, suite run 2, iteration 1\), and a resumed run continues it$`, err.Error())
 }
+
+// TestInterruptedBaselineRunCompares checks that an interrupted baseline
+// run still compares what it measured, for the verdicts it had reached.
+func TestInterruptedBaselineRunCompares(t *testing.T) {
+	f := newFake("BenchmarkSame", "BenchmarkSlow")
+	f.nsPerOp = func(dir, name string, i int) float64 {
+		if dir == "baseline" || name == "BenchmarkSame" {
+			return jitter(1000, i)
+		}
+		return jitter(3000, i)
+	}
+	o := testOptions(t.TempDir())
+	o.SuiteRuns = 10
+	o.Baseline = "main"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == 6*4*6 {
+			cancel()
+			return true
+		}
+		return false
+	}
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+	require.NotNil(t, got.res.Comparison, "the verdicts reached are compared")
+	verdicts := map[string]string{}
+	for _, c := range got.res.Comparison.Comparisons {
+		if c.Unit == "ns/op" {
+			verdicts[strings.TrimSuffix(c.Benchmark, suffix())] = string(c.Verdict)
+		}
+	}
+	assert.Equal(t, "regression", verdicts["BenchmarkSlow"], "%v", verdicts)
+}

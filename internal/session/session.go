@@ -102,11 +102,21 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		}
 		return res, err
 	}
+	if sum.Interrupted {
+		// The verdicts reached on what was measured: a sequential
+		// comparison judges at the looks the pairs reached.
+		if r.opts.Baseline != "" {
+			if err := r.compare(res, obs); err != nil || len(res.Comparison.Comparisons) == 0 {
+				res.Comparison = nil
+			}
+		}
+		if res.Stopped != nil {
+			return res, res.Stopped
+		}
+		return res, nil
+	}
 	if res.Stopped != nil {
 		return res, res.Stopped
-	}
-	if sum.Interrupted {
-		return res, nil
 	}
 	if r.opts.Baseline != "" {
 		if err := r.compare(res, obs); err != nil {

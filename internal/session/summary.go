@@ -21,7 +21,7 @@ type Result struct {
 	// prepared; the run went on without them.
 	PrepareFailures []*rmit.PrepareFailure
 	// Comparison compares the baseline with the code under test, when
-	// there is a baseline and the run was not interrupted.
+	// there is a baseline; for an interrupted run, on what it measured.
 	Comparison *gate.Result
 	// Regressed says whether Comparison holds a regression in a unit
 	// Options.FailOn selects; Inconclusive, that it holds none but fails
