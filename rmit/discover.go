@@ -203,6 +203,13 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 				// about 1.2 times the probe's benchtime.
 				ns = goRampOvershoot * float64(probeTime) / float64(it.n)
 			}
+			// go test prints each leaf's result once; a name seen
+			// again is a line the benchmark printed itself before the
+			// result, which comes last.
+			if i := slices.IndexFunc(found, func(p probed) bool { return p.name == it.name }); i >= 0 {
+				found[i].nsPerOp = ns
+				break
+			}
 			found = append(found, probed{it.name, ns})
 		case itemFailure, itemPanic:
 			if fail == nil {

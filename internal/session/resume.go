@@ -26,9 +26,12 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 		return nil, usage.Errorf("Resume", "%w", err)
 	}
 	for _, w := range warns {
-		fmt.Fprintf(log, "gobench-dyn: %s: %s\n", o.Resume, w)
+		fmt.Fprintf(log, "gobench-dyn: %s\n", w)
 	}
 	h := run.Header
+	if h.Edited() {
+		return nil, usage.ValueErrorf("Resume", o.Resume, "the header was edited since the run wrote it (its seal does not match its seed, options or machine): a resumed run would not continue that run")
+	}
 	switch {
 	case run.Complete:
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the run is complete; there is nothing to resume")
@@ -40,9 +43,6 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was instance %q, not %q", h.Instance, o.Instance)
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
-	}
-	if h.Edited() {
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the header was edited since the run wrote it (its seal does not match its seed, options or machine): a resumed run would not continue that run")
 	}
 	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o))); len(diff) > 0 {
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
