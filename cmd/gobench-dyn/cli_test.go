@@ -197,5 +197,5 @@ func TestRunFailedWriteExits1(t *testing.T) {
 	code := executeIO([]string{"run", "--stop", "none", "--suite-runs", "1", "--slices", "1", "--warmup", "0", "--slice-time", "5ms",
 		"--progress", "off", "-b", "SortInts", "../../examples/stable"}, failingWriter{}, &errOut)
 	assert.Equal(t, 1, code, errOut.String())
-	assert.Contains(t, errOut.String(), "writing results: no space left on device")
+	assert.Contains(t, errOut.String(), "writing results to stdout: no space left on device")
 }

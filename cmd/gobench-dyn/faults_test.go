@@ -373,6 +373,21 @@ func otherMachine(t *testing.T, header string) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
+// otherCode returns raw with its header written anew, as by a run of
+// other code: another test binary hash.
+func otherCode(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	header, rest, _ := bytes.Cut(raw, []byte("\n"))
+	run, _, err := record.Read(bytes.NewReader(append(header, '\n')), "raw")
+	require.NoError(t, err)
+	for k, v := range run.Header.Binaries {
+		run.Header.Binaries[k] = "0" + v
+	}
+	var buf bytes.Buffer
+	require.NoError(t, record.NewWriter(&buf).Write(run.Header))
+	return append(buf.Bytes(), rest...)
+}
+
 // sleepSource is a package of a repository for baseline runs: each slice
 // of BenchmarkA takes 20 ms whatever b.N, so that a run lasts long enough
 // to be interrupted, and reports a fixed ns/op.

@@ -296,7 +296,7 @@ func TestInterruptAndResume(t *testing.T) {
 	before, err := os.ReadFile(raw)
 	require.NoError(t, err)
 	edited := filepath.Join(tmp, "edited.jsonl")
-	require.NoError(t, os.WriteFile(edited, bytes.Replace(before, []byte(`"binaries":{"example.com/faulty":"`), []byte(`"binaries":{"example.com/faulty":"0`), 1), 0o600))
+	require.NoError(t, os.WriteFile(edited, otherCode(t, before), 0o600))
 	for _, tc := range []struct {
 		args []string
 		msg  string
