@@ -168,7 +168,7 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 	s.worker, s.started = w, r.now()
 	s.proc = &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}
 	s.stop = s.proc.watch(ctx, r.Timeout)
-	s.stream = streamOutput(s.proc.stdout)
+	s.stream = streamOutput(s.proc.stdout, func(name string, n int64) bool { return name == b.Name && n == b.N })
 	return true
 }
 
@@ -248,14 +248,17 @@ func (r *Runner) endDuet(sides []*duetSide, plan TurnPlan) {
 		s.stop()
 		s.stream.close()
 		switch why := s.proc.killedFor(); {
-		case why == "interrupted" || why == "timeout":
+		// A worker killed by the timeout after its last slice, while
+		// something it started held its output open, measured all it
+		// had to.
+		case why == "interrupted" || why == "timeout" && s.slice < plan.slices():
 			s.failWith(why, killDetail(why, r.Timeout, s.proc.stderr.String()))
 		case s.fail != nil:
 			s.fail.Detail = strings.TrimSpace(s.failText.String() + "\n" + s.proc.stderr.String())
 		case s.ended && s.slice < plan.slices():
 			reason := fmt.Sprintf("the test binary printed %d of the %d slices asked for", s.slice, plan.slices())
 			if waitErr != nil {
-				reason = exitReason(waitErr)
+				reason = withCause(exitReason(waitErr), s.proc.stderr.String())
 			}
 			s.failWith(reason, s.proc.stderr.String())
 		}
@@ -333,11 +336,13 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 		sd := &duetSide{e: x.e, k: k}
 		for i := range x.past.slices {
 			s := &x.past.slices[i]
+			// A replayed slice counts as measured, but its time was
+			// spent before this run started: Summary.InSlices is this
+			// run's.
 			if s.Warmup {
 				sum.Warmup++
 			} else {
 				sum.Slices++
-				sum.InSlices += time.Duration(s.WallNs)
 				sd.inSlices += time.Duration(s.WallNs)
 				sd.timed += time.Duration(float64(s.N) * s.Values["ns/op"])
 				sd.measured = append(sd.measured, primaryValue(s.Values))

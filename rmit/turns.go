@@ -63,11 +63,11 @@ type itemStream struct {
 	err   error // the scan error, once items is closed
 }
 
-func streamOutput(r io.Reader) *itemStream {
+func streamOutput(r io.Reader, accept func(name string, n int64) bool) *itemStream {
 	s := &itemStream{items: make(chan outputItem, 16), stop: make(chan struct{})}
 	go func() {
 		defer close(s.items)
-		s.err = scanOutput(r, func(it outputItem) bool {
+		s.err = scanOutput(r, accept, func(it outputItem) bool {
 			select {
 			case s.items <- it:
 				return false

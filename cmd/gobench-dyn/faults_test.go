@@ -407,35 +407,68 @@ func BenchmarkA(b *testing.B) {
 `
 
 // TestResumeOfAnInterruptedBaselineRun interrupts a --baseline run with
-// a sequential comparison: it prints the verdicts it had reached, and
-// --resume, which it says completes the run, does.
+// a sequential comparison, paired by process and by slice: it prints the
+// verdicts it had reached, and --resume, which it says completes the run,
+// does.
 func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "sleep_test.go"), []byte(sleepSource), 0o644))
 	gitIn(t, repo, "add", ".")
 	gitIn(t, repo, "commit", "-qm", "a slow benchmark")
 	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "nothing")
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
-	args := []string{"run", ".", "--baseline", "HEAD~1", "-b", "^BenchmarkA$", "--stop", "cv", "--suite-runs", "12",
-		"--slice-time", "5ms", "--seed", "4", "--progress", "off", "--raw", raw, "-o", filepath.Join(tmp, "out.txt")}
-	p := startGobenchDyn(t, repo, args...)
-	// Into the second suite run: both versions have a process measured.
-	waitForSlices(t, raw, 13)
-	require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
-	require.Equal(t, 130, p.wait(t), p.stderr.String())
-	assert.Contains(t, p.stderr.String(), "--resume "+raw+" completes them")
-	assert.Contains(t, p.stderr.String(), "PARTIAL: the verdicts reached")
-	assertNoLeftovers(t, tmp)
+	for _, tc := range []struct {
+		pairing []string
+		// measured is the measurement slices after which both versions
+		// have some: a process of 5 slices, or a turn each.
+		measured int
+	}{
+		{[]string{"--pairing", "process"}, 6},
+		{[]string{"--pairing", "slice", "--turns", "4", "--turn-time", "5ms", "--turn-warmup", "10ms"}, 2},
+	} {
+		t.Run(tc.pairing[1], func(t *testing.T) {
+			tmp := privateTmp(t)
+			raw := filepath.Join(tmp, "raw.jsonl")
+			args := append([]string{"run", ".", "--baseline", "HEAD~1", "-b", "^BenchmarkA$", "--stop", "cv", "--suite-runs", "8",
+				"--slice-time", "5ms", "--seed", "4", "--progress", "off", "--raw", raw, "-o", filepath.Join(tmp, "out.txt")}, tc.pairing...)
+			p := startGobenchDyn(t, repo, args...)
+			waitForMeasured(t, raw, tc.measured)
+			require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
+			require.Equal(t, 130, p.wait(t), p.stderr.String())
+			assert.Contains(t, p.stderr.String(), "--resume "+raw+" completes them")
+			assert.Contains(t, p.stderr.String(), "PARTIAL: the verdicts reached")
+			assertNoLeftovers(t, tmp)
 
-	_, stderr, code := within(t, hangLimit, repo, nil, append(slicesWithout(args, "--raw", "--seed"), "--resume", raw)...)
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "resuming "+raw)
-	run, _, err := record.ReadFile(raw)
-	require.NoError(t, err)
-	assert.True(t, run.Complete)
-	assertSaneEfficiency(t, stderr)
-	assertNoLeftovers(t, tmp)
+			_, stderr, code := within(t, hangLimit, repo, nil, append(slicesWithout(args, "--raw", "--seed"), "--resume", raw)...)
+			require.Equal(t, 0, code, stderr)
+			assert.Contains(t, stderr, "resuming "+raw)
+			run, _, err := record.ReadFile(raw)
+			require.NoError(t, err)
+			assert.True(t, run.Complete)
+			assertSaneEfficiency(t, stderr)
+			assertNoLeftovers(t, tmp)
+		})
+	}
+}
+
+// waitForMeasured waits until the raw file holds at least n measurement
+// slices.
+func waitForMeasured(t *testing.T, path string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		data, _ := os.ReadFile(path)
+		got := 0
+		for line := range strings.Lines(string(data)) {
+			if strings.HasPrefix(line, `{"type":"slice"`) && !strings.Contains(line, `"warmup":true`) {
+				got++
+			}
+		}
+		if got >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never held %d measurement slices", path, n)
 }
 
 // slicesWithout returns args without the flags named and their values.

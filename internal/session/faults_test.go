@@ -181,20 +181,23 @@ func TestRawWriteErrorNamesTheLastRecord(t *testing.T) {
 // TestInterruptedBaselineRunCompares checks that an interrupted baseline
 // run still compares what it measured, for the verdicts it had reached.
 func TestInterruptedBaselineRunCompares(t *testing.T) {
-	f := newFake("BenchmarkSame", "BenchmarkSlow")
-	f.nsPerOp = func(dir, name string, i int) float64 {
+	nsPerOp := func(dir, name string, i int) float64 {
 		if dir == "baseline" || name == "BenchmarkSame" {
 			return jitter(1000, i)
 		}
 		return jitter(3000, i)
 	}
+	f := newFake("BenchmarkSame", "BenchmarkSlow")
+	f.nsPerOp = nsPerOp
 	o := testOptions(t.TempDir())
 	o.SuiteRuns = 10
 	o.Baseline = "main"
+	o.Pairing = PairProcesses
+	interruptAt := 6 * 4 * 6 // in the seventh of ten suite runs
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f.onSlice = func(n int) bool {
-		if n == 6*4*6 {
+		if n == interruptAt {
 			cancel()
 			return true
 		}

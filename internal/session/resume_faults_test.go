@@ -6,12 +6,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -40,11 +42,18 @@ func interrupted(t *testing.T, f *fakeBinaries, o Options, nth int) []byte {
 // TestResumeOfASequentialBaselineRun checks that a --baseline run with a
 // sequential comparison, whose looks the run plans itself, resumes.
 func TestResumeOfASequentialBaselineRun(t *testing.T) {
+	for _, pairing := range []Pairing{PairProcesses, PairSlices} {
+		t.Run(string(pairing), func(t *testing.T) { testResumeOfASequentialBaselineRun(t, pairing) })
+	}
+}
+
+func testResumeOfASequentialBaselineRun(t *testing.T, pairing Pairing) {
 	f := newFake("BenchmarkA")
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.CV)
 	o.SuiteRuns = 20
-	o.Baseline, o.Sequential = "main", true
+	o.Baseline, o.Sequential, o.Pairing = "main", true, pairing
+	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
 	raw := interrupted(t, f, o, 30)
 	assert.Contains(t, string(raw), `"looks":"`, "the header records the looks")
 	assert.Contains(t, string(raw), `"baseline:example.com/p":"commit 0123456789abcdef"`, "the baseline's code is named by its commit")

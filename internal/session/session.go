@@ -182,7 +182,7 @@ func (r *run) plan() error {
 	}
 	if o.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
-			return usageErr("--baseline: %v", err)
+			return usage.Errorf("Baseline", "%w", err)
 		}
 	}
 	if o.ConfigFile != "" {
