@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -45,25 +44,7 @@ func moduleRoot(t *testing.T) string {
 // and exit code.
 func gobenchDyn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs benchmarks")
-	}
-	bin, err := builtBinary()
-	require.NoError(t, err)
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CI=true")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return stdout.String(), stderr.String(), code
+	return within(t, 0, dir, nil, args...)
 }
 
 // readBenchResults parses benchstat-format results and counts samples per

@@ -41,6 +41,25 @@ func (f *failingOutput) Commit(*record.Run, []record.Key) error {
 	return nil
 }
 
+// interrupted runs o on f and interrupts it after the nth slice.
+func interrupted(t *testing.T, f *fakeBinaries, o Options, nth int) outcome {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.onSlice = func(n int) bool {
+		if n == nth {
+			cancel()
+			return true
+		}
+		return false
+	}
+	defer func() { f.onSlice = nil }()
+	got, err := runFake(t, ctx, f, o)
+	require.NoError(t, err)
+	require.True(t, got.res.Interrupted())
+	return got
+}
+
 // TestResultsWriteFailureStopsTheRun checks that a results file that
 // fails stops the run at once, with that error, and that the raw file
 // says why the run stopped and stays resumable.
@@ -79,20 +98,8 @@ func TestResultsWriteFailureStopsTheRun(t *testing.T) {
 // results end with a line, which benchstat skips, saying they are
 // partial, and the results of its in-memory run say it too.
 func TestPartialResultsSayTheyArePartial(t *testing.T) {
-	f := newFake("BenchmarkA")
 	o := testOptions(t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.onSlice = func(n int) bool {
-		if n == 3 {
-			cancel()
-			return true
-		}
-		return false
-	}
-	got, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
-	require.True(t, got.res.Interrupted())
+	got := interrupted(t, newFake("BenchmarkA"), o, 3)
 	lines := strings.Split(strings.TrimSpace(got.out), "\n")
 	assert.Equal(t, "# gobench-dyn: interrupted; the results are partial; --resume "+o.Raw+" completes them", lines[len(lines)-1])
 }
@@ -126,11 +133,7 @@ func TestRunThatMeasuresNothingLeavesRawAlone(t *testing.T) {
 // replaces it with Force.
 func TestUnfinishedRawIsNotReplaced(t *testing.T) {
 	o := testOptions(t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
-	f := newFake("BenchmarkA")
-	f.onSlice = func(int) bool { cancel(); return true }
-	_, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
+	interrupted(t, newFake("BenchmarkA"), o, 1)
 	before, err := os.ReadFile(o.Raw)
 	require.NoError(t, err)
 
@@ -193,19 +196,7 @@ func TestInterruptedBaselineRunCompares(t *testing.T) {
 	o.SuiteRuns = 10
 	o.Baseline = "main"
 	o.Pairing = PairProcesses
-	interruptAt := 6 * 4 * 6 // in the seventh of ten suite runs
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.onSlice = func(n int) bool {
-		if n == interruptAt {
-			cancel()
-			return true
-		}
-		return false
-	}
-	got, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
-	require.True(t, got.res.Interrupted())
+	got := interrupted(t, f, o, 6*4*6) // in the seventh of ten suite runs
 	require.NotNil(t, got.res.Comparison, "the verdicts reached are compared")
 	verdicts := map[string]string{}
 	for _, c := range got.res.Comparison.Comparisons {

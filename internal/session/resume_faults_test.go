@@ -17,23 +17,11 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
-// interrupted runs o on f until its nth slice, and returns the raw file's
-// content.
-func interrupted(t *testing.T, f *fakeBinaries, o Options, nth int) []byte {
+// interruptedRaw runs o on f until its nth slice, and returns the raw
+// file's content.
+func interruptedRaw(t *testing.T, f *fakeBinaries, o Options, nth int) []byte {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.onSlice = func(n int) bool {
-		if n == nth {
-			cancel()
-			return true
-		}
-		return false
-	}
-	got, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
-	require.True(t, got.res.Interrupted())
-	f.onSlice = nil
+	interrupted(t, f, o, nth)
 	raw, err := os.ReadFile(o.Raw)
 	require.NoError(t, err)
 	return raw
@@ -54,7 +42,7 @@ func testResumeOfASequentialBaselineRun(t *testing.T, pairing Pairing) {
 	o.SuiteRuns = 20
 	o.Baseline, o.Sequential, o.Pairing = "main", true, pairing
 	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
-	raw := interrupted(t, f, o, 30)
+	raw := interruptedRaw(t, f, o, 30)
 	assert.Contains(t, string(raw), `"looks":"`, "the header records the looks")
 	assert.Contains(t, string(raw), `"baseline:example.com/p":"commit 0123456789abcdef"`, "the baseline's code is named by its commit")
 
@@ -74,7 +62,7 @@ func testResumeOfASequentialBaselineRun(t *testing.T, pairing Pairing) {
 func TestResumeRefusesAnEditedHeaderOrAnotherMachine(t *testing.T) {
 	f := newFake("BenchmarkA", "BenchmarkB")
 	o := testOptions(t.TempDir())
-	raw := interrupted(t, f, o, 7)
+	raw := interruptedRaw(t, f, o, 7)
 	header, rest, _ := bytes.Cut(raw, []byte("\n"))
 	o.Resume, o.SeedSet = o.Raw, false
 	resume := func(header []byte, force bool) (outcome, error) {
