@@ -61,6 +61,29 @@ func Create(path string) (*File, error) {
 // Path returns the path the file replaces once committed.
 func (f *File) Path() string { return f.path }
 
+// Write writes p to the file. Its error names the target, as the caller
+// gave it, not the temporary file behind it.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	return n, f.named(err)
+}
+
+// WriteString is Write of a string.
+func (f *File) WriteString(s string) (int, error) {
+	n, err := f.File.WriteString(s)
+	return n, f.named(err)
+}
+
+// named returns err with the temporary file's name replaced by the
+// target's.
+func (f *File) named(err error) error {
+	var pe *os.PathError
+	if err == nil || f.direct || !errors.As(err, &pe) {
+		return err
+	}
+	return &os.PathError{Op: pe.Op, Path: f.path, Err: pe.Err}
+}
+
 // Direct reports whether the target is written directly, as it is not a
 // regular file: what is written reaches it at once, and Abandon cannot
 // take it back.
@@ -91,7 +114,7 @@ func (f *File) Commit() error {
 	if err != nil {
 		os.Remove(f.Name())
 	}
-	return err
+	return f.named(err)
 }
 
 // Abandon removes the temporary file, leaving the target untouched. It is

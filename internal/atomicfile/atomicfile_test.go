@@ -107,3 +107,17 @@ func TestDeviceIsWrittenInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteErrorNamesThePath checks that a write that fails names the path
+// the caller gave, not the temporary file beside it.
+func TestWriteErrorNamesThePath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	f, err := Create(path)
+	require.NoError(t, err)
+	f.File.Close() // the next write fails
+	_, err = f.WriteString("x")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path)
+	assert.NotContains(t, err.Error(), ".tmp")
+	f.Abandon()
+}
