@@ -67,6 +67,12 @@ func createRaw(path string, force bool) (*rawFile, error) {
 		return nil, err
 	}
 	r := &rawFile{f: f, path: path, created: created, fresh: true}
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		// A pipe or a device (/dev/stdout) holds no old run, and cannot
+		// be emptied.
+		r.fresh, r.created = false, false
+		return r, nil
+	}
 	// Read the old content only once the lock is ours: another run may
 	// be writing it.
 	if !created && !force {
