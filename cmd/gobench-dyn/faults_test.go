@@ -411,9 +411,10 @@ func BenchmarkA(b *testing.B) {
 `
 
 // TestResumeOfAnInterruptedBaselineRun interrupts a --baseline run with
-// a sequential comparison, paired by process and by slice: it prints the
-// verdicts it had reached, and --resume, which it says completes the run,
-// does.
+// a sequential comparison, paired slice by slice (the default; process
+// pairing resumes alike, session.TestResumeOfASequentialBaselineRun): it
+// prints the verdicts it had reached, and --resume, which it says
+// completes the run, does.
 func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "sleep_test.go"), []byte(sleepSource), 0o644))
@@ -426,7 +427,6 @@ func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 		// have some: a process of 5 slices, or a turn each.
 		measured int
 	}{
-		{[]string{"--pairing", "process"}, 6},
 		{[]string{"--pairing", "slice", "--turns", "4", "--turn-time", "5ms", "--turn-warmup", "10ms"}, 2},
 	} {
 		t.Run(tc.pairing[1], func(t *testing.T) {
@@ -515,11 +515,11 @@ func TestOutputHeldOpenDoesNotHoldTheRun(t *testing.T) {
 	t.Cleanup(func() { killMatching(t, "sleep "+mark) })
 	out := filepath.Join(tmp, "out.txt")
 	_, stderr, code := within(t, hangLimit, dir, []string{"FAULTY_MARK=" + mark}, "run", ".", "-b", "^BenchmarkHoldsOutput$",
-		"--stop", "none", "--suite-runs", "2", "--slices", "2", "--slice-time", "2ms", "--timeout", "1m", "-o", out)
+		"--stop", "none", "--suite-runs", "1", "--slices", "3", "--slice-time", "2ms", "--timeout", "1m", "-o", out)
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stderr, "timeout")
 	assert.NotContains(t, stderr, "FAILED")
-	assert.Equal(t, 4, sum(readBenchResults(t, out)))
+	assert.Equal(t, 3, sum(readBenchResults(t, out)))
 }
 
 // killMatching kills the processes whose command line contains mark: the
