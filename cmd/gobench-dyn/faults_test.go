@@ -102,7 +102,7 @@ func TestRawOnAFullDisk(t *testing.T) {
 	raw, out := filepath.Join(disk, "raw.jsonl"), filepath.Join(tmp, "out.txt")
 	_, stderr, code := within(t, hangLimit, dir, nil, shortArgs(6, "--raw", raw, "-o", out)...)
 	require.Equal(t, 1, code, stderr)
-	assert.Regexp(t, `--raw `+regexp.QuoteMeta(raw)+`: writing failed: no space left on device; the file is readable up to line \d+, its last complete record \((slice \d+ of example\.com/faulty\.Benchmark\w+-?\d*, suite run \d+, iteration \d+|[a-z-]+ event.*)\), and --resume `+regexp.QuoteMeta(raw)+` continues the run`, stderr)
+	assert.Regexp(t, `writing the raw file `+regexp.QuoteMeta(raw)+` failed: no space left on device; it is readable up to line \d+, its last complete record \((slice \d+ of example\.com/faulty\.Benchmark\w+-?\d*, suite run \d+, iteration \d+|[a-z-]+ event.*)\), and a resumed run continues it`, stderr)
 	assert.Contains(t, stderr, "gobench-dyn: stopped:")
 	assert.NotContains(t, stderr, "gobench-dyn: done")
 	assertNoLeftovers(t, tmp)
@@ -330,7 +330,7 @@ func TestUnfinishedRawNeedsForceAndResumeChecksItsHeader(t *testing.T) {
 
 	_, stderr, code = within(t, hangLimit, dir, nil, shortArgs(3, "--raw", raw)...)
 	assert.Equal(t, 2, code, stderr)
-	assert.Contains(t, stderr, raw+" holds an unfinished run (it has no end record): --resume "+raw+" continues it, --force replaces it")
+	assert.Contains(t, stderr, "--raw "+raw+": the file holds an unfinished run (it has no end record): --resume "+raw+" continues it, --force replaces it")
 	assert.Equal(t, cut, string(mustRead(t, raw)))
 
 	header, rest, _ := strings.Cut(cut, "\n")
@@ -343,7 +343,8 @@ func TestUnfinishedRawNeedsForceAndResumeChecksItsHeader(t *testing.T) {
 		{strings.Replace(header, `"seed":9`, `"seed":10`, 1), true, 2, "the header was edited since the run wrote it"},
 		{strings.Replace(header, `"slices":"3"`, `"slices":"4"`, 1), true, 2, "the header was edited since the run wrote it"},
 		{otherMachine(t, header), false, 2, "the run was recorded on another machine"},
-		{otherMachine(t, header), true, 0, "warning: --resume"},
+		{otherMachine(t, header), false, 2, "; --force resumes anyway"},
+		{otherMachine(t, header), true, 0, "warning: " + raw + ": the run was recorded on another machine"},
 	} {
 		require.NoError(t, os.WriteFile(raw, []byte(tc.header+"\n"+rest), 0o644))
 		args := slicesWithout(shortArgs(3, "--resume", raw), "--seed")
