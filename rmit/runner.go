@@ -543,6 +543,12 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	// asked for; any other is a print of the benchmark's own.
 	accept := func(name string, n int64) bool { return name == b.Name && n == b.N }
 	scanErr := scanOutput(p.stdout, accept, func(it outputItem) bool {
+		if ctx.Err() != nil {
+			// Interrupted: the slices printed since belong to an
+			// iteration that was cut short; none is recorded, however
+			// soon the kill lands.
+			return true
+		}
 		switch it.kind {
 		case itemResult:
 			if it.name != b.Name {
@@ -573,7 +579,11 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	stop()
 	// A process killed by the timeout after its last slice, while
 	// something it started held its output open, measured all it had to.
-	if why := p.killedFor(); why == "interrupted" || why == "timeout" && !done {
+	why := p.killedFor()
+	if ctx.Err() != nil && !done {
+		why = "interrupted" // whether the kill or the binary's end came first
+	}
+	if why == "interrupted" || why == "timeout" && !done {
 		return feed.Measured, fail(why, killDetail(why, r.Timeout, p.stderr.String()))
 	}
 	if failure != nil || (waitErr != nil && !done) {
