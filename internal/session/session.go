@@ -324,9 +324,10 @@ func (r *run) commit(obs *observer) error {
 }
 
 // markPartial says in the results of a run that stopped early, inside
-// them, that they are partial, and why: for a results file, on its first
-// line; for a stream, such as stdout, after the results written so far.
-// Readers of the benchmark format skip the line.
+// them, that they are partial, and why: on the first line of the results
+// as committed, and after the lines streamed so far, which stand in for
+// them should the commit fail. Readers of the benchmark format skip the
+// line.
 func (r *run) markPartial(obs *observer, why error) {
 	note := "interrupted; the results are partial"
 	if why != nil {
