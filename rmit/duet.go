@@ -89,7 +89,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		for i := 0; ok && i < plan.free(); i++ {
 			// Run while nothing waited for them: each from the end of
 			// the one before, the first from the start.
-			ok = r.duetSlice(s, k, order, 0, s.started.Add(s.wall), plan, sum)
+			ok = r.duetSlice(ctx, s, k, order, 0, s.started.Add(s.wall), plan, sum)
 		}
 	}
 	turn := 0
@@ -106,7 +106,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				_ = s.worker.Grant()
 			}
 			for _, s := range pair {
-				if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
+				if ok = r.duetSlice(ctx, s, k, order, turn, begin, plan, sum); !ok {
 					break
 				}
 			}
@@ -117,7 +117,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				// A worker that cannot take its turn has gone: reading
 				// its output to the end then says why.
 				_ = s.worker.Grant()
-				if ok = r.duetSlice(s, k, order, turn, begin, plan, sum); !ok {
+				if ok = r.duetSlice(ctx, s, k, order, turn, begin, plan, sum); !ok {
 					break
 				}
 			}
@@ -131,6 +131,9 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	}
 	r.endDuet(sides, plan)
 	wall := r.now().Sub(start)
+	if ctx.Err() != nil {
+		return ErrInterrupted
+	}
 	for _, s := range sides {
 		if s.fail != nil && s.fail.Reason == "interrupted" {
 			return ErrInterrupted
@@ -176,12 +179,17 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 // turn-th of the pair's turns (0 for the slices run before the turns),
 // and records it. It reports false when the worker failed or its output
 // ended instead.
-func (r *Runner) duetSlice(s *duetSide, k, order, turn int, begin time.Time, plan TurnPlan, sum *Summary) bool {
+func (r *Runner) duetSlice(ctx context.Context, s *duetSide, k, order, turn int, begin time.Time, plan TurnPlan, sum *Summary) bool {
 	b := s.e.Bench
 	for {
 		it, more := s.stream.next()
 		if !more {
 			s.ended = true
+			return false
+		}
+		if ctx.Err() != nil {
+			// Interrupted: a slice that ends now belongs to a duet cut
+			// short, and none is recorded, however soon the kill lands.
 			return false
 		}
 		switch it.kind {
