@@ -84,12 +84,27 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 			break
 		}
 	}
-	// Both warm up at once; their turns begin once both have.
-	for _, s := range sides {
-		for i := 0; ok && i < plan.free(); i++ {
-			// Run while nothing waited for them: each from the end of
-			// the one before, the first from the start.
-			ok = r.duetSlice(ctx, s, k, order, 0, s.started.Add(s.wall), plan, sum)
+	// Both warm up at once; their turns begin once both have. Their
+	// slices are read as they come, from either, so that each is timed
+	// from the end of its own one before, the first from the start.
+	for ok && (sides[0].slice < plan.free() || sides[1].slice < plan.free()) {
+		var chans [2]chan outputItem
+		for i, s := range sides {
+			if s.slice < plan.free() {
+				chans[i] = s.stream.items
+			}
+		}
+		var s *duetSide
+		var it outputItem
+		var more bool
+		select {
+		case it, more = <-chans[0]:
+			s = sides[0]
+		case it, more = <-chans[1]:
+			s = sides[1]
+		}
+		if done, got := r.duetItem(ctx, s, it, more, k, order, 0, s.started.Add(s.wall), plan, sum); done {
+			ok = got
 		}
 	}
 	turn := 0
@@ -144,12 +159,27 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
 	}
 	r.retune(sides, plan, true)
+	outside := duetOutside(sides)
 	for i, s := range sides {
 		if judge[i] && len(s.measured) == plan.Turns {
-			r.judge(s.e, k, s.measured, s.inSlices, s.wall, sum)
+			r.judge(s.e, k, s.measured, s.inSlices, s.inSlices+outside, sum)
 		}
 	}
 	return nil
+}
+
+// duetOutside is each side's share of what a duet cost besides its
+// turns: the two workers start and warm up side by side, so the duet
+// pays the longer of their warmups once, half of it on each side's
+// account. The policy's cost of a duet, the two sides' together, is then
+// its turns and that warmup, from the records alone, as a resumed run
+// sees them.
+func duetOutside(sides []*duetSide) time.Duration {
+	var longest time.Duration
+	for _, s := range sides {
+		longest = max(longest, s.wall-s.inSlices)
+	}
+	return longest / time.Duration(len(sides))
 }
 
 // startWorker starts the worker of side s for plan.
@@ -180,61 +210,71 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 // and records it. It reports false when the worker failed or its output
 // ended instead.
 func (r *Runner) duetSlice(ctx context.Context, s *duetSide, k, order, turn int, begin time.Time, plan TurnPlan, sum *Summary) bool {
-	b := s.e.Bench
 	for {
 		it, more := s.stream.next()
-		if !more {
-			s.ended = true
-			return false
-		}
-		if ctx.Err() != nil {
-			// Interrupted: a slice that ends now belongs to a duet cut
-			// short, and none is recorded, however soon the kill lands.
-			return false
-		}
-		switch it.kind {
-		case itemResult:
-			if it.name != b.Name {
-				continue
-			}
-			s.slice++
-			now := r.now()
-			warmup := s.slice <= plan.free()
-			rec := &record.Slice{
-				Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
-				SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
-				N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)),
-			}
-			r.slice(b, rec)
-			s.wall += now.Sub(begin)
-			if warmup {
-				sum.Warmup++
-			} else {
-				sum.Slices++
-				sum.InSlices += now.Sub(begin)
-				s.inSlices += now.Sub(begin)
-				s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
-				s.measured = append(s.measured, primaryValue(it.values))
-			}
-			if s.slice == plan.free() {
-				r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
-			}
-			return true
-		case itemFailure, itemPanic:
-			if s.fail == nil {
-				// The first failure's message is its reason; the
-				// detail holds the rest, and every later failure.
-				s.failWith(it.reason, "")
-				s.failText.WriteString(it.detail)
-			} else {
-				s.failText.WriteString(it.text())
-			}
-			s.failText.WriteByte('\n')
-			// A failed slice prints no result: the worker waits for
-			// its next turn, which would never come.
-			return false
+		if done, got := r.duetItem(ctx, s, it, more, k, order, turn, begin, plan, sum); done {
+			return got
 		}
 	}
+}
+
+// duetItem takes one item of side s's output (more false: the output
+// ended), for a slice begun at begin, and reports whether it ends the
+// wait for that slice (done) and whether with the slice, recorded (got).
+func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more bool, k, order, turn int, begin time.Time, plan TurnPlan, sum *Summary) (done, got bool) {
+	b := s.e.Bench
+	if !more {
+		s.ended = true
+		return true, false
+	}
+	if ctx.Err() != nil {
+		// Interrupted: a slice that ends now belongs to a duet cut
+		// short, and none is recorded, however soon the kill lands.
+		return true, false
+	}
+	switch it.kind {
+	case itemResult:
+		if it.name != b.Name {
+			return false, false
+		}
+		s.slice++
+		now := r.now()
+		warmup := s.slice <= plan.free()
+		rec := &record.Slice{
+			Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
+			SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
+			N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)),
+		}
+		r.slice(b, rec)
+		s.wall += now.Sub(begin)
+		if warmup {
+			sum.Warmup++
+		} else {
+			sum.Slices++
+			sum.InSlices += now.Sub(begin)
+			s.inSlices += now.Sub(begin)
+			s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
+			s.measured = append(s.measured, primaryValue(it.values))
+		}
+		if s.slice == plan.free() {
+			r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
+		}
+		return true, true
+	case itemFailure, itemPanic:
+		if s.fail == nil {
+			// The first failure's message is its reason; the detail
+			// holds the rest, and every later failure.
+			s.failWith(it.reason, "")
+			s.failText.WriteString(it.detail)
+		} else {
+			s.failText.WriteString(it.text())
+		}
+		s.failText.WriteByte('\n')
+		// A failed slice prints no result: the worker waits for its
+		// next turn, which would never come.
+		return true, false
+	}
+	return false, false
 }
 
 // endDuet stops both workers once the duet is over, whether it completed,
@@ -371,9 +411,10 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 	// As the run that recorded the duet retuned its turns after it;
 	// the records hold that already.
 	r.retune(sides, plan, false)
+	outside := duetOutside(sides)
 	for i, sd := range sides {
 		if judge[i] {
-			r.judgeRecorded(sd.e, k, sd.measured, sd.inSlices, sd.wall, sum)
+			r.judgeRecorded(sd.e, k, sd.measured, sd.inSlices, sd.inSlices+outside, sum)
 		}
 	}
 	return true
