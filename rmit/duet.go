@@ -22,9 +22,13 @@ import (
 // spread between iterations, which is what the comparison's interval
 // rests on.
 type TurnPlan struct {
-	// Warmup is the number of warmup slices each worker runs after its
-	// first as soon as it starts, while the other worker warms up too:
-	// their values are left out, so they need no turns.
+	// Warmup is the number of warmup turns each worker takes after its
+	// first slice, which both run at once as they start; their values
+	// are left out. They take turns as the measured slices do: run at
+	// once, each worker's slices cost several times as much (on a
+	// 2-vCPU machine, 8 ms a slice instead of 2.3 ms), since the two
+	// compete for the CPUs in the garbage collection go test runs before
+	// every timed run.
 	Warmup int
 	// Turns is the number of measured turns of each worker.
 	Turns int
@@ -36,12 +40,15 @@ type TurnPlan struct {
 	Together bool
 }
 
-// free returns the slices each worker runs before its first turn: its
-// first and its warmup.
-func (p TurnPlan) free() int { return 1 + p.Warmup }
+// free returns the slices each worker runs before its first turn.
+func (p TurnPlan) free() int { return 1 }
+
+// warmups returns the slices of each worker that are left out: its
+// first and its warmup turns.
+func (p TurnPlan) warmups() int { return p.free() + p.Warmup }
 
 // slices returns the slices each worker is asked for.
-func (p TurnPlan) slices() int { return p.free() + p.Turns }
+func (p TurnPlan) slices() int { return p.warmups() + p.Turns }
 
 // duetSide is one worker of a duet iteration in progress.
 type duetSide struct {
@@ -108,7 +115,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		}
 	}
 	turn := 0
-	for t := 1; ok && t <= plan.Turns; t++ {
+	for t := 1; ok && t <= plan.Warmup+plan.Turns; t++ {
 		pair := sides
 		if t%2 == 0 {
 			pair = []*duetSide{sides[1], sides[0]}
@@ -137,7 +144,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				}
 			}
 		}
-		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Turns {
+		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Warmup+plan.Turns {
 			// The budget ends now: keep the pairs measured and start
 			// no other.
 			r.spent = true
@@ -239,7 +246,7 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 		}
 		s.slice++
 		now := r.now()
-		warmup := s.slice <= plan.free()
+		warmup := s.slice <= plan.warmups()
 		rec := &record.Slice{
 			Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
 			SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
@@ -256,7 +263,7 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 			s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
 			s.measured = append(s.measured, primaryValue(it.values))
 		}
-		if s.slice == plan.free() {
+		if s.slice == plan.warmups() {
 			r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
 		}
 		return true, true

@@ -22,7 +22,7 @@ type PairingOptions struct {
 const (
 	defaultTurnTime   = time.Millisecond
 	defaultTurns      = 100
-	defaultTurnWarmup = 20 * time.Millisecond
+	defaultTurnWarmup = 10 * time.Millisecond
 )
 
 // bindPairingFlags binds the pairing flags to o; when says when they act.
@@ -30,7 +30,7 @@ func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
 	fs.StringVar(&o.Pairing, "pairing", string(session.PairSlices), when+"how the two versions are paired: slice (both processes alive, taking turns slice by slice), process (one process after the other) or duet (both at once, each on its own CPU)")
 	fs.DurationVar(&o.TurnTime, "turn-time", defaultTurnTime, "with --pairing slice, the target duration of one turn")
 	fs.IntVar(&o.Turns, "turns", defaultTurns, "with --pairing slice, the measured turns of each version in the first pairs of processes")
-	fs.DurationVar(&o.TurnWarmup, "turn-warmup", defaultTurnWarmup, "with --pairing slice, the warmup of each version per pair of processes, before the turns")
+	fs.DurationVar(&o.TurnWarmup, "turn-warmup", defaultTurnWarmup, "with --pairing slice, the warmup turns of each version per pair of processes, left out, in turns of this total duration")
 }
 
 // validate checks the pairing flags, naming the first bad one.

@@ -100,11 +100,12 @@ type Slice struct {
 	// shuffled schedule.
 	Order int `json:"order"`
 	Slice int `json:"slice"` // 1-based within the iteration, warmup slices included
-	// Turn is, in a duet iteration, the 1-based position of a measured
-	// slice among the turns of both versions' workers: measured slice j
-	// of the baseline and measured slice j of the head form a pair, and
-	// Turn says which of the two ran first. It is 0 for the warmup slices
-	// a worker runs before the turns and in an iteration that ran alone.
+	// Turn is, in a duet iteration, the 1-based position of a slice
+	// among the turns of both versions' workers: measured slice j of the
+	// baseline and measured slice j of the head form a pair, and Turn
+	// says which of the two ran first. It is 0 for the first slice, which
+	// both workers run at once as they start, and in an iteration that
+	// ran alone.
 	Turn   int   `json:"turn,omitempty"`
 	Warmup bool  `json:"warmup,omitempty"`
 	N      int64 `json:"n"`
