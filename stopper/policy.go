@@ -269,8 +269,8 @@ const HoldProcesses = 2
 // within MaxIterations, Kalibera and Jones's m*, which narrows the
 // interval fastest per second, at most Measure: a benchmark that cannot
 // reach its target in the run does not make the run longer than its
-// static configuration (live on a loaded machine, m* up to 4·Measure made
-// the run 1.15× as long as --stop none).
+// static configuration, as an unbounded m* did live on a loaded machine
+// (docs/EVALUATION.md, "Allocation: what the time buys").
 func (p *Policy) slicesFor(est stats.Components, c1, c2 time.Duration) int {
 	minN := p.earliestStop()
 	limit := p.cfg.MaxIterations

@@ -75,26 +75,26 @@ func assertOneComparison(t *testing.T, old, new string) {
 	}
 }
 
-// The README's compare recipe, the bench-compare target of its Makefile
-// and the benchstat command it gives for the two files, run as written on
-// a repository whose last commit changes nothing: benchstat must see one
-// comparison of the two versions. The Makefile of this repository must
-// say the same.
-func TestREADMECompareRecipe(t *testing.T) {
+// The compare recipe of docs/CI.md, the bench-compare target of its
+// Makefile and the benchstat command it gives for the two files, run as
+// written on a repository whose last commit changes nothing: benchstat
+// must see one comparison of the two versions. The Makefile of this
+// repository must say the same.
+func TestCIDocCompareRecipe(t *testing.T) {
 	root := moduleRoot(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "CI.md"))
 	require.NoError(t, err)
-	recipe := makeRecipe(t, string(readme), "bench-compare")
-	after := string(readme)[strings.Index(string(readme), "```make\n"):]
+	recipe := makeRecipe(t, string(doc), "bench-compare")
+	after := string(doc)[strings.Index(string(doc), "```make\n"):]
 	m := regexp.MustCompile("`benchstat (\\S+) (\\S+)`").FindStringSubmatch(after)
-	require.NotNil(t, m, "README gives the benchstat command of the compare recipe")
+	require.NotNil(t, m, "docs/CI.md gives the benchstat command of the compare recipe")
 	oldFile, newFile := m[1], m[2]
 
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	require.NoError(t, err)
 	vars := map[string]string{"BASE_OUT": "bench-base.txt", "OUT": "bench.txt", "RAW": "bench.jsonl"}
 	own := expand(makeRecipe(t, "```make\n"+string(makefile)+"```\n", "bench-compare"), vars)
-	assert.Equal(t, expand(recipe, vars), own, "the README's bench-compare is the Makefile's")
+	assert.Equal(t, expand(recipe, vars), own, "the bench-compare of docs/CI.md is the Makefile's")
 
 	repo := gitRepo(t, 1000, 1000)
 	args := expand(recipe, map[string]string{"PKGS": "./...", "BASE": "HEAD~1"})

@@ -77,7 +77,8 @@ type RunOptions struct {
 	session session.Options // set by validate
 }
 
-// Defaults of gobench-dyn run; README.md gives the evidence behind them.
+// Defaults of gobench-dyn run; docs/EVALUATION.md gives the evidence
+// behind them.
 const (
 	defaultSuiteRuns  = 5
 	defaultIterations = 1

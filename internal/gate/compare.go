@@ -63,8 +63,8 @@ const (
 	// golang.org/x/perf/benchmath on the process means rejects at
 	// 1 − confidence, and the change of their medians is at least the
 	// threshold. Process means, not slices: slices of one process are not
-	// independent, and the U test on them raised 4–13% A/A false alarms
-	// with five processes per version.
+	// independent, and the U test on them raised A/A false alarms far
+	// above its level (docs/COMPARE.md, "Rules").
 	RuleUTest Rule = "utest"
 )
 

@@ -318,9 +318,8 @@ func (r *Result) WriteText(w io.Writer) error {
 
 // writeWhen says when a slice-paired comparison was measured: pairing
 // takes the machine's changes of speed out of a change, but the state of
-// a shared machine also moves the relative cost of code (an effect
-// measured at +8% and +15% minutes apart), so a change describes its
-// hour.
+// a shared machine also moves the relative cost of code, so a change
+// describes its hour (docs/COMPARE.md, "A change describes its hour").
 func (r *Result) writeWhen(w io.Writer) {
 	if !r.SlicePaired || r.From.IsZero() {
 		return

@@ -132,9 +132,9 @@ func slicePairedLog(olds, news []record.IterationSample) (lr logRatio, d []float
 // narrower (see pick).
 //
 // Process means are not always normal: on a shared machine a few
-// processes in twenty ran 40–80% slower than the rest (a neighbour's
-// burst, a page-cache miss), and each such process puts one far-out log
-// ratio among the pairs. One of them can triple the t interval; the
+// processes run much slower than the rest (a neighbour's burst, a
+// page-cache miss; docs/COMPARE.md, "Outlying processes"), and each such
+// process puts one far-out log ratio among the pairs. One of them can triple the t interval; the
 // trimmed mean sets it aside. On normal data the trimmed interval is the
 // wider (it has fewer degrees of freedom), and the t interval is kept.
 // Taking either at half the level keeps the chance that the one taken

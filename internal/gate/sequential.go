@@ -46,12 +46,11 @@ const DefaultFirstLook = 5
 
 // DefaultLastLook is the last look of the default plan, the suite-run cap
 // of a sequential baseline run: looks at 5, 8, 12, 18, 27 and 40 paired
-// suite runs. Simulated (TestSequentialEvaluation, docs/COMPARE.md), a cap
-// of 40 instead of 20 turns an unchanged CPU-bound benchmark (2% between
-// processes) from "no change" in under half the pairs to nearly all, after
-// 27 paired suite runs on average instead of 19, and finds +10% under a 5%
-// process spread in 98% instead of 66% of pairs; pairs decided early stop
-// where they did, so only the undecided pay for the longer cap.
+// suite runs. Showing that an unchanged benchmark is unchanged is what
+// costs pairs, and a cap of 20 left most such pairs inconclusive in
+// simulation (TestSequentialEvaluation; the figures are in
+// docs/COMPARE.md, "Why a cap of 40"); pairs decided early stop where they
+// did, so only the undecided pay for the longer cap.
 const DefaultLastLook = 40
 
 // NewPlan returns looks from first to last paired suite runs, growing by
@@ -175,14 +174,13 @@ func (s PairState) Reason() string {
 
 // OutOfReach is the chance of a verdict at the last look below which an
 // undecided pair stops at an earlier look. Suite runs spent on such a pair
-// (on a noisy machine, an unchanged benchmark whose log ratios spread 20%
-// would need some 500 to show ±3%) go to the pairs in doubt, or nowhere.
-// Stopping without a verdict cannot add a false alarm or a false "no
-// change", so the level stays as planned; what it can cost is a pair that
-// the last look would have decided after all. Simulated
-// (TestSequentialEvaluation), it took at most 1.2 points of any detection
-// rate and 0.9 of "no change" at a 2% process spread (3.9 among outlying
-// processes), and cut undecidable pairs from 40 suite runs to 17–19.
+// (on a noisy machine, an unchanged benchmark can need many times the cap
+// to show ±3%) go to the pairs in doubt, or nowhere. Stopping without a
+// verdict cannot add a false alarm or a false "no change", so the level
+// stays as planned; what it can cost is a pair that the last look would
+// have decided after all. Simulated (TestSequentialEvaluation), that cost
+// is small against the suite runs it saves (docs/COMPARE.md, "Why pairs
+// stop out of reach").
 const OutOfReach = 0.01
 
 // FutilityLooks is how many looks a pair passes before it may stop out of
@@ -282,9 +280,9 @@ func (p Plan) judge(d []float64, threshold, alpha float64) PairState {
 // sees it) and 1.4826 times the median absolute deviation — because the
 // last look's interval is the narrower of the t and the trimmed-mean
 // one: a few far-out pairs early must not make a pair look hopeless that
-// trimming would decide (simulated with 15% of processes 40–80% slower,
-// the plain estimates gave up on 8 points of +10% changes that the last
-// look finds).
+// trimming would decide (in simulation with outlying processes, the plain
+// estimates gave up on +10% changes that the last look finds;
+// docs/COMPARE.md, "Why pairs stop out of reach").
 func verdictChance(d []float64, lr logRatio, a, threshold float64, last int) float64 {
 	f, _ := lr.pick(a)
 	n, N := float64(len(d)), float64(last)

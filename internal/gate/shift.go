@@ -11,8 +11,8 @@ import (
 
 // A Shift is a change of time per operation that most benchmarks of two
 // separately measured runs share. A shared machine's speed moves between
-// runs, alike for every benchmark (on this project's machine by up to
-// ±2.5% between runs minutes apart, docs/EVALUATION.md), and an interval
+// runs, alike for every benchmark (docs/EVALUATION.md, "examples/ with
+// --min-iterations 6 in the same schedule"), and an interval
 // computed inside each run cannot contain that; a change of the code that
 // slows or speeds everything looks the same. A Shift says which it might
 // be, so that a reader does not take the machine for the code.
