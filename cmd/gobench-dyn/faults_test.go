@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -416,9 +417,8 @@ func BenchmarkA(b *testing.B) {
 func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "sleep_test.go"), []byte(sleepSource), 0o644))
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "a slow benchmark")
-	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "nothing")
+	gittest.CommitAll(t, repo, "a slow benchmark")
+	gittest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "nothing")
 	for _, tc := range []struct {
 		pairing []string
 		// measured is the measurement slices after which both versions
@@ -492,16 +492,6 @@ func slicesWithout(args []string, flags ...string) []string {
 	return out
 }
 
-// gitIn runs git in dir.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-}
-
 // TestOutputHeldOpenDoesNotHoldTheRun runs a benchmark that leaves a
 // child holding its stdout for an hour, out of reach of a kill of its
 // process group: each iteration ends soon after its binary, whole, and
@@ -544,9 +534,8 @@ func TestKilledRunIsCleanedUpByTheNext(t *testing.T) {
 	for _, f := range []string{"go.mod", "faulty_test.go", "outputs_test.go"} {
 		require.NoError(t, os.WriteFile(filepath.Join(repo, f), mustRead(t, filepath.Join(faultyDir(t), f)), 0o644))
 	}
-	gitIn(t, repo, "init", "-q")
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "faulty")
+	gittest.Git(t, repo, "init", "-q")
+	gittest.CommitAll(t, repo, "faulty")
 	tmp := privateTmp(t)
 	mark := strconv.Itoa(800000 + os.Getpid()%99999)
 	ready := filepath.Join(t.TempDir(), "ready")
