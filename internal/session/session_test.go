@@ -238,18 +238,7 @@ func TestResumeCompletesAnInterruptedRun(t *testing.T) {
 
 	f := newFake("BenchmarkA", "BenchmarkB")
 	o := testOptions(t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.onSlice = func(n int) bool {
-		if n == 15 { // in the third iteration
-			cancel()
-			return true
-		}
-		return false
-	}
-	got, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
-	require.True(t, got.res.Interrupted())
+	got := interrupted(t, f, o, 15) // in the third iteration
 	assert.True(t, got.committed, "partial results are written")
 	var text bytes.Buffer
 	got.res.WriteSummary(&text)
@@ -449,22 +438,11 @@ func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
 	f := newFake("BenchmarkA", "BenchmarkB")
 	f.nsPerOp = ns
 	o := opts()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f.onSlice = func(n int) bool {
-		if n == 33 { // past the pilot, in the fourth suite run
-			cancel()
-			return true
-		}
-		return false
-	}
-	got, err := runFake(t, ctx, f, o)
-	require.NoError(t, err)
-	require.True(t, got.res.Interrupted())
+	interrupted(t, f, o, 33) // past the pilot, in the fourth suite run
 
 	f.onSlice = nil
 	o.Resume, o.SeedSet = o.Raw, false
-	_, err = runFake(t, context.Background(), f, o)
+	_, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
 	run, _, err := record.ReadFile(o.Raw)
 	require.NoError(t, err)
