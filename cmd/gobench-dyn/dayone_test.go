@@ -66,12 +66,7 @@ func TestBaselineDirtyTree(t *testing.T) {
 }
 
 // dayoneDir is the module of benchmarks that trip up a first run.
-func dayoneDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("testdata/dayone")
-	require.NoError(t, err)
-	return dir
-}
+func dayoneDir(t *testing.T) string { return absDir(t, "testdata/dayone") }
 
 // dayoneRepo copies the dayone module into a new repository, committed
 // twice without change, so that HEAD~1 is a baseline identical to HEAD.
