@@ -340,22 +340,6 @@ func TestDuetTurnsPlanned(t *testing.T) {
 	assert.Positive(t, costs[len(costs)-1][1])
 }
 
-// cancelAt cancels a run at its n-th measured slice.
-type cancelAt struct {
-	collect
-	n      int
-	cancel func()
-}
-
-func (c *cancelAt) Slice(b *Benchmark, s *record.Slice) {
-	c.collect.Slice(b, s)
-	if !s.Warmup {
-		if c.n--; c.n == 0 {
-			c.cancel()
-		}
-	}
-}
-
 // An interrupted run of duets resumes: the duets its records hold whole
 // are replayed, the one cut short is discarded on both sides and run
 // again, and the result has every duet whole, as a run never interrupted.
@@ -367,7 +351,7 @@ func TestDuetResume(t *testing.T) {
 	rw := record.NewWriter(&raw)
 	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
 	ctx, cancel := context.WithCancel(context.Background())
-	obs := &cancelAt{n: 8 + 3, cancel: cancel} // in the second duet
+	obs := &cancelAfter{n: 8 + 3, measured: true, cancel: cancel} // in the second duet
 	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
 	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, FixedN: true,
 		Starter: f, Clock: f.clock, Raw: rw, Observer: obs}

@@ -14,16 +14,22 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
-// cancelAfter cancels a run once it has seen n slices.
+// cancelAfter calls cancel once a run has seen n slices, or n measured
+// slices if measured.
 type cancelAfter struct {
 	collect
-	n      int
-	cancel func()
+	n        int
+	measured bool
+	cancel   func()
+	seen     int
 }
 
 func (c *cancelAfter) Slice(b *Benchmark, s *record.Slice) {
 	c.collect.Slice(b, s)
-	if len(c.slices) == c.n {
+	if c.measured && s.Warmup {
+		return
+	}
+	if c.seen++; c.seen == c.n {
 		c.cancel()
 	}
 }

@@ -69,7 +69,7 @@ func TestHaltCauseIsReturned(t *testing.T) {
 	require.NoError(t, w.Write(&record.Header{Seed: 3}))
 	ctx, halt := context.WithCancelCause(context.Background())
 	cause := errors.New("writing --out out.txt: no space left on device")
-	obs := &haltAfter{n: 3, halt: func() { halt(cause) }}
+	obs := &cancelAfter{n: 3, cancel: func() { halt(cause) }}
 	r := &Runner{Benchmarks: bs, Policy: Static{Warmup: 1, Slices: 3}, Seed: 3, SliceTime: 2 * time.Millisecond, Timeout: time.Minute, Raw: w, Observer: obs}
 	sum, err := r.Run(ctx)
 	require.ErrorIs(t, err, cause)
@@ -80,18 +80,4 @@ func TestHaltCauseIsReturned(t *testing.T) {
 	last := run.Events[len(run.Events)-1]
 	assert.Equal(t, record.EventInterrupt, last.Event)
 	assert.Equal(t, "stopped: writing --out out.txt: no space left on device; results are partial", last.Reason)
-}
-
-// haltAfter halts the run after n slices.
-type haltAfter struct {
-	collect
-	n    int
-	halt func()
-}
-
-func (h *haltAfter) Slice(b *Benchmark, s *record.Slice) {
-	h.collect.Slice(b, s)
-	if len(h.slices) == h.n {
-		h.halt()
-	}
 }

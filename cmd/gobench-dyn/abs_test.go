@@ -15,10 +15,8 @@ import (
 func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string) (string, int, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	abs, err := filepath.Abs(filepath.Join("..", "..", "internal", "apiscore", "testdata", dir))
-	require.NoError(t, err)
 	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3, Rule: "gate",
-		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: abs,
+		Timeout: time.Minute, Seed: 1, seedSet: true, Stdout: &out, Stderr: &errOut, Dir: absDir(t, filepath.Join("..", "..", "internal", "apiscore", "testdata", dir)),
 		Pairing: PairingOptions{Pairing: "slice", TurnTime: time.Millisecond, Turns: 20, TurnWarmup: 5 * time.Millisecond}}
 	if mod != nil {
 		mod(opts)

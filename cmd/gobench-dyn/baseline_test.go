@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -53,19 +54,12 @@ func BenchmarkSame(b *testing.B) {
 func gitRepo(t *testing.T, ns ...int) string {
 	t.Helper()
 	dir := t.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
-	git("init", "-q")
+	gittest.Git(t, dir, "init", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/calc\n\ngo 1.26\n"), 0o644))
 	for i, n := range ns {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "calc_test.go"), []byte(fmt.Sprintf(metricSource, n)), 0o644))
-		git("add", ".")
-		git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("version %d", i+1))
+		gittest.Git(t, dir, "add", ".")
+		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprintf("version %d", i+1))
 	}
 	return dir
 }

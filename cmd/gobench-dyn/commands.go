@@ -17,3 +17,14 @@ func commands(ios *IOStreams) []*cobra.Command {
 		NewCmdHistory(ios, nil),
 	}
 }
+
+// atLeastOneArg accepts one argument or more; with none, it fails with msg
+// as a usage error.
+func atLeastOneArg(msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErr("%s", msg)
+		}
+		return nil
+	}
+}

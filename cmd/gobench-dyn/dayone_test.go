@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -27,22 +27,12 @@ var quickBaseline = []string{"--stop", "none", "--slice-time", "5ms", "--suite-r
 // pairing slice by slice builds a package testing of its own per version.
 var quickProcesses = append([]string{"--pairing", "process"}, quickBaseline...)
 
-// gitCmd runs git with args in dir as a committer.
-func gitCmd(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-}
-
 // actions/checkout clones one commit deep unless told otherwise: the
 // baseline is not there, and the message says why and what to do.
 func TestBaselineInShallowClone(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	clone := filepath.Join(t.TempDir(), "clone")
-	gitCmd(t, repo, "clone", "-q", "--depth", "1", "file://"+repo, clone)
+	gittest.Git(t, repo, "clone", "-q", "--depth", "1", "file://"+repo, clone)
 	_, stderr, code := gobenchDyn(t, clone, append([]string{"run", "--baseline", "HEAD~1"}, quickProcesses...)...)
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, `gobench-dyn: --baseline: the repository is a shallow clone: "HEAD~1" is not among the commits it holds`)
@@ -68,7 +58,7 @@ func TestBaselineDirtyTree(t *testing.T) {
 	assert.NotContains(t, stderr, "HEAD vs HEAD")
 
 	// Committed, the same change is HEAD against its parent.
-	gitCmd(t, repo, "commit", "-qam", "slower")
+	gittest.Git(t, repo, "commit", "-qam", "slower")
 	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD~1"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, stderr)
 	assert.NotContains(t, stderr, "uncommitted")
@@ -76,12 +66,7 @@ func TestBaselineDirtyTree(t *testing.T) {
 }
 
 // dayoneDir is the module of benchmarks that trip up a first run.
-func dayoneDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("testdata/dayone")
-	require.NoError(t, err)
-	return dir
-}
+func dayoneDir(t *testing.T) string { return absDir(t, "testdata/dayone") }
 
 // dayoneRepo copies the dayone module into a new repository, committed
 // twice without change, so that HEAD~1 is a baseline identical to HEAD.
@@ -89,10 +74,9 @@ func dayoneRepo(t *testing.T) string {
 	t.Helper()
 	repo := t.TempDir()
 	require.NoError(t, os.CopyFS(repo, os.DirFS(dayoneDir(t))))
-	gitCmd(t, repo, "init", "-q")
-	gitCmd(t, repo, "add", ".")
-	gitCmd(t, repo, "commit", "-qm", "one")
-	gitCmd(t, repo, "commit", "-q", "--allow-empty", "-m", "two")
+	gittest.Git(t, repo, "init", "-q")
+	gittest.CommitAll(t, repo, "one")
+	gittest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "two")
 	return repo
 }
 
@@ -185,14 +169,13 @@ func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(repo, path)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(repo, path), []byte(content), 0o644))
 	}
-	gitCmd(t, repo, "init", "-q")
+	gittest.Git(t, repo, "init", "-q")
 	write("go.mod", "module example.com/calc\n\ngo 1.26\n")
 	write("ok/ok_test.go", fmt.Sprintf(metricSource, 1000))
 	write("calc/calc_test.go", "package calc\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { var n int = \"not a number\"; _ = n }\n")
-	gitCmd(t, repo, "add", ".")
-	gitCmd(t, repo, "commit", "-qm", "broken")
+	gittest.CommitAll(t, repo, "broken")
 	write("calc/calc_test.go", fmt.Sprintf(metricSource, 1000))
-	gitCmd(t, repo, "commit", "-qam", "fixed")
+	gittest.Git(t, repo, "commit", "-qam", "fixed")
 
 	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "./...", "--baseline", "HEAD~1"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, "a failure fails the run:\n%s", stderr)
@@ -202,8 +185,8 @@ func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
 
 	// When nothing of the baseline builds, the run says so.
 	write("ok/ok_test.go", "package calc\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { var n int = \"not a number\"; _ = n }\n")
-	gitCmd(t, repo, "commit", "-qam", "broken again")
-	gitCmd(t, repo, "revert", "--no-edit", "HEAD")
+	gittest.Git(t, repo, "commit", "-qam", "broken again")
+	gittest.Git(t, repo, "revert", "--no-edit", "HEAD")
 	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "./ok", "--baseline", "HEAD~1"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "FAILED example.com/calc/ok (baseline): build failed")

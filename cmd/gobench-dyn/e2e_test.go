@@ -32,13 +32,17 @@ var builtBinary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// moduleRoot is the directory holding go.mod and examples/.
-func moduleRoot(t *testing.T) string {
+// absDir is the absolute path of rel, a directory relative to this
+// package's.
+func absDir(t *testing.T, rel string) string {
 	t.Helper()
-	root, err := filepath.Abs("../..")
+	dir, err := filepath.Abs(rel)
 	require.NoError(t, err)
-	return root
+	return dir
 }
+
+// moduleRoot is the directory holding go.mod and examples/.
+func moduleRoot(t *testing.T) string { return absDir(t, "../..") }
 
 // gobenchDyn runs the built command in dir and returns its stdout, stderr
 // and exit code.

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -82,11 +83,17 @@ func fullDisk(t *testing.T, size string) string {
 // partialNote is the first line of a results file of a run stopped early.
 var partialNote = regexp.MustCompile(`^# gobench-dyn: (interrupted|stopped: .*); the results are partial`)
 
+// fixedArgs is a run of the benchmarks bench matches with no stoppage
+// criterion: suiteRuns suite runs of slices measurement slices of 2 ms.
+func fixedArgs(bench string, suiteRuns, slices int, extra ...string) []string {
+	return append([]string{"run", ".", "-b", bench, "--stop", "none", "--suite-runs", strconv.Itoa(suiteRuns),
+		"--slices", strconv.Itoa(slices), "--slice-time", "2ms"}, extra...)
+}
+
 // shortArgs is a run of BenchmarkOK and BenchmarkAlsoOK: suiteRuns × 2 ×
 // 3 measurement slices, each after a warmup slice.
 func shortArgs(suiteRuns int, extra ...string) []string {
-	return append([]string{"run", ".", "-b", "^Benchmark(OK|AlsoOK)$", "--stop", "none", "--suite-runs", strconv.Itoa(suiteRuns),
-		"--warmup", "1", "--slices", "3", "--slice-time", "2ms", "--seed", "9"}, extra...)
+	return fixedArgs("^Benchmark(OK|AlsoOK)$", suiteRuns, 3, append([]string{"--warmup", "1", "--seed", "9"}, extra...)...)
 }
 
 // TestRawOnAFullDisk fills the disk --raw is on in the middle of a run:
@@ -192,9 +199,7 @@ func TestResultsOnAFullDevice(t *testing.T) {
 			t.Skipf("%s is not a character device here", dev)
 		}
 	}
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
+	dir, tmp, raw, _ := faultyRun(t)
 	_, stderr, code := within(t, hangLimit, dir, nil, shortArgs(4, "--raw", raw, "-o", "/dev/full")...)
 	require.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "gobench-dyn: writing --out /dev/full: no space left on device")
@@ -221,9 +226,7 @@ func TestClosedStdout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds and runs benchmarks")
 	}
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
+	dir, tmp, raw, _ := faultyRun(t)
 	bin, err := builtBinary()
 	require.NoError(t, err)
 	cmd := exec.Command(bin, shortArgs(2, "--raw", raw, "--progress", "off")...)
@@ -251,11 +254,8 @@ func TestClosedStdout(t *testing.T) {
 // metrics: every slice reaches --raw with its values, the summary names
 // them, and compare reads both the raw and the -o file.
 func TestNaNMetricsSurvive(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw, out := filepath.Join(tmp, "raw.jsonl"), filepath.Join(tmp, "out.txt")
-	_, stderr, code := within(t, hangLimit, dir, nil, "run", ".", "-b", "^BenchmarkNaN$", "--stop", "none", "--suite-runs", "3",
-		"--slices", "2", "--slice-time", "2ms", "--raw", raw, "-o", out)
+	dir, tmp, raw, out := faultyRun(t)
+	_, stderr, code := within(t, hangLimit, dir, nil, fixedArgs("^BenchmarkNaN$", 3, 2, "--raw", raw, "-o", out)...)
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `NOT A NUMBER example\.com/faulty\.BenchmarkNaN\S* reported NaN nan/op in 6 of 6 measurement slices`, stderr)
 	assert.Regexp(t, `NOT A NUMBER example\.com/faulty\.BenchmarkNaN\S* reported \+Inf inf/op`, stderr)
@@ -281,9 +281,7 @@ func TestNaNMetricsSurvive(t *testing.T) {
 // TestMeasuringNothingLeavesRawAlone runs, on an existing raw file, runs
 // that fail before they measure: it stays as it was.
 func TestMeasuringNothingLeavesRawAlone(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
+	dir, tmp, raw, _ := faultyRun(t)
 	_, stderr, code := within(t, hangLimit, dir, nil, shortArgs(1, "--raw", raw)...)
 	require.Equal(t, 0, code, stderr)
 	before := mustRead(t, raw)
@@ -314,9 +312,7 @@ func TestMeasuringNothingLeavesRawAlone(t *testing.T) {
 // and a resume refuses a header edited since the run wrote it, or one of
 // another machine unless forced.
 func TestUnfinishedRawNeedsForceAndResumeChecksItsHeader(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
+	dir, tmp, raw, _ := faultyRun(t)
 	_, stderr, code := within(t, hangLimit, dir, nil, shortArgs(3, "--raw", raw)...)
 	require.Equal(t, 0, code, stderr)
 	// Cut the run short after its first suite run, as a crash would.
@@ -416,9 +412,8 @@ func BenchmarkA(b *testing.B) {
 func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "sleep_test.go"), []byte(sleepSource), 0o644))
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "a slow benchmark")
-	gitIn(t, repo, "commit", "-q", "--allow-empty", "-m", "nothing")
+	gittest.CommitAll(t, repo, "a slow benchmark")
+	gittest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "nothing")
 	for _, tc := range []struct {
 		pairing []string
 		// measured is the measurement slices after which both versions
@@ -492,16 +487,6 @@ func slicesWithout(args []string, flags ...string) []string {
 	return out
 }
 
-// gitIn runs git in dir.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-}
-
 // TestOutputHeldOpenDoesNotHoldTheRun runs a benchmark that leaves a
 // child holding its stdout for an hour, out of reach of a kill of its
 // process group: each iteration ends soon after its binary, whole, and
@@ -512,8 +497,7 @@ func TestOutputHeldOpenDoesNotHoldTheRun(t *testing.T) {
 	mark := strconv.Itoa(3600 + os.Getpid()%99999) // a sleep nobody else runs
 	t.Cleanup(func() { killMatching(t, "sleep "+mark) })
 	out := filepath.Join(tmp, "out.txt")
-	_, stderr, code := within(t, hangLimit, dir, []string{"FAULTY_MARK=" + mark}, "run", ".", "-b", "^BenchmarkHoldsOutput$",
-		"--stop", "none", "--suite-runs", "1", "--slices", "3", "--slice-time", "2ms", "--timeout", "1m", "-o", out)
+	_, stderr, code := within(t, hangLimit, dir, []string{"FAULTY_MARK=" + mark}, fixedArgs("^BenchmarkHoldsOutput$", 1, 3, "--timeout", "1m", "-o", out)...)
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stderr, "timeout")
 	assert.NotContains(t, stderr, "FAILED")
@@ -544,9 +528,8 @@ func TestKilledRunIsCleanedUpByTheNext(t *testing.T) {
 	for _, f := range []string{"go.mod", "faulty_test.go", "outputs_test.go"} {
 		require.NoError(t, os.WriteFile(filepath.Join(repo, f), mustRead(t, filepath.Join(faultyDir(t), f)), 0o644))
 	}
-	gitIn(t, repo, "init", "-q")
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-qm", "faulty")
+	gittest.Git(t, repo, "init", "-q")
+	gittest.CommitAll(t, repo, "faulty")
 	tmp := privateTmp(t)
 	mark := strconv.Itoa(800000 + os.Getpid()%99999)
 	ready := filepath.Join(t.TempDir(), "ready")
@@ -585,8 +568,7 @@ func TestKilledRunIsCleanedUpByTheNext(t *testing.T) {
 	require.NotEmpty(t, tmpFiles, "and the unfinished results file")
 
 	// The next run, of anything, cleans up.
-	_, stderr, code := within(t, hangLimit, repo, nil, "run", ".", "-b", "^BenchmarkOK$", "--stop", "none", "--suite-runs", "1",
-		"--slices", "1", "--slice-time", "2ms", "-o", out)
+	_, stderr, code := within(t, hangLimit, repo, nil, fixedArgs("^BenchmarkOK$", 1, 1, "-o", out)...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "removed what 1 killed runs left behind")
 	assertNoLeftovers(t, tmp, "sleep "+mark)
@@ -603,11 +585,8 @@ func TestKilledRunIsCleanedUpByTheNext(t *testing.T) {
 // with another b.N: its results are its own, and no phantom benchmark
 // appears.
 func TestResultShapedPrintsAreNotResults(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	out, raw := filepath.Join(tmp, "out.txt"), filepath.Join(tmp, "raw.jsonl")
-	_, stderr, code := within(t, hangLimit, dir, nil, "run", ".", "-b", "^BenchmarkFakeLine$", "--stop", "none", "--suite-runs", "2",
-		"--slices", "3", "--slice-time", "2ms", "-o", out, "--raw", raw)
+	dir, _, raw, out := faultyRun(t)
+	_, stderr, code := within(t, hangLimit, dir, nil, fixedArgs("^BenchmarkFakeLine$", 2, 3, "-o", out, "--raw", raw)...)
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stderr, "Phantom")
 	assert.NotContains(t, stderr, "FAILED")
@@ -630,8 +609,7 @@ func TestResultShapedPrintsAreNotResults(t *testing.T) {
 func TestOutOfMemoryNamesTheCause(t *testing.T) {
 	dir := faultyDir(t)
 	privateTmp(t)
-	_, stderr, code := within(t, hangLimit, dir, nil, "run", ".", "-b", "^Benchmark(OOM|OK)$", "--stop", "none", "--suite-runs", "1",
-		"--slices", "2", "--slice-time", "2ms")
+	_, stderr, code := within(t, hangLimit, dir, nil, fixedArgs("^Benchmark(OOM|OK)$", 1, 2)...)
 	require.Equal(t, 1, code, stderr)
 	assert.Regexp(t, `FAILED example\.com/faulty\.BenchmarkOOM\S*: suite run 1 iteration 1: exit status 2: fatal error: out of memory`, stderr)
 }

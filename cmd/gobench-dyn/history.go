@@ -389,12 +389,7 @@ adds nothing new.
 Exit status: 0 added; 1 if the store cannot be written; 2 on bad flags or input.`,
 		Example: `  gobench-dyn run --raw run.jsonl ./... && gobench-dyn history add --store history.db run.jsonl
   gobench-dyn history add --commit "$GITHUB_SHA" --machine ubuntu-latest run.jsonl`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("history add needs at least one raw file")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("history add needs at least one raw file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Raw = args
 			return historyAddRun(opts)
@@ -503,12 +498,7 @@ completed by running it again.
 Exit status: 0 imported; 1 if the store cannot be written; 2 on bad flags
 or a bad line, named as file:line.`,
 		Example: `  git show history:history.jsonl > history.jsonl && gobench-dyn history import --store history.db history.jsonl`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("history import needs at least one JSON Lines file")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("history import needs at least one JSON Lines file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := history.Open(store)
 			if err != nil {

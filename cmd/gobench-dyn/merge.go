@@ -54,12 +54,7 @@ bad input or a refused merge.`,
   # then report on all of them.
   gobench-dyn merge -o all.jsonl vm-a.jsonl vm-b.jsonl vm-c.jsonl
   gobench-dyn report --html report.html all.jsonl`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("merge needs at least one raw file")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("merge needs at least one raw file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
 			opts.ErrOut = ios.ErrOut

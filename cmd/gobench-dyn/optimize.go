@@ -79,12 +79,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 
   # The published µOpTime data, with the coefficient of variation.
   gobench-dyn optimize --metric cv toml-v2.0.2.csv`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("optimize needs at least one recorded run")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("optimize needs at least one recorded run"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.Stdout, opts.Stderr = ios.Out, ios.ErrOut

@@ -25,11 +25,14 @@ import (
 // them by fault.
 
 // faultyDir is the module of misbehaving benchmarks.
-func faultyDir(t *testing.T) string {
+func faultyDir(t *testing.T) string { return absDir(t, "testdata/faulty") }
+
+// faultyRun returns the faulty module, a private TMPDIR (see privateTmp),
+// and the paths in it of a run's raw records and results, not made yet.
+func faultyRun(t *testing.T) (dir, tmp, raw, out string) {
 	t.Helper()
-	dir, err := filepath.Abs("testdata/faulty")
-	require.NoError(t, err)
-	return dir
+	dir, tmp = faultyDir(t), privateTmp(t)
+	return dir, tmp, filepath.Join(tmp, "raw.jsonl"), filepath.Join(tmp, "out.txt")
 }
 
 // privateTmp points TMPDIR at a fresh directory for the command, so that
@@ -194,9 +197,7 @@ func TestFaultyBenchmarksFailAlone(t *testing.T) {
 }
 
 func TestKeepGoingOnlyChangesTheExitStatus(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	out := filepath.Join(tmp, "out.txt")
+	dir, tmp, _, out := faultyRun(t)
 	_, stderr, code := gobenchDyn(t, dir, "run", ".", "-b", "^Benchmark(OK|Fatal)$", "--keep-going",
 		"--stop", "none", "--suite-runs", "2", "--slices", "2", "--slice-time", "5ms", "-o", out)
 	assert.Equal(t, 0, code, stderr)
@@ -265,9 +266,7 @@ func slowArgs(extra ...string) []string {
 const slowMeasured = 3 * 4 * 2 * 2
 
 func TestInterruptAndResume(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	out, raw := filepath.Join(tmp, "out.txt"), filepath.Join(tmp, "raw.jsonl")
+	dir, tmp, raw, out := faultyRun(t)
 
 	p := startGobenchDyn(t, dir, slowArgs("-o", out, "--raw", raw)...)
 	waitForSlices(t, raw, 8)
@@ -346,10 +345,8 @@ func TestInterruptAndResume(t *testing.T) {
 }
 
 func TestSecondInterruptAborts(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
-	p := startGobenchDyn(t, dir, slowArgs("--raw", raw, "-o", filepath.Join(tmp, "out.txt"))...)
+	dir, tmp, raw, out := faultyRun(t)
+	p := startGobenchDyn(t, dir, slowArgs("--raw", raw, "-o", out)...)
 	waitForSlices(t, raw, 2)
 	// Two signals back to back: whichever path handles the second, the
 	// run ends with 130 and removes its temporary directories.
@@ -367,10 +364,8 @@ func TestSecondInterruptAborts(t *testing.T) {
 }
 
 func TestTermStopsLikeInterruptAndRawIsLocked(t *testing.T) {
-	dir := faultyDir(t)
-	tmp := privateTmp(t)
-	raw := filepath.Join(tmp, "raw.jsonl")
-	p := startGobenchDyn(t, dir, slowArgs("--raw", raw, "-o", filepath.Join(tmp, "out.txt"))...)
+	dir, tmp, raw, out := faultyRun(t)
+	p := startGobenchDyn(t, dir, slowArgs("--raw", raw, "-o", out)...)
 	waitForSlices(t, raw, 2)
 
 	// A second run may not write the same raw file meanwhile.

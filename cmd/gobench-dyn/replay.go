@@ -69,12 +69,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or runfile.`,
   # The FSE'20 configuration on the published JMH data.
   gobench-dyn replay --stop kld --window 5 --warmup 5 --warmup-max 50 --slices 10 \
       --min-iterations 2 laaber_protostuff.csv`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("replay needs at least one recorded run")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("replay needs at least one recorded run"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.fullWarmupSet = cmd.Flags().Changed("full-warmup")

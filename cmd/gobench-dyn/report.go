@@ -58,12 +58,7 @@ runfile.`,
 
   # Merge two machines' records into one report and a CI job summary.
   gobench-dyn report --html report.html --markdown - a.jsonl b.jsonl >> "$GITHUB_STEP_SUMMARY"`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("report needs at least one raw record file")
-			}
-			return nil
-		},
+		Args: atLeastOneArg("report needs at least one raw record file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Raw = args
 			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut

@@ -3,7 +3,6 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchunit"
 )
@@ -411,16 +411,8 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	return nil
 }
 
-// num is a float that encodes NaN and infinities as JSON null.
-type num float64
-
-func (n num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
+// num is a float that JSON writes as null when it is NaN or infinite.
+type num = render.JSONFloat
 
 type jsonInterval struct {
 	Center, Lo, Hi num

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 )
 
 // Statuses of a change point measured again.
@@ -161,15 +162,7 @@ func (a *Analysis) WriteMarkdown(w io.Writer) error {
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // num is a float that JSON writes as null when it is NaN or infinite.
-type num float64
-
-func (n num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
+type num = render.JSONFloat
 
 type jsonConfirmation struct {
 	Status     string `json:"status"`

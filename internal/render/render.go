@@ -1,6 +1,6 @@
 // Package render formats what gobench-dyn shows people: percentages,
-// durations and precisions, aligned text tables, and Markdown that is safe
-// in a pull-request comment or a GitHub job summary. Every command formats
+// durations and precisions, aligned text tables, Markdown that is safe
+// in a pull-request comment or a GitHub job summary, and numbers in JSON. Every command formats
 // these through here, so that one figure reads the same everywhere.
 package render
 

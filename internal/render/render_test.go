@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"testing"
@@ -115,4 +116,10 @@ func TestScale(t *testing.T) {
 	assert.Equal(t, "512.0B", NewScale("B/op", 512).Value(512))
 	assert.Equal(t, "3.000", NewScale("allocs/op", 3).Value(3))
 	assert.Equal(t, "0.000", NewScale("ns/op").Format(0), "no values: no prefix")
+}
+
+func TestJSONFloat(t *testing.T) {
+	b, err := json.Marshal([]JSONFloat{1.5, JSONFloat(math.NaN()), JSONFloat(math.Inf(1)), JSONFloat(math.Inf(-1)), 0})
+	require.NoError(t, err)
+	assert.Equal(t, "[1.5,null,null,null,0]", string(b))
 }

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"math"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -95,16 +95,6 @@ func timeBasis(s Summary) string {
 	return "slices alone; --process-cost adds the processes"
 }
 
-// jsonFloat writes NaN and infinities, which JSON lacks, as null.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(f))
-}
-
 // jsonIteration is one replayed iteration in the JSON output.
 type jsonIteration struct {
 	SuiteRun  int  `json:"suite_run"`
@@ -117,58 +107,58 @@ type jsonIteration struct {
 
 // jsonBench is one replayed benchmark in the JSON output.
 type jsonBench struct {
-	Package     string          `json:"pkg"`
-	Benchmark   string          `json:"bench"`
-	Version     string          `json:"version,omitempty"`
-	Instance    string          `json:"instance,omitempty"`
-	Iterations  []jsonIteration `json:"iterations"`
-	Recorded    int             `json:"recorded_iterations"`
-	Stopped     bool            `json:"stopped"`
-	Met         bool            `json:"met"`
-	FullSlices  int             `json:"full_slices"`
-	DynSlices   int             `json:"slices"`
-	TimeSaved   jsonFloat       `json:"time_saved"`
-	FullMean    jsonFloat       `json:"full_mean"`
-	Mean        jsonFloat       `json:"mean"`
-	Change      jsonFloat       `json:"change"`
-	RatioLo     jsonFloat       `json:"ratio_lo"`
-	RatioHi     jsonFloat       `json:"ratio_hi"`
-	Same        bool            `json:"aa_same"`
-	CriterionNs int64           `json:"criterion_ns"`
+	Package     string           `json:"pkg"`
+	Benchmark   string           `json:"bench"`
+	Version     string           `json:"version,omitempty"`
+	Instance    string           `json:"instance,omitempty"`
+	Iterations  []jsonIteration  `json:"iterations"`
+	Recorded    int              `json:"recorded_iterations"`
+	Stopped     bool             `json:"stopped"`
+	Met         bool             `json:"met"`
+	FullSlices  int              `json:"full_slices"`
+	DynSlices   int              `json:"slices"`
+	TimeSaved   render.JSONFloat `json:"time_saved"`
+	FullMean    render.JSONFloat `json:"full_mean"`
+	Mean        render.JSONFloat `json:"mean"`
+	Change      render.JSONFloat `json:"change"`
+	RatioLo     render.JSONFloat `json:"ratio_lo"`
+	RatioHi     render.JSONFloat `json:"ratio_hi"`
+	Same        bool             `json:"aa_same"`
+	CriterionNs int64            `json:"criterion_ns"`
 	// RelHalfWidth is the relative half-width of the 95% interval of
 	// the mean over the replayed processes; Processes those predicted
 	// to reach the target.
-	RelHalfWidth jsonFloat `json:"rel_half_width"`
-	Processes    int       `json:"processes_for_target,omitempty"`
+	RelHalfWidth render.JSONFloat `json:"rel_half_width"`
+	Processes    int              `json:"processes_for_target,omitempty"`
 }
 
 // jsonResult is the JSON output of replay.
 type jsonResult struct {
-	Stop          string      `json:"stop"`
-	Threshold     float64     `json:"threshold"`
-	Window        int         `json:"window"`
-	Warmup        int         `json:"warmup"`
-	WarmupMax     int         `json:"warmup_max"`
-	Slices        int         `json:"slices"`
-	MinIterations int         `json:"min_iterations"`
-	Benchmarks    []jsonBench `json:"benchmarks"`
-	FullSlices    int         `json:"full_slices"`
-	DynSlices     int         `json:"slices_used"`
-	TimeSaved     jsonFloat   `json:"time_saved"`
+	Stop          string           `json:"stop"`
+	Threshold     float64          `json:"threshold"`
+	Window        int              `json:"window"`
+	Warmup        int              `json:"warmup"`
+	WarmupMax     int              `json:"warmup_max"`
+	Slices        int              `json:"slices"`
+	MinIterations int              `json:"min_iterations"`
+	Benchmarks    []jsonBench      `json:"benchmarks"`
+	FullSlices    int              `json:"full_slices"`
+	DynSlices     int              `json:"slices_used"`
+	TimeSaved     render.JSONFloat `json:"time_saved"`
 	// TimeBasis is "recorded" when the time saved counts recorded slice
 	// times, "slices" when it counts slices and ProcessCost per process.
-	TimeBasis   string    `json:"time_basis"`
-	ProcessCost float64   `json:"process_cost"`
-	Same        jsonFloat `json:"aa_same"`
-	MeanChange  jsonFloat `json:"change_mean"`
-	SDChange    jsonFloat `json:"change_sd"`
-	Below1      jsonFloat `json:"below_1pct"`
-	Below2      jsonFloat `json:"below_2pct"`
-	Below3      jsonFloat `json:"below_3pct"`
-	WarmupMean  jsonFloat `json:"warmup_mean"`
-	WarmupUnmet jsonFloat `json:"warmup_unmet"`
-	IterMean    jsonFloat `json:"iterations_mean"`
-	Unmet       jsonFloat `json:"unmet"`
+	TimeBasis   string           `json:"time_basis"`
+	ProcessCost float64          `json:"process_cost"`
+	Same        render.JSONFloat `json:"aa_same"`
+	MeanChange  render.JSONFloat `json:"change_mean"`
+	SDChange    render.JSONFloat `json:"change_sd"`
+	Below1      render.JSONFloat `json:"below_1pct"`
+	Below2      render.JSONFloat `json:"below_2pct"`
+	Below3      render.JSONFloat `json:"below_3pct"`
+	WarmupMean  render.JSONFloat `json:"warmup_mean"`
+	WarmupUnmet render.JSONFloat `json:"warmup_unmet"`
+	IterMean    render.JSONFloat `json:"iterations_mean"`
+	Unmet       render.JSONFloat `json:"unmet"`
 }
 
 // WriteJSON writes res as one indented JSON object: the policy, each
@@ -179,12 +169,12 @@ func WriteJSON(w io.Writer, res *Result) error {
 		Stop: res.Config.Criterion.String(), Threshold: res.Config.Threshold, Window: res.Config.Window,
 		Warmup: res.Config.WarmupMin, WarmupMax: res.Config.WarmupMax, Slices: res.Config.Measure,
 		MinIterations: res.Config.MinIterations,
-		FullSlices:    s.FullSlices, DynSlices: s.DynSlices, TimeSaved: jsonFloat(s.TimeSaved),
+		FullSlices:    s.FullSlices, DynSlices: s.DynSlices, TimeSaved: render.JSONFloat(s.TimeSaved),
 		TimeBasis: "slices", ProcessCost: s.ProcessCost,
-		Same: jsonFloat(s.Same), MeanChange: jsonFloat(s.MeanChange), SDChange: jsonFloat(s.SDChange),
-		Below1: jsonFloat(s.Below1), Below2: jsonFloat(s.Below2), Below3: jsonFloat(s.Below3),
-		WarmupMean: jsonFloat(s.WarmupMean), WarmupUnmet: jsonFloat(s.WarmupUnmet),
-		IterMean: jsonFloat(s.IterationsMean), Unmet: jsonFloat(s.Unmet),
+		Same: render.JSONFloat(s.Same), MeanChange: render.JSONFloat(s.MeanChange), SDChange: render.JSONFloat(s.SDChange),
+		Below1: render.JSONFloat(s.Below1), Below2: render.JSONFloat(s.Below2), Below3: render.JSONFloat(s.Below3),
+		WarmupMean: render.JSONFloat(s.WarmupMean), WarmupUnmet: render.JSONFloat(s.WarmupUnmet),
+		IterMean: render.JSONFloat(s.IterationsMean), Unmet: render.JSONFloat(s.Unmet),
 	}
 	if s.Timed {
 		out.TimeBasis, out.ProcessCost = "recorded", 0
@@ -202,15 +192,15 @@ func jsonBenchOf(b *Benchmark) jsonBench {
 	jb := jsonBench{
 		Package: b.Key.Package, Benchmark: b.Key.Benchmark, Version: b.Key.Version, Instance: b.Instance,
 		Recorded: b.Recorded, Stopped: b.Stopped, Met: b.Met,
-		FullSlices: b.FullSlices, DynSlices: b.DynSlices, TimeSaved: jsonFloat(b.TimeSaved),
-		FullMean: jsonFloat(b.FullMean), Mean: jsonFloat(b.DynMean), Change: jsonFloat(b.Change),
-		RatioLo: jsonFloat(b.Ratio.Lo), RatioHi: jsonFloat(b.Ratio.Hi), Same: b.Same,
+		FullSlices: b.FullSlices, DynSlices: b.DynSlices, TimeSaved: render.JSONFloat(b.TimeSaved),
+		FullMean: render.JSONFloat(b.FullMean), Mean: render.JSONFloat(b.DynMean), Change: render.JSONFloat(b.Change),
+		RatioLo: render.JSONFloat(b.Ratio.Lo), RatioHi: render.JSONFloat(b.Ratio.Hi), Same: b.Same,
 		CriterionNs: int64(b.Criterion),
 		Processes:   b.Precision.Processes,
 	}
-	jb.RelHalfWidth = jsonFloat(math.NaN())
+	jb.RelHalfWidth = render.JSONFloat(math.NaN())
 	if b.Precision.Known() {
-		jb.RelHalfWidth = jsonFloat(b.Precision.Width)
+		jb.RelHalfWidth = render.JSONFloat(b.Precision.Width)
 	}
 	for _, it := range b.Iterations {
 		jb.Iterations = append(jb.Iterations, jsonIteration(it))

@@ -9,26 +9,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 )
 
-func run(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-}
-
 func TestAddAndRemove(t *testing.T) {
-	repo := t.TempDir()
-	run(t, repo, "git", "init", "-q")
-	require.NoError(t, os.MkdirAll(filepath.Join(repo, "pkg"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "pkg", "f.txt"), []byte("old"), 0o644))
-	run(t, repo, "git", "add", ".")
-	run(t, repo, "git", "commit", "-qm", "one")
+	repo := gittest.New(t, map[string]string{"pkg/f.txt": "old"})
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "pkg", "f.txt"), []byte("new"), 0o644))
-	run(t, repo, "git", "commit", "-qam", "two")
+	gittest.Git(t, repo, "commit", "-qam", "two")
 
 	ctx := context.Background()
 	wt, err := Add(ctx, filepath.Join(repo, "pkg"), "HEAD~1", t.TempDir())
@@ -54,15 +42,11 @@ func TestAddAndRemove(t *testing.T) {
 // A revision missing from a shallow clone, as actions/checkout makes one
 // by default, is named as such with the way out.
 func TestAddShallowClone(t *testing.T) {
-	repo := t.TempDir()
-	run(t, repo, "git", "init", "-q")
-	for _, v := range []string{"one", "two"} {
-		require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte(v), 0o644))
-		run(t, repo, "git", "add", ".")
-		run(t, repo, "git", "commit", "-qm", v)
-	}
+	repo := gittest.New(t, map[string]string{"f.txt": "one"})
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte("two"), 0o644))
+	gittest.CommitAll(t, repo, "two")
 	clone := filepath.Join(t.TempDir(), "clone")
-	run(t, repo, "git", "clone", "-q", "--depth", "1", "file://"+repo, clone)
+	gittest.Git(t, repo, "clone", "-q", "--depth", "1", "file://"+repo, clone)
 	_, err := Add(context.Background(), clone, "HEAD~1", t.TempDir())
 	require.ErrorIs(t, err, ErrShallow)
 	assert.ErrorContains(t, err, `"HEAD~1" is not among the commits it holds`)
@@ -75,11 +59,7 @@ func TestAddShallowClone(t *testing.T) {
 }
 
 func TestChanges(t *testing.T) {
-	repo := t.TempDir()
-	run(t, repo, "git", "init", "-q")
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "calc.go"), []byte("package calc\n"), 0o644))
-	run(t, repo, "git", "add", ".")
-	run(t, repo, "git", "commit", "-qm", "one")
+	repo := gittest.New(t, map[string]string{"calc.go": "package calc\n"})
 	ctx := context.Background()
 	got, err := Changes(ctx, repo)
 	require.NoError(t, err)
@@ -102,11 +82,7 @@ func TestChanges(t *testing.T) {
 // TestRemoveStale checks that a worktree left behind, directory and
 // git's record alike, is removed.
 func TestRemoveStale(t *testing.T) {
-	repo := t.TempDir()
-	run(t, repo, "git", "init", "-q")
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "f.txt"), []byte("x"), 0o644))
-	run(t, repo, "git", "add", ".")
-	run(t, repo, "git", "commit", "-qm", "one")
+	repo := gittest.New(t, map[string]string{"f.txt": "x"})
 	wt, err := Add(context.Background(), repo, "HEAD", t.TempDir())
 	require.NoError(t, err)
 
