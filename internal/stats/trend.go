@@ -13,9 +13,10 @@ type Trend struct {
 	// standardized: under no trend it is about standard normal, whatever
 	// the distribution of the values.
 	Z float64
-	// Change is the mean, over processes, of the change from the first
-	// half of a process's slices to its second half, relative to the
-	// process's mean: +0.05 means 5% slower by the end.
+	// Change is the mean, over processes, of the change from the mean of
+	// the first half of a process's slices to that of its second half,
+	// relative to the first: +0.05 means 5% slower by the end. Relative
+	// to the first half, a speed-up never reads beyond −100%.
 	Change float64
 	// Processes is the number of processes with at least three slices,
 	// the fewest that can show a trend.
@@ -70,8 +71,8 @@ func TrendOf(processes [][]float64) Trend {
 		v += mkVariance(xs)
 		h := n / 2
 		first, second := stat.Mean(xs[:h], nil), stat.Mean(xs[n-h:], nil)
-		if m := stat.Mean(xs, nil); m != 0 {
-			change += (second - first) / m
+		if first != 0 {
+			change += second/first - 1
 		}
 	}
 	if t.Processes == 0 {

@@ -24,6 +24,10 @@ func TestTrend(t *testing.T) {
 	tr := TrendOf(procs(10, 5, 0.01))
 	assert.True(t, tr.Drifts(), "%+v", tr)
 	assert.InDelta(t, 0.03, tr.Change, 0.01)
+	// A process twice as fast in its second half: −50%, where a change
+	// relative to its mean would read −67% (and beyond −100% for a
+	// larger speed-up).
+	assert.InDelta(t, -0.5, TrendOf([][]float64{{4, 4, 2, 2}}).Change, 1e-12)
 	// No trend: the Z of 200 such benchmarks is standard normal, so
 	// about 0.1% of them pass |Z| ≥ 3.29, and none drifts by 1%.
 	flagged := 0
