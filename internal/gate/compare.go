@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/combin"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
@@ -220,7 +221,11 @@ const (
 	MethodSlicePaired = "slice-paired"
 	MethodWelch       = "welch" // Welch's t interval of log process means
 	MethodExact       = "exact" // a deterministic unit, constant in both versions
-	MethodNone        = ""      // not enough data for any
+	// MethodSeparated: a deterministic unit whose processes of one
+	// version all count more than those of the other (an exact
+	// permutation test).
+	MethodSeparated = "separated"
+	MethodNone      = "" // not enough data for any
 )
 
 // A Summary describes the samples of one benchmark and unit in one
@@ -571,6 +576,9 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 			c.Note = fmt.Sprintf("below the resolution of one per op: %.3g → %.3g", c.Old.Mean, c.New.Mean)
 			return c
 		}
+		if separated(&c, opts) {
+			return c
+		}
 	}
 	if opts.Paired {
 		// With fewer than two suite runs holding both versions (one
@@ -637,6 +645,41 @@ func exact(c *Comparison, a, z float64, opts Options) {
 	c.P = 0
 	c.Verdict = directed(c.Better, c.Change > 0)
 	c.Note = fmt.Sprintf("exact: %s → %s in every process", fmtNum(a), fmtNum(z))
+}
+
+// separated decides a deterministic unit whose processes do not overlap:
+// every process of one version counts more than every process of the
+// other. A count that is zero in some processes (B/op of a function that
+// starts allocating, with a stray runtime allocation amortized over b.N
+// in others) has no ratio on the log scale, yet the change is plain. The
+// evidence is the exact permutation test of complete separation: with n
+// and m processes, two orderings of the (n+m choose n) put one version
+// wholly above the other, so p = 2/C(n+m, n), which 99% needs n = m = 5
+// to pass. The means must differ by a whole unit per op, the resolution
+// go test prints, and by the threshold.
+func separated(c *Comparison, opts Options) bool {
+	olds, news := c.oldPMs, c.newPMs
+	n, m := len(olds), len(news)
+	if n == 0 || m == 0 || math.Abs(c.New.Mean-c.Old.Mean) < 1 {
+		return false
+	}
+	up := slices.Min(news) > slices.Max(olds)
+	if !up && slices.Max(news) >= slices.Min(olds) {
+		return false
+	}
+	p := 2 * math.Exp(-combin.LogGeneralizedBinomial(float64(n+m), float64(n)))
+	if p > 1-opts.Confidence || c.Old.Mean > 0 && math.Abs(c.Change) < opts.Threshold {
+		return false
+	}
+	c.Method, c.done, c.P = MethodSeparated, true, p
+	if c.Old.Mean <= 0 {
+		c.Change = math.Inf(1)
+	}
+	lo, hi := slices.Min(news)/slices.Max(olds), slices.Max(news)/slices.Min(olds)
+	c.Ratio = stats.Interval{Center: c.Change + 1, Lo: lo, Hi: hi, Confidence: 1 - p}
+	c.Verdict = directed(c.Better, up)
+	c.Note = fmt.Sprintf("every process: %.3g–%.3g → %.3g–%.3g (p = %.2g, exact)", slices.Min(olds), slices.Max(olds), slices.Min(news), slices.Max(news), p)
+	return true
 }
 
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
