@@ -678,8 +678,17 @@ func separated(c *Comparison, opts Options) bool {
 	lo, hi := slices.Min(news)/slices.Max(olds), slices.Max(news)/slices.Min(olds)
 	c.Ratio = stats.Interval{Center: c.Change + 1, Lo: lo, Hi: hi, Confidence: 1 - p}
 	c.Verdict = directed(c.Better, up)
-	c.Note = fmt.Sprintf("every process: %.3g–%.3g → %.3g–%.3g (p = %.2g, exact)", slices.Min(olds), slices.Max(olds), slices.Min(news), slices.Max(news), p)
+	c.Note = fmt.Sprintf("every process: %s–%s → %s–%s (p = %.2g, exact)", fmtCount(slices.Min(olds)), fmtCount(slices.Max(olds)), fmtCount(slices.Min(news)), fmtCount(slices.Max(news)), p)
 	return true
+}
+
+// fmtCount prints a per-op count as go test would, whole from 100 up, so
+// that 18760 does not read 1.88e+04.
+func fmtCount(x float64) string {
+	if math.Abs(x) >= 100 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
