@@ -48,7 +48,7 @@ type ABSSpread struct {
 
 // styleHTML is the report page's style sheet, so that the abs page looks
 // like the report it sits beside.
-var styleHTML = template.HTML(pageHTML[strings.Index(pageHTML, "<style>") : strings.Index(pageHTML, "</style>")+len("</style>")])
+var styleHTML = template.HTML("<style>" + reportStyle + "</style>")
 
 var absPage = template.Must(template.New("abs").Funcs(template.FuncMap{
 	"slug":  func(s string) string { return strings.ReplaceAll(s, " ", "-") },

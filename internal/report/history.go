@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,14 +20,6 @@ import (
 var historyHTML string
 
 var historyPage = template.Must(template.New("history").Parse(historyHTML))
-
-// reportStyle is the style sheet of the run report, which the history
-// page shares.
-var reportStyle = func() string {
-	_, rest, _ := strings.Cut(pageHTML, "<style>")
-	style, _, _ := strings.Cut(rest, "</style>")
-	return style
-}()
 
 // MaxHistoryPlots bounds the plots of a history page: series with
 // change points first, then others while the page has room. The
@@ -162,13 +153,7 @@ func historyPlotSVG(r history.Result) string {
 		vals = append(vals, p.Mean)
 	}
 	sc := newScale(r.Series.Key.Unit, vals)
-	p := newPlot()
-	p.X.Label.Text = "commit, in history order"
-	p.Y.Label.Text = sc.label
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Transparent
-	grid.Horizontal.Color = color.RGBA{0xe6, 0xe6, 0xe6, 0xff}
-	p.Add(grid)
+	p := newSeriesPlot("commit, in history order", sc.label)
 
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xys := make(plotter.XYs, len(pts))

@@ -19,6 +19,14 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"svg": func(s string) template.HTML { return template.HTML(s) },
 }).Parse(pageHTML))
 
+// reportStyle is the style sheet of the run report, which the history
+// and abs pages share.
+var reportStyle = func() string {
+	_, rest, _ := strings.Cut(pageHTML, "<style>")
+	style, _, _ := strings.Cut(rest, "</style>")
+	return style
+}()
+
 // htmlView is what the page template reads.
 type htmlView struct {
 	*Report

@@ -81,6 +81,20 @@ func newPlot() *plot.Plot {
 	return p
 }
 
+// newSeriesPlot returns a plot of values along x, labelled xLabel and
+// yLabel, with faint horizontal grid lines only: vertical ones would
+// read as marks in the series.
+func newSeriesPlot(xLabel, yLabel string) *plot.Plot {
+	p := newPlot()
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Transparent
+	grid.Horizontal.Color = color.RGBA{0xe6, 0xe6, 0xe6, 0xff}
+	p.Add(grid)
+	return p
+}
+
 // A scale shows values of one unit in a readable magnitude, as benchstat
 // does: ns/op as µs/op when that suits.
 type scale struct {
@@ -117,13 +131,7 @@ func timelinePlot(b *Benchmark, unit string) string {
 		vals[i] = pt.Value
 	}
 	sc := newScale(unit, vals)
-	p := newPlot()
-	p.X.Label.Text = "slice, in run order"
-	p.Y.Label.Text = sc.label
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Transparent
-	grid.Horizontal.Color = color.RGBA{0xe6, 0xe6, 0xe6, 0xff}
-	p.Add(grid)
+	p := newSeriesPlot("slice, in run order", sc.label)
 
 	xys := make(plotter.XYs, len(b.points))
 	for i, pt := range b.points {
