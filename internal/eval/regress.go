@@ -73,18 +73,22 @@ func writeVersion(dir string, slow bool) error {
 	return os.WriteFile(filepath.Join(dir, "work_test.go"), []byte(fmt.Sprintf(regressSource, b.String())), 0o644)
 }
 
+// gitIn runs git with args in dir, as a fixed committer so that it needs
+// no git configuration.
+func gitIn(dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git %v: %w\n%s", args, err, out)
+	}
+	return nil
+}
+
 // regressRepo makes a git repository with two commits: the base version,
 // then the version with injected slowdowns.
 func regressRepo(dir string) error {
-	git := func(args ...string) error {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("git %v: %w\n%s", args, err, out)
-		}
-		return nil
-	}
+	git := func(args ...string) error { return gitIn(dir, args...) }
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/work\n\ngo 1.26\n"), 0o644); err != nil {
 		return err
 	}
