@@ -102,13 +102,37 @@ func pairRatios(rng *rand.Rand, n, m int, shift float64, nz noise) []float64 {
 	return d
 }
 
-// seqRates runs the sequential plan on reps simulated pairs and returns
-// the shares of regressions, improvements, no change and inconclusive, and
-// the mean number of pairs run.
+// seqRates are the shares of regressions, improvements, no change and
+// inconclusive among simulated pairs, and the mean number of pairs run;
+// add counts them and per turns the counts into shares.
 type seqRates struct {
 	reg, imp, same, open, pairs float64
 }
 
+// add counts one simulated comparison that ended in direction dir after
+// pairs pairs.
+func (r *seqRates) add(dir int, pairs int) {
+	r.pairs += float64(pairs)
+	switch dir {
+	case up:
+		r.reg++
+	case down:
+		r.imp++
+	case same:
+		r.same++
+	default:
+		r.open++
+	}
+}
+
+// per returns the counts of reps comparisons as shares and means.
+func (r seqRates) per(reps int) seqRates {
+	n := float64(reps)
+	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}
+}
+
+// simulateSequential runs the sequential plan on reps simulated pairs and
+// returns their rates.
 func simulateSequential(seed uint64, reps int, plan Plan, futility bool, shift float64, nz noise) seqRates {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	var r seqRates
@@ -128,20 +152,9 @@ func simulateSequential(seed uint64, reps int, plan Plan, futility bool, shift f
 			}
 		}
 		_, looked, dir := plan.sequential(d[:n], DefaultThreshold, alpha)
-		r.pairs += float64(looked)
-		switch dir {
-		case up:
-			r.reg++
-		case down:
-			r.imp++
-		case same:
-			r.same++
-		default:
-			r.open++
-		}
+		r.add(dir, looked)
 	}
-	n := float64(reps)
-	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}
+	return r.per(reps)
 }
 
 // TestSequentialValidity holds the false-alarm rate under optional

@@ -128,20 +128,9 @@ func simulateSpending(seed uint64, reps int, plan Plan, cs bool, shift float64, 
 				break
 			}
 		}
-		r.pairs += float64(n)
-		switch dir {
-		case up:
-			r.reg++
-		case down:
-			r.imp++
-		case same:
-			r.same++
-		default:
-			r.open++
-		}
+		r.add(dir, n)
 	}
-	n := float64(reps)
-	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}
+	return r.per(reps)
 }
 
 // confidenceSequence places the anytime-valid interval of the mean of d
@@ -255,20 +244,9 @@ func simulateDuets(seed uint64, reps int, shift, sdPair, sdSlice float64) (r seq
 			}
 		}
 		_, _, dir := plan.sequential(d, DefaultThreshold, 1-DefaultConfidence)
-		switch dir {
-		case up:
-			r.reg++
-		case down:
-			r.imp++
-		case same:
-			r.same++
-		default:
-			r.open++
-		}
-		r.pairs += float64(len(d))
+		r.add(dir, len(d))
 	}
-	n := float64(reps)
-	return seqRates{r.reg / n, r.imp / n, r.same / n, r.open / n, r.pairs / n}, cost / n
+	return r.per(reps), cost / float64(reps)
 }
 
 // TestDuetGateSimulated runs the slice-paired gate on simulated duets
