@@ -134,13 +134,7 @@ func TestBudgetCutsBenchmarksShort(t *testing.T) {
 	assert.LessOrEqual(t, sum.End.Sub(sum.Start), o.Budget+6*time.Millisecond, "at most one iteration's overrun")
 	run, _, err := record.ReadFile(o.Raw)
 	require.NoError(t, err)
-	cut := 0
-	for _, e := range run.Events {
-		if e.Event == record.EventBudget {
-			cut++
-		}
-	}
-	assert.Equal(t, len(sum.BudgetCut), cut, "every cut is recorded")
+	assert.Equal(t, len(sum.BudgetCut), countEvents(run, record.EventBudget), "every cut is recorded")
 	var text bytes.Buffer
 	got.res.WriteSummary(&text)
 	assert.Contains(t, text.String(), "--budget 90ms cut")
@@ -256,6 +250,17 @@ func TestResumeCompletesAnInterruptedRun(t *testing.T) {
 	assert.True(t, run.Complete)
 	assert.Equal(t, measured(wantRun), measured(run))
 	assert.Equal(t, order(wantRun), order(run), "the resumed run keeps the schedule")
+}
+
+// countEvents counts the events of kind in run.
+func countEvents(run *record.Run, kind string) int {
+	n := 0
+	for _, e := range run.Events {
+		if e.Event == kind {
+			n++
+		}
+	}
+	return n
 }
 
 // order lists the iterations of run in the order they were measured.
@@ -444,24 +449,13 @@ func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
 	require.NoError(t, err)
 	run, _, err := record.ReadFile(o.Raw)
 	require.NoError(t, err)
-	discarded := 0
-	for _, e := range run.Events {
-		if e.Event == record.EventDiscarded {
-			discarded++
-		}
-	}
+	discarded := countEvents(run, record.EventDiscarded)
 	// The interrupt may land before the runner has read any slice of the
 	// iteration it cuts short; then nothing of it was recorded and
 	// nothing is discarded. Either way no finished iteration is.
 	assert.LessOrEqual(t, discarded, 1, "only the iteration the interrupt cut short")
 	assert.True(t, run.Complete)
-	ended := 0
-	for _, e := range run.Events {
-		if e.Event == record.EventStop {
-			ended++
-		}
-	}
-	assert.Equal(t, 2, ended, "both benchmarks stopped or reached the cap")
+	assert.Equal(t, 2, countEvents(run, record.EventStop), "both benchmarks stopped or reached the cap")
 }
 
 // A probe measures every slice of every process, warmup none, and keeps
