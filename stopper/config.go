@@ -172,11 +172,12 @@ func Paper(c Criterion) Config {
 // processes, since with two the spread between processes is one
 // difference, and a criterion that sees mostly within-process slices
 // stops long before the mean is known (docs/EVALUATION.md). That leaves at
-// least 6 samples (benchstat needs 6) even at the least slices per process. Go has no JIT: its first slice pays for page faults, cache and heap
-// growth, and the slices after it are steady, so warmup is one slice. Live
-// on the examples, a dynamic warmup made --stop rciw much slower for no
-// measurable gain in bias (docs/EVALUATION.md, "Simulations behind the
-// defaults"); --warmup-max turns it on.
+// least 6 samples (benchstat needs 6) even at the least slices per
+// process. Go has no JIT: its first slice pays for page faults, cache and
+// heap growth, and the slices after it are steady, so warmup is one slice.
+// A dynamic warmup costs much time for no measurable gain in bias
+// (docs/EVALUATION.md, "Simulations behind the defaults"); a
+// WarmupMax above Warmup turns it on.
 func Default(c Criterion) Config {
 	return Config{
 		Criterion:     c,
