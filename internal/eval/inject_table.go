@@ -201,7 +201,7 @@ func (t *injectTally) goals(suites []injectSuite) string {
 	found := map[string]*count{}  // by workflow and cell
 	same := map[string]*count{}   // unchanged: no change, by workflow and "aa" or "controls"
 	alarms := map[string]*count{} // unchanged: false alarms, the same
-	var slice, gotest time.Duration
+	var slice, process, gotest time.Duration
 	get := func(m map[string]*count, k string) *count {
 		if m[k] == nil {
 			m[k] = &count{}
@@ -233,6 +233,7 @@ func (t *injectTally) goals(suites []injectSuite) string {
 				}
 				if n := t.runs[k][wfBenchstat]; n > 0 {
 					slice += time.Duration(n) * t.perRun(k, wfSlice)
+					process += time.Duration(n) * t.perRun(k, wfProcess)
 					gotest += t.wall[k][wfBenchstat]
 				}
 			}
@@ -265,7 +266,8 @@ func (t *injectTally) goals(suites []injectSuite) string {
 	row("controls (the same source in a rebuilt binary): no change", same, func(w string) string { return w + " controls" })
 	row("controls: called a change", alarms, func(w string) string { return w + " controls" })
 	if gotest > 0 {
-		fmt.Fprintf(&b, "| wall time against go test + benchstat (≤ 0.3×) | %.2f× (%.0f s : %.0f s) | | |\n", slice.Seconds()/gotest.Seconds(), slice.Seconds(), gotest.Seconds())
+		fmt.Fprintf(&b, "| wall time against go test + benchstat (≤ 0.3×) | %.2f× (%.0f s : %.0f s) | %.2f× (%.0f s) | 1× |\n",
+			slice.Seconds()/gotest.Seconds(), slice.Seconds(), gotest.Seconds(), process.Seconds()/gotest.Seconds(), process.Seconds())
 	}
 	return b.String()
 }

@@ -30,8 +30,6 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -42,6 +40,9 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
@@ -73,6 +74,7 @@ func main() {
 	f.goSeeds = flag.Int("go-seeds", -1, "with -inject, the seeds that also run go test + benchstat, the slowest workflow (-1: all)")
 	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
 	f.benchtime = flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
+	f.interfere = flag.Int("interfere", 0, "with -inject, goroutines that spin and rest in spells of 20 ms to 1 s beside every workflow, as a shared machine's neighbours do (0: none)")
 	flag.Parse()
 	os.Exit(f.run())
 }
@@ -104,6 +106,7 @@ type evalFlags struct {
 	goSeeds    *int
 	count      *int
 	benchtime  *string
+	interfere  *int
 }
 
 // run runs the mode the flags ask for and returns the exit status: 2 for
@@ -150,8 +153,22 @@ func (f *evalFlags) runInject() int {
 		fmt.Fprintf(os.Stderr, "eval: -factors %q, -seeds %d, -count %d: want slowdowns in [0, 10), seeds ≥ 1, count ≥ 2\n", *f.factors, *f.seeds, *f.count)
 		return 2
 	}
-	if in.out, err = os.MkdirTemp("", "gobench-dyn-inject-"); err == nil {
+	if *f.interfere < 0 {
+		fmt.Fprintf(os.Stderr, "eval: -interfere %d: want 0 or more goroutines\n", *f.interfere)
+		return 2
+	}
+	if *f.out != "" {
+		in.out, err = *f.out, os.MkdirAll(*f.out, 0o755)
+	} else {
+		in.out, err = os.MkdirTemp("", "gobench-dyn-inject-")
+	}
+	if err == nil {
 		if in.bin, err = buildTool(in.out); err == nil {
+			if *f.interfere > 0 {
+				stop := make(chan struct{})
+				defer close(stop)
+				go interfere(*f.interfere, 1, stop)
+			}
 			err = in.evaluate()
 		}
 	}
