@@ -498,7 +498,7 @@ completed by running it again.
 Exit status: 0 imported; 1 if the store cannot be written; 2 on bad flags
 or a bad line, named as file:line.`,
 		Example: `  git show history:history.jsonl > history.jsonl && gobench-dyn history import --store history.db history.jsonl`,
-		Args: atLeastOneArg("history import needs at least one JSON Lines file"),
+		Args:    atLeastOneArg("history import needs at least one JSON Lines file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := history.Open(store)
 			if err != nil {
