@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 )
 
@@ -30,7 +31,7 @@ func interfere(n int, seed uint64, stop <-chan struct{}) {
 					}
 				}
 			}
-			interfereSink = x
+			runtime.KeepAlive(x)
 		}(busy[i])
 	}
 	for {
@@ -48,6 +49,3 @@ func interfere(n int, seed uint64, stop <-chan struct{}) {
 		}
 	}
 }
-
-// interfereSink keeps the spinning from being optimized away.
-var interfereSink uint64
