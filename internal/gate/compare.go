@@ -407,7 +407,12 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		newUnits := units(new, nk)
 		for _, u := range units(old, ok2) {
 			if slices.Contains(newUnits, u) {
-				res.Comparisons = append(res.Comparisons, summarize(b, u, series(old, ok2, u), series(new, nk, u), opts))
+				os := series(old, ok2, u)
+				// Duets make the design slice-paired even where too few
+				// of them to judge leave every comparison without a method
+				// (a run interrupted after its first duets).
+				res.SlicePaired = res.SlicePaired || opts.Paired && slices.ContainsFunc(os, func(s record.IterationSample) bool { return s.Duet })
+				res.Comparisons = append(res.Comparisons, summarize(b, u, os, series(new, nk, u), opts))
 			}
 		}
 	}

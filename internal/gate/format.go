@@ -349,12 +349,33 @@ func writeOnly(w io.Writer, title string, bs []record.Bench, bullet string) {
 	}
 }
 
+// maxTooFewListed is how many comparisons with too few processes the
+// inconclusive list names one by one; more are counted in one line.
+const maxTooFewListed = 10
+
 // writeInconclusive lists the inconclusive comparisons: what they could
 // have detected and how much more data would settle them.
 func (r *Result) writeInconclusive(w io.Writer, bullet string) {
 	var lines []string
+	var tooFew []Comparison
 	for _, c := range r.Comparisons {
-		if c.Verdict == Inconclusive {
+		if c.Verdict != Inconclusive {
+			continue
+		}
+		if strings.HasPrefix(c.Note, "too few ") && c.More == 0 {
+			tooFew = append(tooFew, c)
+			continue
+		}
+		lines = append(lines, inconclusiveLine(c))
+	}
+	// A run cut short (by an interrupt or a budget) leaves most of a large
+	// suite with one process or none per version: one line says so, where a
+	// line per benchmark and unit would bury the ones that were measured.
+	if len(tooFew) > maxTooFewListed {
+		lines = append(lines, fmt.Sprintf("%d more (benchmark, unit) pairs had too few processes to judge (%s, …); the table above lists each",
+			len(tooFew), tooFew[0].Note))
+	} else {
+		for _, c := range tooFew {
 			lines = append(lines, inconclusiveLine(c))
 		}
 	}
