@@ -372,8 +372,12 @@ func (r *Result) writeInconclusive(w io.Writer, bullet string) {
 	// suite with one process or none per version: one line says so, where a
 	// line per benchmark and unit would bury the ones that were measured.
 	if len(tooFew) > maxTooFewListed {
-		lines = append(lines, fmt.Sprintf("%d more (benchmark, unit) pairs had too few processes to judge (%s, …); the table above lists each",
-			len(tooFew), tooFew[0].Note))
+		more := ""
+		if len(lines) > 0 {
+			more = " more"
+		}
+		lines = append(lines, fmt.Sprintf("%d%s (benchmark, unit) pairs had too few processes to judge (%s, …); the table above lists each",
+			len(tooFew), more, tooFew[0].Note))
 	} else {
 		for _, c := range tooFew {
 			lines = append(lines, inconclusiveLine(c))

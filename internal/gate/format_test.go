@@ -31,6 +31,11 @@ func TestInconclusiveTooFewCounted(t *testing.T) {
 	assert.Contains(t, out, "12 more (benchmark, unit) pairs had too few processes to judge (too few processes: 1 old, 1 new; need ≥ 2 each, …); the table above lists each")
 	assert.NotContains(t, out, "BenchmarkFew3")
 
+	r.Comparisons = r.Comparisons[:12]
+	b.Reset()
+	r.writeInconclusive(&b, "  ")
+	assert.Contains(t, b.String(), "  12 (benchmark, unit) pairs had too few processes")
+
 	r.Comparisons = r.Comparisons[10:]
 	b.Reset()
 	r.writeInconclusive(&b, "  ")
