@@ -93,14 +93,17 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		// wherever it can be, marked partial.
 		res.Stopped = runErr
 	}
+	var markErr error
 	if sum.Interrupted {
-		r.markPartial(obs, res.Stopped)
+		markErr = r.markPartial(obs, res.Stopped)
 	}
+	// A mark that could not be streamed matters only if the commit, which
+	// writes the mark on its first line, fails too.
 	if err := r.commit(obs); err != nil {
 		if res.Stopped != nil && !errors.Is(err, res.Stopped) {
 			err = errors.Join(res.Stopped, err)
 		}
-		return res, err
+		return res, errors.Join(err, markErr)
 	}
 	if sum.Interrupted {
 		// The verdicts reached on what was measured: a sequential
@@ -204,7 +207,14 @@ func (r *run) plan() error {
 	if err != nil {
 		return usage.Errorf("Raw", "%w", err)
 	}
-	r.atExit(func() { _ = r.raw.Close() })
+	// commit closes the file and returns its error; this close is for
+	// runs that end before the commit, whose first error is returned, so
+	// that this one is only logged.
+	r.atExit(func() {
+		if err := r.raw.Close(); err != nil {
+			fmt.Fprintf(r.log, "gobench-dyn: raw records %s: %v\n", o.Raw, err)
+		}
+	})
 	return nil
 }
 
@@ -327,8 +337,8 @@ func (r *run) commit(obs *observer) error {
 // them, that they are partial, and why: on the first line of the results
 // as committed, and after the lines streamed so far, which stand in for
 // them should the commit fail. Readers of the benchmark format skip the
-// line.
-func (r *run) markPartial(obs *observer, why error) {
+// line. It returns the error of writing that line.
+func (r *run) markPartial(obs *observer, why error) error {
 	note := "interrupted; the results are partial"
 	if why != nil {
 		note = "stopped: " + why.Error() + "; the results are partial"
@@ -339,11 +349,12 @@ func (r *run) markPartial(obs *observer, why error) {
 	ev := record.Event{Event: record.EventInterrupt, Reason: note, Time: r.now()}
 	obs.head.Events = append(obs.head.Events, ev)
 	obs.baseline.Events = append(obs.baseline.Events, ev)
-	// An output that already failed fails again; its error is known.
-	_, _ = io.WriteString(r.outs.Results, benchout.NoteLine(note))
+	_, err := io.WriteString(r.outs.Results, benchout.NoteLine(note))
 	if r.outs.Baseline != nil {
-		_, _ = io.WriteString(r.outs.Baseline, benchout.NoteLine(note))
+		_, berr := io.WriteString(r.outs.Baseline, benchout.NoteLine(note))
+		err = errors.Join(err, berr)
 	}
+	return err
 }
 
 // compare compares the two versions the observer kept.
