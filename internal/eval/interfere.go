@@ -19,7 +19,7 @@ func interfere(n int, seed uint64, stop <-chan struct{}) {
 		lo, hi := math.Log(0.020), math.Log(1.0)
 		return time.Duration(math.Exp(lo+rng.Float64()*(hi-lo)) * float64(time.Second))
 	}
-	var busy = make([]chan time.Time, n)
+	busy := make([]chan time.Time, n)
 	for i := range busy {
 		busy[i] = make(chan time.Time)
 		go func(until <-chan time.Time) {

@@ -296,6 +296,7 @@ type Comparison struct {
 	oldPMs []float64 // process means
 	newPMs []float64
 	done   bool // decided before decide: exact, or too few data
+	tooFew bool // inconclusive for too few units or processes to judge
 }
 
 // A Result is the comparison of two runs.
@@ -407,12 +408,12 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		newUnits := units(new, nk)
 		for _, u := range units(old, ok2) {
 			if slices.Contains(newUnits, u) {
-				os := series(old, ok2, u)
+				olds := series(old, ok2, u)
 				// Duets make the design slice-paired even where too few
 				// of them to judge leave every comparison without a method
 				// (a run interrupted after its first duets).
-				res.SlicePaired = res.SlicePaired || opts.Paired && slices.ContainsFunc(os, func(s record.IterationSample) bool { return s.Duet })
-				res.Comparisons = append(res.Comparisons, summarize(b, u, os, series(new, nk, u), opts))
+				res.SlicePaired = res.SlicePaired || opts.Paired && slices.ContainsFunc(olds, func(s record.IterationSample) bool { return s.Duet })
+				res.Comparisons = append(res.Comparisons, summarize(b, u, olds, series(new, nk, u), opts))
 			}
 		}
 	}
@@ -420,9 +421,6 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		if _, ok := oldKeys[b]; !ok {
 			res.OnlyNew = append(res.OnlyNew, b)
 		}
-	}
-	for _, c := range res.Comparisons {
-		res.SlicePaired = res.SlicePaired || c.Method == MethodSlicePaired
 	}
 	if res.SlicePaired {
 		res.From, res.To = span(old, new)
@@ -606,7 +604,7 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 	}
 	need := opts.MinSamples
 	if c.Units < need || len(c.oldPMs) < 2 || len(c.newPMs) < 2 {
-		c.Verdict, c.done = Inconclusive, true
+		c.Verdict, c.done, c.tooFew = Inconclusive, true, true
 		if c.paired() {
 			c.Note = fmt.Sprintf("too few %s: %d; need ≥ %d", c.unitName(), c.Units, need)
 		} else {

@@ -362,7 +362,7 @@ func (r *Result) writeInconclusive(w io.Writer, bullet string) {
 		if c.Verdict != Inconclusive {
 			continue
 		}
-		if strings.HasPrefix(c.Note, "too few ") && c.More == 0 {
+		if c.tooFew {
 			tooFew = append(tooFew, c)
 			continue
 		}

@@ -20,7 +20,7 @@ func TestInconclusiveTooFewCounted(t *testing.T) {
 	r := &Result{Rule: RuleCI, Threshold: 0.03, Confidence: 0.99}
 	for i := range 12 {
 		r.Comparisons = append(r.Comparisons, Comparison{Benchmark: fmt.Sprintf("BenchmarkFew%d", i), Unit: "sec/op",
-			Verdict: Inconclusive, Note: "too few processes: 1 old, 1 new; need ≥ 2 each", Ratio: nanInterval(0.99), Change: math.NaN()})
+			Verdict: Inconclusive, tooFew: true, Note: "too few processes: 1 old, 1 new; need ≥ 2 each", Ratio: nanInterval(0.99), Change: math.NaN()})
 	}
 	r.Comparisons = append(r.Comparisons, Comparison{Benchmark: "BenchmarkWide", Unit: "sec/op", Verdict: Inconclusive,
 		Change: 0.04, Ratio: stats.Interval{Center: 1.04, Lo: 0.99, Hi: 1.09, Confidence: 0.99}, Detectable: 0.05, More: 7, Method: MethodWelch})
