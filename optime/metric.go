@@ -5,10 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
@@ -73,14 +73,7 @@ func (m Metric) String() string {
 
 // ParseMetric returns the metric named s.
 func ParseMetric(s string) (Metric, error) {
-	var names []string
-	for _, mn := range metricNames {
-		if mn.name == s {
-			return mn.m, nil
-		}
-		names = append(names, mn.name)
-	}
-	return 0, fmt.Errorf("unknown metric %q (want %s)", s, strings.Join(names, ", "))
+	return choice.ParseFunc("metric", s, Metric.String, Metrics()...)
 }
 
 func (m Metric) valid() bool { return m >= CV && m <= RCIWMedian }

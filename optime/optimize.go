@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
@@ -46,13 +47,7 @@ func (in Instances) String() string {
 
 // ParseInstances returns the Instances named s, "first" or "all".
 func ParseInstances(s string) (Instances, error) {
-	switch s {
-	case "first":
-		return FirstInstance, nil
-	case "all":
-		return AllInstances, nil
-	}
-	return 0, fmt.Errorf("unknown instances %q (want first or all)", s)
+	return choice.ParseFunc("instances", s, Instances.String, FirstInstance, AllInstances)
 }
 
 // A Strategy is how each benchmark's configuration is chosen: by the
@@ -70,11 +65,7 @@ const (
 
 // ParseStrategy returns the Strategy named s.
 func ParseStrategy(s string) (Strategy, error) {
-	switch st := Strategy(s); st {
-	case StrategySearch, StrategyMinimum, StrategyRandom:
-		return st, nil
-	}
-	return "", fmt.Errorf("unknown strategy %q (want search, minimum or random)", s)
+	return choice.Parse("strategy", s, StrategySearch, StrategyMinimum, StrategyRandom)
 }
 
 // Choose gives every benchmark a configuration by strategy st.

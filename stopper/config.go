@@ -7,35 +7,10 @@
 // The package is pure: it sees ns/op values and returns decisions. It runs
 // the same way inside the runner and in a post-hoc replay of a recorded run.
 //
-// Three stoppage criteria keep the paper's semantics:
-//
-//   - CV: the coefficient of variation (sample sd / mean). Stable when the
-//     values in the window lie within t of each other (t = 0.01).
-//   - RCIW: the relative width of the 99% percentile bootstrap confidence
-//     interval of the mean, resampled hierarchically (suite runs, then
-//     iterations, then slices). Stable when the values in the window lie
-//     within t of each other (t = 0.03).
-//   - KLD: the probability 2^−J that the samples with and without the newest
-//     element come from one distribution, J being the symmetric
-//     Kullback-Leibler divergence in bits of their Gaussian kernel density
-//     estimates (He et al.). Stable when the mean probability in the window
-//     exceeds t (t = 0.99).
-//
-// Two criteria state a guarantee instead of a steadiness. The default:
-//
-//   - Interval: the relative half-width of the 95% Student-t interval of
-//     the mean over process means (package varcomp). The benchmark stops
-//     once it is at most t (t = IntervalTarget: ±3%), after at least
-//     MinProcesses processes; slices per process adapt to the measured
-//     variance components and costs.
-//
-// And the older one:
-//
-//   - Precision: the relative width of a 99% confidence interval of the
-//     mean that holds its level with few iterations (PrecisionCI). The
-//     benchmark stops once that width is at most t (t = 0.03: the mean is
-//     known to about ±1.5%). Warmup ends when a slice is no longer faster
-//     than the one before it (WarmupSettled).
+// The stoppage criteria (Criteria) are CV, RCIW and KLD, with the paper's
+// semantics, and Interval, the default, and Precision, which state a
+// guarantee instead of a steadiness. Each is one definition in a file of
+// its own, registered in one list.
 package stopper
 
 import (
@@ -44,72 +19,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 )
-
-// A Criterion names a stoppage criterion.
-type Criterion int
-
-// The stoppage criteria.
-const (
-	None      Criterion = iota // a static configuration: fixed warmup, no early stop
-	CV                         // coefficient of variation
-	RCIW                       // relative width of the bootstrap CI of the mean
-	KLD                        // Kullback-Leibler divergence similarity probability
-	Precision                  // relative width of a small-sample-safe CI of the mean
-	Interval                   // relative half-width of the process-level t interval of the mean
-)
-
-var criterionNames = [...]string{None: "none", CV: "cv", RCIW: "rciw", KLD: "kld", Precision: "precision", Interval: "interval"}
-
-// String returns the criterion's name as the --stop flag spells it.
-func (c Criterion) String() string {
-	if c < 0 || int(c) >= len(criterionNames) {
-		return fmt.Sprintf("Criterion(%d)", int(c))
-	}
-	return criterionNames[c]
-}
-
-// ParseCriterion returns the criterion named s: none, cv, rciw, kld,
-// precision or interval.
-func ParseCriterion(s string) (Criterion, error) {
-	for c, name := range criterionNames {
-		if strings.EqualFold(s, name) {
-			return Criterion(c), nil
-		}
-	}
-	return None, fmt.Errorf("unknown stoppage criterion %q (want %s)", s, strings.Join(criterionNames[:], ", "))
-}
-
-// Set parses s into c, so that a *Criterion serves as a flag value.
-func (c *Criterion) Set(s string) error {
-	v, err := ParseCriterion(s)
-	if err != nil {
-		return err
-	}
-	*c = v
-	return nil
-}
-
-// Type names the flag value type in help text.
-func (c *Criterion) Type() string { return "none|cv|rciw|kld|precision|interval" }
-
-// DefaultThreshold returns the paper's threshold for c: 0.01 for CV, 0.03
-// for RCIW, 0.99 for KLD; 0.03 for Precision, IntervalTarget for
-// Interval, and 0 for None.
-func (c Criterion) DefaultThreshold() float64 {
-	switch c {
-	case CV:
-		return 0.01
-	case RCIW:
-		return 0.03
-	case KLD:
-		return 0.99
-	case Precision:
-		return PrecisionThreshold
-	case Interval:
-		return IntervalTarget
-	}
-	return 0
-}
 
 // Confidence is the confidence level of every bootstrap interval the
 // package computes.
@@ -225,16 +134,17 @@ func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
 
 // Validate reports the first invalid field of c, as a *ConfigError.
 func (c Config) Validate() error {
+	def := c.Criterion.spec()
 	bad := func(field, format string, args ...any) error {
 		return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case c.Criterion < None || c.Criterion > Interval:
-		return bad("Criterion", "unknown criterion %d", int(c.Criterion))
+	case !c.Criterion.known():
+		return bad("Criterion", "criterion %s is not in the list of criteria", c.Criterion)
 	case c.Threshold < 0 || c.Threshold != c.Threshold:
 		return bad("Threshold", "must be ≥ 0, got %v", c.Threshold)
-	case c.Criterion == KLD && c.Threshold >= 1:
-		return bad("Threshold", "a KLD threshold is a probability below 1, got %v", c.Threshold)
+	case def.probability && c.Threshold >= 1:
+		return bad("Threshold", "a %s threshold is a probability below 1, got %v", strings.ToUpper(def.name), c.Threshold)
 	case c.WarmupMin < 0:
 		return bad("WarmupMin", "must be ≥ 0, got %d", c.WarmupMin)
 	case c.Measure < 1:
@@ -248,27 +158,14 @@ func (c Config) Validate() error {
 		return nil
 	}
 	switch {
-	case c.Window < c.Criterion.minWindow():
-		return bad("Window", "must be ≥ %d for %s, got %d", c.Criterion.minWindow(), c.Criterion, c.Window)
+	case c.Window < def.minWindow:
+		return bad("Window", "must be ≥ %d for %s, got %d", def.minWindow, c.Criterion, c.Window)
 	case c.WarmupMax < c.WarmupMin:
 		return bad("WarmupMax", "must be at least the minimum warmup %d, got %d", c.WarmupMin, c.WarmupMax)
-	case (c.Criterion == RCIW || c.Criterion == Precision) && c.Resamples < 100:
+	case def.resamples && c.Resamples < 100:
 		return bad("Resamples", "must be ≥ 100, got %d", c.Resamples)
 	}
 	return nil
-}
-
-// minWindow is the smallest window in which c yields a value: CV and RCIW
-// need two slices, KLD two slices before the newest one. Precision has no
-// window.
-func (c Criterion) minWindow() int {
-	switch c {
-	case KLD:
-		return 3
-	case Precision, Interval:
-		return 0
-	}
-	return 2
 }
 
 // withDefaults fills a zero threshold and resample count.

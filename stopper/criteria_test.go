@@ -196,7 +196,7 @@ func TestStableFunctions(t *testing.T) {
 
 func TestWarmupWindow(t *testing.T) {
 	xs := []float64{9, 1, 2, 3, 4, 5}
-	cv := evaluator{c: CV}
+	cv := evaluator{def: CV.spec()}
 	assert.Empty(t, cv.warmupWindow(nil, xs[:4], 5), "fewer values than the window")
 	got := cv.warmupWindow(nil, xs, 5)
 	// The window is the last 5 values; elements over its prefixes of 2..5.
@@ -204,11 +204,11 @@ func TestWarmupWindow(t *testing.T) {
 	assert.Equal(t, CVOf([]float64{1, 2}), got[0])
 	assert.Equal(t, CVOf([]float64{1, 2, 3, 4, 5}), got[3])
 
-	kl := evaluator{c: KLD}
+	kl := evaluator{def: KLD.spec()}
 	got = kl.warmupWindow(nil, xs, 5)
 	require.Len(t, got, 3)
 	assert.Equal(t, KLDOf([]float64{1, 2}, []float64{1, 2, 3}), got[0])
 
-	rc := evaluator{c: RCIW, n: 200, rng: rand.NewPCG(1, 1)}
+	rc := evaluator{def: RCIW.spec(), n: 200, rng: rand.NewPCG(1, 1)}
 	assert.Len(t, rc.warmupWindow(nil, xs, 3), 2)
 }

@@ -82,7 +82,7 @@ type benchState struct {
 	runIDs     []int
 	all        []float64 // every measurement value, in order
 	f          []float64 // the iteration vector F
-	width      float64   // 99% RCIW of all, NaN until computed
+	width      float64   // cumulativeWidth of all, NaN until computed
 	widthAt    int       // iterations when width was computed
 
 	met    bool // the criterion held at the last decision
@@ -116,7 +116,7 @@ func (p *Policy) state(bench string) *benchState {
 		h.Write([]byte(bench))
 		st = &benchState{
 			ev: evaluator{
-				c:   p.cfg.Criterion,
+				def: p.cfg.Criterion.spec(),
 				n:   p.cfg.Resamples,
 				rng: rand.NewPCG(p.cfg.Seed, h.Sum64()),
 			},
@@ -153,7 +153,8 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 	if len(measured) > 0 || st.warmupDone {
 		return false, len(measured) >= st.measure
 	}
-	if p.cfg.Criterion == None || p.cfg.Criterion == Interval || p.cfg.WarmupMax <= p.cfg.WarmupMin {
+	def := p.cfg.Criterion.spec()
+	if def.value == nil && def.settled == nil || p.cfg.WarmupMax <= p.cfg.WarmupMin {
 		// A fixed warmup: there is no criterion to meet.
 		if len(warmup) < p.cfg.WarmupMin {
 			return true, false
@@ -162,18 +163,18 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 		return false, false
 	}
 	window := p.cfg.Window
-	if p.cfg.Criterion == Precision {
+	if def.settled != nil {
 		window = 2
 	}
 	if len(warmup) < p.cfg.WarmupMin || len(warmup) < window && len(warmup) < p.cfg.WarmupMax {
 		return true, false
 	}
 	var stable bool
-	if p.cfg.Criterion == Precision {
-		stable = WarmupSettled(warmup, WarmupTolerance)
+	if def.settled != nil {
+		stable = def.settled(warmup)
 	} else {
 		st.window = st.ev.warmupWindow(st.window[:0], warmup, p.cfg.Window)
-		stable = len(st.window) > 0 && p.cfg.Criterion.stable(st.window, p.cfg.Threshold)
+		stable = len(st.window) > 0 && def.stable(st.window, p.cfg.Threshold)
 	}
 	if stable || len(warmup) >= p.cfg.WarmupMax {
 		st.warmupDone, st.decided, st.met = true, len(warmup), stable
@@ -204,11 +205,12 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 		st.costed++
 	}
 	est := stats.FitComponents(st.procs)
-	if p.cfg.Criterion == Interval && st.costed > 0 && est.Processes >= 2 {
+	interval := p.cfg.Criterion.spec().interval
+	if interval && st.costed > 0 && est.Processes >= 2 {
 		st.measure = p.slicesFor(est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
 	}
 	d.Precision = p.precision(est, st.measure)
-	if p.cfg.Criterion == Interval {
+	if interval {
 		if st.iterations >= max(p.cfg.MinIterations, MinProcesses) && d.Precision.Width <= p.cfg.Threshold {
 			st.held++
 		} else {
@@ -292,7 +294,7 @@ const planLimit = 100
 // Interval, IntervalTarget under the other criteria.
 func (p *Policy) precision(est stats.Components, m int) policy.Precision {
 	target := IntervalTarget
-	if p.cfg.Criterion == Interval {
+	if p.cfg.Criterion.spec().interval {
 		target = p.cfg.Threshold
 	}
 	return precisionOf(est, target, m)
@@ -337,40 +339,29 @@ func (p *Policy) endIteration(st *benchState, suiteRun int, measured []float64) 
 	st.all = append(st.all, measured...)
 	st.iterations++
 
-	c := p.cfg.Criterion
-	switch c {
-	case None, Interval:
+	def := p.cfg.Criterion.spec()
+	if def.next == nil {
 		return false
-	case CV:
-		st.f = append(st.f, CVOf(st.all))
-	case RCIW, Precision:
-		st.f = append(st.f, st.rciw(p.cfg.Resamples))
-	case KLD:
-		if prev >= 2 {
-			st.f = append(st.f, st.ev.kde.probability(st.all[:prev], st.all))
-		}
+	}
+	if v, ok := def.next(st, prev, p.cfg.Resamples); ok {
+		st.f = append(st.f, v)
 	}
 	if st.iterations < p.cfg.MinIterations {
 		return false
 	}
-	if c == Precision {
-		return StablePrecision(st.f, p.cfg.Threshold)
+	window := st.f
+	if def.minWindow > 0 {
+		window = st.f[max(0, len(st.f)-p.cfg.Window):]
 	}
-	window := st.f[max(0, len(st.f)-p.cfg.Window):]
-	return c.stable(window, p.cfg.Threshold)
+	return def.stable(window, p.cfg.Threshold)
 }
 
-// rciw returns the 99% RCIW of all measurement values so far, nested
-// suite run → iteration → slice, computing it at most once per completed
-// iteration. Under Precision it is the relative width of PrecisionCI.
-func (st *benchState) rciw(resamples int) float64 {
+// cumulativeWidth returns the relative width that width gives of all
+// measurement values so far, nested suite run → iteration → slice,
+// computing it at most once per completed iteration.
+func (st *benchState) cumulativeWidth(resamples int, width func(r *resampler, t *stats.Tree, resamples int, src *rand.PCG) float64) float64 {
 	if st.widthAt != st.iterations {
-		root := &stats.Tree{Children: st.runs}
-		if st.ev.c == Precision {
-			st.width = st.ev.res.precisionCI(root, resamples, st.ev.rng).RelWidth()
-		} else {
-			st.width = st.ev.res.rciw(root, resamples, st.ev.rng)
-		}
+		st.width = width(&st.ev.res, &stats.Tree{Children: st.runs}, resamples, st.ev.rng)
 		st.widthAt = st.iterations
 	}
 	return st.width

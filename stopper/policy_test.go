@@ -2,6 +2,7 @@ package stopper
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
@@ -232,7 +233,7 @@ func TestSeedReproducible(t *testing.T) {
 }
 
 func TestParseCriterion(t *testing.T) {
-	for _, c := range []Criterion{None, CV, RCIW, KLD, Precision, Interval} {
+	for _, c := range Criteria() {
 		got, err := ParseCriterion(c.String())
 		require.NoError(t, err)
 		assert.Equal(t, c, got)
@@ -241,15 +242,49 @@ func TestParseCriterion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RCIW, got)
 	_, err = ParseCriterion("median")
-	assert.ErrorContains(t, err, `"median"`)
+	assert.ErrorContains(t, err, `unknown stoppage criterion "median" (want none, cv, rciw, kld, precision`)
 	var c Criterion
 	require.NoError(t, c.Set("kld"))
 	assert.Equal(t, KLD, c)
 	assert.Error(t, c.Set(""))
 }
 
+// Every criterion is one definition in the list: named, explained, and
+// valid in the paper's and the Go defaults' configurations. A definition
+// left out of the list is refused.
+func TestCriteria(t *testing.T) {
+	all := Criteria()
+	assert.Equal(t, []Criterion{None, CV, RCIW, KLD, Precision, Interval}, all[:6])
+	assert.Equal(t, None, Criterion{}, "the zero Criterion is None")
+	var c Criterion
+	assert.True(t, strings.HasPrefix(c.Type(), "none|cv|rciw|kld|precision|interval"), c.Type())
+	seen := map[string]bool{}
+	for _, c := range all {
+		assert.NotEmpty(t, c.String())
+		assert.NotEmpty(t, c.Help(), "%s", c)
+		assert.False(t, seen[c.String()], "%s named twice", c)
+		seen[c.String()] = true
+		if c != None {
+			assert.Positive(t, c.DefaultThreshold(), "%s", c)
+		}
+	}
+	var windowed []Criterion
+	for _, c := range all[:6] {
+		if c.WindowWarmup() {
+			windowed = append(windowed, c)
+		}
+	}
+	assert.Equal(t, []Criterion{CV, RCIW, KLD}, windowed, "the paper's warmup stoppage")
+
+	stray := Criterion{&definition{name: "stray", help: "not in the list", threshold: 0.1}}
+	_, err := NewPolicy(Config{Criterion: stray, Window: 3, Measure: 3, MinIterations: 3})
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "Criterion", ce.Field)
+}
+
 func TestConfigValidate(t *testing.T) {
-	for _, c := range []Criterion{None, CV, RCIW, KLD, Precision, Interval} {
+	for _, c := range Criteria() {
 		assert.NoError(t, Paper(c).Validate())
 		assert.NoError(t, Default(c).Validate())
 	}

@@ -9,6 +9,27 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
+// Precision states a guarantee instead of a steadiness: the relative
+// width of a 99% confidence interval of the mean that holds its level
+// with few iterations (PrecisionCI). The benchmark stops once that width
+// is at most t (t = PrecisionThreshold: the mean is known to about
+// ±1.5%). Warmup ends when a slice is no longer faster than the one
+// before it (WarmupSettled).
+var Precision = Criterion{&precisionDef}
+
+var precisionDef = definition{
+	name:      "precision",
+	help:      "width of an interval of the mean safe with few processes",
+	threshold: PrecisionThreshold,
+	relative:  true,
+	resamples: true,
+	settled:   func(warmup []float64) bool { return WarmupSettled(warmup, WarmupTolerance) },
+	next: func(st *benchState, _, resamples int) (float64, bool) {
+		return st.cumulativeWidth(resamples, (*resampler).precisionWidth), true
+	},
+	stable: StablePrecision,
+}
+
 // PrecisionThreshold is the default threshold of the Precision criterion:
 // a 99% interval of the mean at most 3% wide, about ±1.5%. It matches the
 // smallest change gobench-dyn compare reports by default (3%, µOpTime's
@@ -70,6 +91,10 @@ func PrecisionCI(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {
 // PrecisionOf returns the relative width (hi − lo)/mean of PrecisionCI.
 func PrecisionOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
 	return PrecisionCI(t, resamples, src).RelWidth()
+}
+
+func (r *resampler) precisionWidth(t *stats.Tree, resamples int, src *rand.PCG) float64 {
+	return r.precisionCI(t, resamples, src).RelWidth()
 }
 
 func (r *resampler) precisionCI(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {

@@ -38,17 +38,9 @@ func StableProb(values []float64, t float64) bool {
 	return s/float64(len(values)) > t
 }
 
-// stable applies c's stable function.
-func (c Criterion) stable(values []float64, t float64) bool {
-	if c == KLD {
-		return StableProb(values, t)
-	}
-	return StableVar(values, t)
-}
-
 // An evaluator computes criterion values with reusable buffers.
 type evaluator struct {
-	c   Criterion
+	def *definition
 	res resampler
 	kde kde
 	rng *rand.PCG
@@ -56,42 +48,21 @@ type evaluator struct {
 	one stats.Tree
 }
 
-// flat returns the criterion value of the flat sample xs; for KLD, the
-// probability that xs without its last value and xs are alike.
-func (e *evaluator) flat(xs []float64) float64 {
-	switch e.c {
-	case CV:
-		return CVOf(xs)
-	case RCIW:
-		e.one.Values = xs
-		return e.res.rciw(&e.one, e.n, e.rng)
-	case KLD:
-		if len(xs) < 3 {
-			return math.NaN()
-		}
-		return e.kde.probability(xs[:len(xs)-1], xs)
-	}
-	return math.NaN()
-}
-
 // WarmupWindow appends to dst the stability values of the warmup window
 // after the last of xs, and returns it: Eq. (1) of the paper over the last
-// w values of xs. Element x of the window is the criterion over the
-// window's values up to x; elements too small for the criterion (one value
-// for CV and RCIW, a d1 of one value for KLD) are left out, so the window
-// yields w−1 values for CV and RCIW and w−2 for KLD. With fewer than w
-// values in xs it returns dst unchanged.
+// w values of xs. Element x of the window is the criterion's value over
+// the window's values up to x; elements too small for the criterion (fewer
+// values than its least window: one for CV and RCIW, a d1 of one value
+// for KLD) are left out, so the window yields w−1 values for CV and RCIW
+// and w−2 for KLD. With fewer than w values in xs it returns dst
+// unchanged.
 func (e *evaluator) warmupWindow(dst, xs []float64, w int) []float64 {
 	if len(xs) < w {
 		return dst
 	}
 	win := xs[len(xs)-w:]
-	first := 2
-	if e.c == KLD {
-		first = 3
-	}
-	for x := first; x <= len(win); x++ {
-		dst = append(dst, e.flat(win[:x]))
+	for x := e.def.minWindow; x <= len(win); x++ {
+		dst = append(dst, e.def.value(e, win[:x]))
 	}
 	return dst
 }

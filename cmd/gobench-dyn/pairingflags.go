@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
@@ -35,10 +36,8 @@ func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
 
 // validate checks the pairing flags, naming the first bad one.
 func (o *PairingOptions) validate() error {
-	switch session.Pairing(o.Pairing) {
-	case session.PairSlices, session.PairProcesses, session.PairTogether:
-	default:
-		return usageErr("--pairing: want slice, process or duet, got %q", o.Pairing)
+	if _, err := choice.Parse("pairing", o.Pairing, session.PairSlices, session.PairProcesses, session.PairTogether); err != nil {
+		return usageErr("--pairing: %w", err)
 	}
 	switch {
 	case o.TurnTime <= 0:

@@ -2,23 +2,49 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
 // bindStopFlags binds the flags of the stopping policy, shared by run and
 // replay, to c. The values in c are the defaults shown in help.
 func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
-	fs.Var(&c.Criterion, "stop", "stoppage criterion: interval, none (a static configuration), cv, rciw, kld or precision")
+	fs.Var(&c.Criterion, "stop", stopHelp())
 	fs.Float64("target", stopper.IntervalTarget, "with --stop interval, the relative half-width of the 95% interval of each mean to reach")
-	fs.Float64Var(&c.Threshold, "threshold", 0, "threshold of --stop cv, rciw, kld or precision (default 0.01 for cv, 0.03 for rciw, 0.99 for kld, 0.03 for precision)")
+	fs.Float64Var(&c.Threshold, "threshold", 0, thresholdHelp())
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
 	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum")
 	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with a --stop criterion")
 	fs.IntVar(&c.Measure, "slices", c.Measure, "measurement slices per iteration")
 	fs.IntVar(&c.MinIterations, "min-iterations", c.MinIterations, "iterations of a benchmark before the criterion may stop it")
+}
+
+// stopHelp is the help of --stop: every criterion, with what it measures.
+func stopHelp() string {
+	var each []string
+	for _, c := range stopper.Criteria() {
+		each = append(each, fmt.Sprintf("%s (%s)", c, c.Help()))
+	}
+	return "stoppage criterion: " + choice.List(each...)
+}
+
+// thresholdHelp is the help of --threshold: the criteria that take one,
+// with their defaults. Interval's threshold is --target.
+func thresholdHelp() string {
+	var names, defaults []string
+	for _, c := range stopper.Criteria() {
+		if c.DefaultThreshold() == 0 || c == stopper.Interval {
+			continue
+		}
+		names = append(names, c.String())
+		defaults = append(defaults, fmt.Sprintf("%v for %s", c.DefaultThreshold(), c))
+	}
+	return fmt.Sprintf("threshold of --stop %s (default %s)", choice.List(names...), strings.Join(defaults, ", "))
 }
 
 // validateStopFlags fills in the criterion's default threshold when
@@ -44,7 +70,7 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		c.Threshold = c.Criterion.DefaultThreshold()
 	case c.Threshold <= 0 && c.Criterion != stopper.None:
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
-	case c.Criterion == stopper.CV || c.Criterion == stopper.RCIW || c.Criterion == stopper.Precision:
+	case c.Criterion.RelativeThreshold():
 		if err := fractionFlag("--threshold", c.Threshold); err != nil {
 			return err
 		}

@@ -1,8 +1,7 @@
 package apiscore
 
 import (
-	"fmt"
-
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -28,11 +27,7 @@ const (
 
 // ParseRule returns the rule named s.
 func ParseRule(s string) (Rule, error) {
-	switch r := Rule(s); r {
-	case RuleGate, RulePaper:
-		return r, nil
-	}
-	return "", fmt.Errorf("unknown rule %q (want gate or paper)", s)
+	return choice.Parse("rule", s, RuleGate, RulePaper)
 }
 
 // MinSuiteRuns is the fewest processes per version a pair may be capped

@@ -40,6 +40,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/combin"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchfmt"
@@ -71,11 +72,7 @@ const (
 
 // ParseRule returns the rule named s.
 func ParseRule(s string) (Rule, error) {
-	switch r := Rule(s); r {
-	case RuleCI, RuleCIOverlap, RuleUTest:
-		return r, nil
-	}
-	return "", fmt.Errorf("unknown rule %q (want ci, ci-overlap or utest)", s)
+	return choice.Parse("rule", s, RuleCI, RuleCIOverlap, RuleUTest)
 }
 
 // A Correction adjusts the significance level of each comparison for the
@@ -98,11 +95,7 @@ const (
 
 // ParseCorrection returns the correction named s.
 func ParseCorrection(s string) (Correction, error) {
-	switch c := Correction(s); c {
-	case CorrectionNone, CorrectionHolm, CorrectionBonferroni:
-		return c, nil
-	}
-	return "", fmt.Errorf("unknown correction %q (want none, holm or bonferroni)", s)
+	return choice.Parse("correction", s, CorrectionNone, CorrectionHolm, CorrectionBonferroni)
 }
 
 // Defaults. DefaultThreshold and DefaultCorrection were chosen from A/A

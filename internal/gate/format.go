@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
@@ -47,14 +48,14 @@ func ParseFailOn(s string) (FailOn, error) {
 	units := false
 	for c := range strings.SplitSeq(s, ",") {
 		c = strings.TrimSpace(c)
+		if _, err := choice.Parse("class", c, FailTime, FailAllocs, FailBytes, FailAny, FailRegression, FailInconclusive); err != nil {
+			return nil, err
+		}
 		switch c {
 		case FailTime, FailAllocs, FailBytes, FailAny:
 			units = true
-		case FailInconclusive:
 		case FailRegression:
 			continue
-		default:
-			return nil, fmt.Errorf("unknown class %q (want time, allocs, bytes, any, regression or inconclusive)", c)
 		}
 		if !slices.Contains(f, c) {
 			f = append(f, c)

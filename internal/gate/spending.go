@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 )
 
 // A Spending is how a sequential plan spends its significance level over
@@ -56,11 +58,7 @@ const DefaultSpending = SpendWangTsiatis
 
 // ParseSpending reads a Spending by name.
 func ParseSpending(s string) (Spending, error) {
-	switch sp := Spending(s); sp {
-	case SpendBonferroni, SpendPocock, SpendOBrienFleming, SpendWangTsiatis:
-		return sp, nil
-	}
-	return "", fmt.Errorf("spending %q: want bonferroni, pocock, wang-tsiatis or obrien-fleming", s)
+	return choice.Parse("spending", s, SpendBonferroni, SpendPocock, SpendOBrienFleming, SpendWangTsiatis)
 }
 
 // levels returns the significance level of each look of p when alpha is

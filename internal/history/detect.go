@@ -1,7 +1,6 @@
 package history
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 )
 
@@ -32,11 +32,7 @@ const (
 
 // ParseMethod returns the method named s.
 func ParseMethod(s string) (Method, error) {
-	switch m := Method(s); m {
-	case MethodWeighted, MethodOtava:
-		return m, nil
-	}
-	return "", fmt.Errorf("unknown method %q (want weighted or otava)", s)
+	return choice.Parse("method", s, MethodWeighted, MethodOtava)
 }
 
 // Options choose how change points are found.

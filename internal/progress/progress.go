@@ -19,6 +19,7 @@ package progress
 
 import (
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"io"
 	"os"
@@ -42,15 +43,7 @@ const (
 
 // ParseMode parses a --progress value: auto, on or off.
 func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "auto":
-		return Auto, nil
-	case "on":
-		return On, nil
-	case "off":
-		return Off, nil
-	}
-	return Auto, fmt.Errorf("progress mode %q: want auto, on or off", s)
+	return choice.ParseFunc("progress mode", s, Mode.String, Auto, On, Off)
 }
 
 // String returns the flag spelling of m.

@@ -74,7 +74,10 @@ func writeProcesses(w io.Writer, ins []Input, rs []Result, values [][][]float64)
 func writeWEE(w io.Writer, rs []Result, values [][][]float64) {
 	tw := render.Table(w)
 	fmt.Fprintln(tw, "criterion\tsteady processes\tWEE median\tWEE IQR\tover\tunder\tnever held")
-	for _, c := range []stopper.Criterion{stopper.CV, stopper.RCIW, stopper.KLD} {
+	for _, c := range stopper.Criteria() {
+		if !c.WindowWarmup() {
+			continue
+		}
 		cfg := stopper.Paper(c)
 		// A window of slices, as the FSE'20 warmup stoppage, without its
 		// cap of 50: the series is the cap here.

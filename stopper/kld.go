@@ -2,123 +2,37 @@ package stopper
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
-
-	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
-// CVOf returns the coefficient of variation of xs: the sample standard
-// deviation over the absolute mean. It is NaN for fewer than two values or
-// any NaN, 0 for constant data (zeros included), and +Inf for data with a
-// zero mean that vary.
-func CVOf(xs []float64) float64 {
-	if len(xs) < 2 {
-		return math.NaN()
-	}
-	mean, sd := stat.MeanStdDev(xs, nil)
-	switch {
-	case math.IsNaN(sd):
-		return math.NaN()
-	case sd == 0:
-		return 0
-	}
-	return sd / math.Abs(mean)
-}
+// KLD is the probability 2^−J that the slices with and without the newest
+// one come from one distribution, J being the symmetric Kullback-Leibler
+// divergence in bits of their Gaussian kernel density estimates (He et
+// al.). Stable when the mean probability in the window exceeds t
+// (t = 0.99).
+var KLD = Criterion{&kldDef}
 
-// RCIWOf returns the relative width of the 99% percentile bootstrap
-// confidence interval of the mean of t, from resamples hierarchical
-// resamples drawn from rng. It is NaN for fewer than two values or any NaN.
-func RCIWOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
-	var r resampler
-	return r.rciw(t, resamples, src)
-}
-
-// A resampler computes RCIW values with buffers that outlive one call, so
-// that the resampling loop allocates nothing.
-type resampler struct {
-	means []float64
-}
-
-func (r *resampler) rciw(t *stats.Tree, resamples int, src *rand.PCG) float64 {
-	t = t.Prune()
-	if t.Len() < 2 {
-		return math.NaN()
-	}
-	sum, n, ok := sumTree(t)
-	if !ok {
-		return math.NaN()
-	}
-	return r.meanCI(t, sum/float64(n), resamples, src).RelWidth()
-}
-
-// meanCI returns the percentile interval at Confidence around center of
-// the means of resamples hierarchical resamples of t, reusing r's buffer.
-func (r *resampler) meanCI(t *stats.Tree, center float64, resamples int, src *rand.PCG) stats.Interval {
-	if cap(r.means) < resamples {
-		r.means = make([]float64, resamples)
-	}
-	means := r.means[:resamples]
-	for i := range means {
-		s, k := resampleSum(t, src)
-		means[i] = s / float64(k)
-	}
-	slices.Sort(means)
-	return stats.PercentileCI(center, means, Confidence)
-}
-
-// sumTree returns the sum and count of t's values, and false if one of
-// them is not finite.
-func sumTree(t *stats.Tree) (sum float64, n int, ok bool) {
-	for _, v := range t.Values {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, 0, false
+var kldDef = definition{
+	name:        "kld",
+	help:        "Kullback-Leibler similarity",
+	threshold:   0.99,
+	probability: true,
+	minWindow:   3,
+	value: func(e *evaluator, xs []float64) float64 {
+		if len(xs) < 3 {
+			return math.NaN()
 		}
-		sum += v
-	}
-	n = len(t.Values)
-	for _, c := range t.Children {
-		s, k, ok := sumTree(c)
-		if !ok {
-			return 0, 0, false
+		return e.kde.probability(xs[:len(xs)-1], xs)
+	},
+	next: func(st *benchState, prev, _ int) (float64, bool) {
+		if prev < 2 {
+			return 0, false
 		}
-		sum += s
-		n += k
-	}
-	return sum, n, true
-}
-
-// resampleSum draws one hierarchical resample of t, as stats.Tree's
-// Resample does, and returns its sum and size. It takes two 32-bit
-// indices from each 64-bit word of the concrete generator (whose calls
-// inline, unlike those through rand.Rand) by multiply-shift; the bias of
-// that mapping is below n/2³², far under the Monte Carlo error of any
-// bootstrap.
-func resampleSum(t *stats.Tree, src *rand.PCG) (float64, int) {
-	if len(t.Children) == 0 {
-		vs := t.Values
-		n := uint64(len(vs))
-		sum := 0.0
-		i := 0
-		for ; i+1 < len(vs); i += 2 {
-			w := src.Uint64()
-			sum += vs[(w&0xffffffff)*n>>32] + vs[(w>>32)*n>>32]
-		}
-		if i < len(vs) {
-			sum += vs[(src.Uint64()&0xffffffff)*n>>32]
-		}
-		return sum, len(vs)
-	}
-	sum, k := 0.0, 0
-	n := uint64(len(t.Children))
-	for range t.Children {
-		s, m := resampleSum(t.Children[(src.Uint64()&0xffffffff)*n>>32], src)
-		sum += s
-		k += m
-	}
-	return sum, k
+		return st.ev.kde.probability(st.all[:prev], st.all), true
+	},
+	stable: StableProb,
 }
 
 // KLD grid and kernel parameters, as in the paper (§5.3) and the public
