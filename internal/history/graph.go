@@ -12,6 +12,10 @@ import (
 // first-parent positions git cannot count.
 var ErrShallow = errors.New("a shallow clone: its commits' places in the history cannot be counted (fetch the whole history: actions/checkout with fetch-depth 0, or git fetch --unshallow)")
 
+// ErrNoPlaces says that PlaceFromRepo found no repository to read the
+// places of commits from; the store is as it was.
+var ErrNoPlaces = errors.New("no commit graph to place the commits in")
+
 // CommitPlace returns the place of rev in the commit graph of the
 // repository of dir: its parents and first-parent position.
 func CommitPlace(ctx context.Context, dir, rev string) (GraphPlace, error) {
@@ -65,4 +69,29 @@ func notShallow(ctx context.Context, dir string) error {
 		return ErrShallow
 	}
 	return nil
+}
+
+// PlaceFromRepo gives the commits of s that have no place in the graph
+// (added by a version that did not record it) their place, from the
+// first-parent line of HEAD in the repository of dir, and returns how
+// many it placed and how many are left without. Without a repository
+// (or in a shallow clone) it returns ErrNoPlaces. A store whose commits
+// all have their place costs one query.
+func PlaceFromRepo(ctx context.Context, s *Store, dir string) (placed, left int, err error) {
+	unplaced, err := s.Unplaced(ctx)
+	if err != nil || len(unplaced) == 0 {
+		return 0, 0, err
+	}
+	line, err := LinePlaces(ctx, dir)
+	if err != nil {
+		return 0, len(unplaced), fmt.Errorf("%w: %w", ErrNoPlaces, err)
+	}
+	places := map[string]GraphPlace{}
+	for _, h := range unplaced {
+		if p, ok := line[h]; ok {
+			places[h] = p
+		}
+	}
+	placed, err = s.PlaceCommits(ctx, places)
+	return placed, len(unplaced) - placed, err
 }
