@@ -190,7 +190,7 @@ func historyRun(opts *HistoryOptions) error {
 		return historyErr(opts.Store, err)
 	}
 	if a.Order.Unplaced > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "gobench-dyn: warning: %s: %d commits were recorded without their place in the commit graph (by an earlier version) and are ordered by commit time; the next run --history or history add in the repository places those of its first-parent line\n", opts.Store, a.Order.Unplaced)
+		fmt.Fprintf(opts.IO.ErrOut, "gobench-dyn: warning: %s: %d commits were recorded without their place in the commit graph (by an earlier version, or in a shallow clone) and are ordered by commit time; the next run --history or history add in the whole repository places those of its first-parent line\n", opts.Store, a.Order.Unplaced)
 	}
 	if store != nil {
 		known, err := store.Confirmations(ctx)
@@ -478,12 +478,14 @@ func addEntries(log io.Writer, flag, path, dir string, entries []history.Entry) 
 	ctx := context.Background()
 	placed, left, err := history.PlaceFromRepo(ctx, s, dir)
 	switch {
+	case errors.Is(err, history.ErrNoPlaces) && len(entries) > 0 && entries[0].Position == 0:
+		// The entries' own commit had no place either: warned already.
 	case errors.Is(err, history.ErrNoPlaces):
-		fmt.Fprintf(log, "gobench-dyn: warning: history %s: %d commits recorded by an earlier version keep no place in the commit graph: %v\n", path, left, err)
+		fmt.Fprintf(log, "gobench-dyn: warning: history %s: %d commits keep no place in the commit graph: %v\n", path, left, err)
 	case err != nil:
 		return failErr("%s: placing the commits of %s: %v", flag, path, err)
 	case placed > 0:
-		fmt.Fprintf(log, "gobench-dyn: history %s: %d commits recorded by an earlier version placed in the commit graph (%d not on the first-parent line of HEAD stay ordered by commit time)\n", path, placed, left)
+		fmt.Fprintf(log, "gobench-dyn: history %s: %d commits recorded without their place in the commit graph placed (%d not on the first-parent line of HEAD stay ordered by commit time)\n", path, placed, left)
 	}
 	n, err := s.Add(ctx, entries)
 	if err != nil {
@@ -539,7 +541,7 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 func commitPlace(ctx context.Context, log io.Writer, dir, commit string) history.GraphPlace {
 	p, err := history.CommitPlace(ctx, dir, commit)
 	if err != nil {
-		fmt.Fprintf(log, "gobench-dyn: warning: commit %s has no place in the commit graph (%v): its entries are ordered by commit time\n", commit, err)
+		fmt.Fprintf(log, "gobench-dyn: warning: commit %s has no place in the commit graph, so its entries are ordered by commit time: %v\n", commit, err)
 	}
 	return p
 }

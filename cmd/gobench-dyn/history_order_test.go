@@ -127,7 +127,7 @@ func TestRunHistoryRecordsPlace(t *testing.T) {
 
 	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--history", store}, quickBaseline...)...)
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "1 commits recorded by an earlier version placed in the commit graph")
+	assert.Contains(t, stderr, "1 commits recorded without their place in the commit graph placed")
 	code, exported, errOut := inProcess("history", "export", store)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, exported, `"commit":"`+first+`","commit_time":"2026-11-27T10:00:00Z","branch":"main","position":1,`)

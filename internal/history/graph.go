@@ -10,7 +10,7 @@ import (
 
 // ErrShallow says that a repository is a shallow clone, whose commits'
 // first-parent positions git cannot count.
-var ErrShallow = errors.New("a shallow clone: its commits' places in the history cannot be counted (fetch the whole history: actions/checkout with fetch-depth 0, or git fetch --unshallow)")
+var ErrShallow = errors.New("the repository is a shallow clone, whose commits' places cannot be counted; fetch the whole history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)")
 
 // ErrNoPlaces says that PlaceFromRepo found no repository to read the
 // places of commits from; the store is as it was.

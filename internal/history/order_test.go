@@ -324,3 +324,61 @@ func TestOrderStoreBeforePlaces(t *testing.T) {
 	assert.Equal(t, hashes(metas), seriesCommits(a))
 	assert.False(t, a.Order.Any())
 }
+
+// placed returns an entry of commit hash at position pos with parents,
+// committed at hour h, measured on branch.
+func placed(hash string, pos int, h int, branch string, parents ...string) Entry {
+	e := entryAt(Meta{Commit: hash, CommitTime: time.Date(2026, 11, 27, h, 0, 0, 0, time.UTC), Branch: branch, Machine: "ci",
+		Place: GraphPlace{Parents: parents, Position: pos}}, 1000)
+	if pos == 0 {
+		e.Parents = nil
+	}
+	return e
+}
+
+// TestOrderCommits places commits the graph cannot order alone by commit
+// time, and says so.
+func TestOrderCommits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		entries []Entry
+		want    []string
+		notes   Placement
+	}{{
+		name: "a line with gaps, dates backwards",
+		entries: []Entry{placed("d", 9, 1, "main", "x"), placed("a", 1, 9, "main"), placed("b", 2, 8, "main", "a"),
+			placed("c", 5, 5, "main", "y")},
+		want: []string{"a", "b", "c", "d"},
+	}, {
+		// Two commits of position 3, neither the parent of a measured
+		// commit: the graph cannot tell which is on the line.
+		name: "one position, two commits",
+		entries: []Entry{placed("a", 1, 0, ""), placed("p", 3, 4, "", "x"), placed("q", 3, 2, "", "z"),
+			placed("r", 4, 1, "", "s")},
+		want:  []string{"a", "q", "p", "r"},
+		notes: Placement{ByTime: []string{"q", "p"}},
+	}, {
+		name: "a commit of another branch is not on the line",
+		entries: []Entry{placed("a", 1, 0, "main"), placed("f", 2, 1, "feature", "a"), placed("b", 3, 2, "main", "x"),
+			placed("c", 4, 3, "main", "b")},
+		want:  []string{"a", "b", "c"},
+		notes: Placement{OffLine: []string{"f"}},
+	}, {
+		name:    "recorded without a place, among the placed by time",
+		entries: []Entry{placed("a", 1, 0, "main"), placed("b", 2, 4, "main", "a"), placed("old", 0, 2, "main"), placed("older", 0, 1, "main")},
+		want:    []string{"a", "older", "old", "b"},
+		notes:   Placement{Unplaced: []string{"older", "old"}},
+	}, {
+		// A hand-edited history whose parent has a greater position:
+		// the link is not followed, the walk still ends.
+		name:    "a parent after its child",
+		entries: []Entry{placed("a", 2, 0, "main", "b"), placed("b", 3, 1, "main", "a")},
+		want:    []string{"a", "b"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, pl := orderCommits(tc.entries)
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.notes, pl)
+		})
+	}
+}
