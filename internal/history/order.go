@@ -36,11 +36,11 @@ type place struct {
 // A series follows the first-parent line of its tip, as
 // "git rev-list --first-parent" lists it, oldest first. The tip is the
 // commit of greatest first-parent position among those measured on the
-// branch most commits were measured on (or on no branch). From the tip
-// the line goes to the commit's first parent when that was measured, and
-// across commits that were not to the measured commits of the next
-// lower position that may be on the line: measured on that branch or on
-// none, and not known to be on a side branch. Several such commits of
+// followed branch (see followedBranch). From the tip the line goes to
+// the commit's first parent when that was measured, and across commits
+// that were not to the measured commits of the next lower position that
+// may be on the line: measured on that branch, and not known to be on a
+// side branch. Several such commits of
 // one position are all kept, ordered by commit time, and reported in
 // Placement.ByTime. Commits the line does not reach (a side branch's,
 // which reach the line at their merge commit) are left out. Commits
@@ -84,8 +84,12 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 	if len(placed) == 0 {
 		return nil
 	}
-	branch := followedBranch(placed)
-	onBranch := func(p *place) bool { return p.branch == "" || p.branch == branch }
+	branch := followedBranch(placed, byHash)
+	// A commit measured on no branch (a detached head, such as the
+	// merge commit a CI system makes of a pull request) or on another
+	// is on the line only where a recorded first parent links it, unless
+	// no commit names a branch.
+	onBranch := func(p *place) bool { return p.branch == branch }
 	side := sideCommits(placed, byHash, onBranch)
 	// Candidates across a gap, by position from the greatest.
 	var cands []*place
@@ -93,6 +97,14 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 		if onBranch(p) && !side[p.hash] {
 			cands = append(cands, p)
 		}
+	}
+	if len(cands) == 0 {
+		// Every commit is on a side branch: there is no line to follow.
+		for _, p := range placed {
+			pl.OffLine = append(pl.OffLine, p.hash)
+		}
+		slices.Sort(pl.OffLine)
+		return nil
 	}
 	slices.SortFunc(cands, func(a, b *place) int {
 		return cmp.Or(cmp.Compare(b.position, a.position), b.time.Compare(a.time), cmp.Compare(b.hash, a.hash))
@@ -127,15 +139,10 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 				pl.ByTime = append(pl.ByTime, ps[i].hash)
 			}
 		}
-		// The walk goes on from the earliest, whose first parent is
-		// the furthest back.
+		// The walk goes on from the last placed on the line.
 		return ps[len(ps)-1]
 	}
-	if len(cands) == 0 {
-		return nil
-	}
-	cur := take(gap(cands[0].position + 1))
-	for {
+	for cur := take(gap(cands[0].position + 1)); ; {
 		// A recorded first parent is proof of the line, whatever
 		// branch it was measured on; a position that does not follow
 		// from it (a hand-edited history) is a gap.
@@ -161,18 +168,37 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 	return back
 }
 
-// followedBranch returns the branch most commits were measured on ("" when
-// none names one), the first by name of those tied.
-func followedBranch(placed []*place) string {
+// followedBranch returns the branch the line follows: of the branches
+// commits were measured on, the one most were measured on, leaving out
+// a branch merged into another (a commit measured on it is a later
+// parent of a merge measured on the other) unless every branch is; ""
+// when no commit names a branch.
+func followedBranch(placed []*place, byHash map[string]*place) string {
 	n := map[string]int{}
-	best := ""
+	merged := map[string]bool{}
 	for _, p := range placed {
 		if p.branch == "" {
 			continue
 		}
 		n[p.branch]++
-		if c := n[p.branch]; c > n[best] || c == n[best] && p.branch < best {
-			best = p.branch
+		for _, h := range p.parents[min(1, len(p.parents)):] {
+			if q, ok := byHash[h]; ok && q.branch != "" && q.branch != p.branch {
+				merged[q.branch] = true
+			}
+		}
+	}
+	best := ""
+	for _, onlyUnmerged := range []bool{true, false} {
+		for b, c := range n {
+			if onlyUnmerged && merged[b] {
+				continue
+			}
+			if best == "" || c > n[best] || c == n[best] && b < best {
+				best = b
+			}
+		}
+		if best != "" {
+			break
 		}
 	}
 	return best

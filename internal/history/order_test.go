@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -369,6 +371,15 @@ func TestOrderCommits(t *testing.T) {
 		want:    []string{"a", "older", "old", "b"},
 		notes:   Placement{Unplaced: []string{"older", "old"}},
 	}, {
+		// No commit names a branch: the merge shows which commits are
+		// on its side branch, and the walk across the unmeasured c
+		// passes them by.
+		name: "a merged branch known by the merge",
+		entries: []Entry{placed("a", 1, 0, ""), placed("b", 2, 1, "", "a"), placed("f1", 2, 0, "", "a"), placed("f2", 3, 0, "", "f1"),
+			placed("m", 4, 3, "", "c", "f2")},
+		want:  []string{"a", "b", "m"},
+		notes: Placement{OffLine: []string{"f1", "f2"}},
+	}, {
 		// A hand-edited history whose parent has a greater position:
 		// the link is not followed, the walk still ends.
 		name:    "a parent after its child",
@@ -380,5 +391,57 @@ func TestOrderCommits(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.notes, pl)
 		})
+	}
+}
+
+// TestOrderRandomGraphs: on random histories of a main branch that
+// merges side branches, with random commit dates and a random part of
+// the commits measured, the series is main's measured commits in
+// first-parent order, whatever the dates, and the side branches' are
+// left out, whether they were measured on their branch or detached.
+func TestOrderRandomGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for trial := range 400 {
+		sideBranch := []string{"feature", ""}[trial%2]
+		var es []Entry
+		var want, side []string
+		tip, pos := "", 0
+		measure := func(hash string, position int, branch string, parents ...string) {
+			if rng.Float64() < 0.6 {
+				es = append(es, Entry{Commit: hash, CommitTime: t0.Add(time.Duration(rng.IntN(100)) * time.Hour), Branch: branch,
+					Parents: parents, Position: position, Machine: "ci", Benchmark: "BenchmarkX", Unit: "ns/op", Mean: 1, Lo: math.NaN(), Hi: math.NaN(), Processes: 1})
+				if branch == "main" {
+					want = append(want, hash)
+				} else {
+					side = append(side, hash)
+				}
+			}
+		}
+		for i := range 40 {
+			hash := fmt.Sprintf("m%d-%d", trial, i)
+			parents := []string{tip}
+			if tip == "" {
+				parents = nil
+			}
+			if rng.Float64() < 0.2 && tip != "" {
+				// A side branch from tip, merged by this commit.
+				stip := tip
+				for j := range 1 + rng.IntN(5) {
+					s := fmt.Sprintf("s%d-%d-%d", trial, i, j)
+					measure(s, pos+1+j, sideBranch, stip)
+					stip = s
+				}
+				parents = append(parents, stip)
+			}
+			pos++
+			measure(hash, pos, "main", parents...)
+			tip = hash
+		}
+		got, pl := orderCommits(es)
+		require.Equal(t, want, got, "trial %d", trial)
+		slices.Sort(side)
+		assert.Equal(t, side, pl.OffLine, "trial %d", trial)
+		assert.Empty(t, pl.ByTime, "trial %d", trial)
 	}
 }
