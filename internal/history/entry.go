@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // An Entry is the summary of one benchmark in one unit from one run.
@@ -127,7 +128,7 @@ func (e *Entry) Validate() error {
 		return errors.New("position 1 is a root commit, which has no parents")
 	case e.Position > 1 && len(e.Parents) == 0:
 		return fmt.Errorf("position %d needs the commit's parents", e.Position)
-	case slices.ContainsFunc(e.Parents, func(p string) bool { return strings.TrimSpace(p) == "" || strings.ContainsAny(p, " \t\n") }):
+	case slices.ContainsFunc(e.Parents, func(p string) bool { return p == "" || strings.IndexFunc(p, unicode.IsSpace) >= 0 }):
 		return errors.New("a parent that is not a commit hash")
 	case e.AllocsPerOp < 0 || e.BytesPerOp < 0:
 		return errors.New("negative allocations or bytes per op")

@@ -28,6 +28,8 @@ type place struct {
 	branch   string
 	parents  []string
 	position int
+	// used marks a commit placed on the line.
+	used bool
 }
 
 // orderCommits returns the commits of entries in the order of the
@@ -109,13 +111,12 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 	slices.SortFunc(cands, func(a, b *place) int {
 		return cmp.Or(cmp.Compare(b.position, a.position), b.time.Compare(a.time), cmp.Compare(b.hash, a.hash))
 	})
-	used := map[string]bool{}
 	var back []*place // the line, newest first
 	next := 0         // the first candidate not yet passed
 	// gap returns the unused candidates of the greatest position below
 	// pos, latest commit time first.
 	gap := func(pos int) []*place {
-		for next < len(cands) && (cands[next].position >= pos || used[cands[next].hash]) {
+		for next < len(cands) && (cands[next].position >= pos || cands[next].used) {
 			next++
 		}
 		if next == len(cands) {
@@ -123,7 +124,7 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 		}
 		var out []*place
 		for i := next; i < len(cands) && cands[i].position == cands[next].position; i++ {
-			if !used[cands[i].hash] {
+			if !cands[i].used {
 				out = append(out, cands[i])
 			}
 		}
@@ -131,7 +132,7 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 	}
 	take := func(ps []*place) *place {
 		for _, p := range ps {
-			used[p.hash] = true
+			p.used = true
 			back = append(back, p)
 		}
 		if len(ps) > 1 {
@@ -147,7 +148,7 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 		// branch it was measured on; a position that does not follow
 		// from it (a hand-edited history) is a gap.
 		if len(cur.parents) > 0 {
-			if fp, ok := byHash[cur.parents[0]]; ok && fp.position == cur.position-1 && !used[fp.hash] {
+			if fp, ok := byHash[cur.parents[0]]; ok && fp.position == cur.position-1 && !fp.used {
 				cur = take([]*place{fp})
 				continue
 			}
@@ -160,7 +161,7 @@ func followLine(placed []*place, byHash map[string]*place, pl *Placement) []*pla
 	}
 	slices.Reverse(back)
 	for _, p := range placed {
-		if !used[p.hash] {
+		if !p.used {
 			pl.OffLine = append(pl.OffLine, p.hash)
 		}
 	}

@@ -445,3 +445,24 @@ func TestOrderRandomGraphs(t *testing.T) {
 		assert.Empty(t, pl.ByTime, "trial %d", trial)
 	}
 }
+
+// BenchmarkOrderEntries orders one series of 1,000 commits, measured in
+// a random order, as Build does for each series of a history
+// (docs/HISTORY.md, The order of a series).
+func BenchmarkOrderEntries(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	es := make([]Entry, 1000)
+	for i := range es {
+		m := Meta{Commit: fmt.Sprintf("%040x", i), CommitTime: t0.Add(time.Duration(rng.IntN(1000)) * time.Second), Branch: "main",
+			Place: GraphPlace{Position: i + 1}, Machine: "ci"}
+		if i > 0 {
+			m.Place.Parents = []string{fmt.Sprintf("%040x", i-1)}
+		}
+		es[i] = entryAt(m, 1000)
+	}
+	rng.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	for b.Loop() {
+		orderEntries(es)
+	}
+}

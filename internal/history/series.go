@@ -50,13 +50,20 @@ func orderEntries(es []Entry) ([]Entry, Placement) {
 	for i, c := range line {
 		rank[c] = i
 	}
-	out := make([]Entry, 0, len(es))
-	for _, e := range es {
-		if _, ok := rank[e.Commit]; ok {
-			out = append(out, e)
+	// Entries are large: they are placed by their commit's rank, not
+	// sorted.
+	byRank := make([][]int, len(line))
+	for i := range es {
+		if r, ok := rank[es[i].Commit]; ok {
+			byRank[r] = append(byRank[r], i)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int { return cmp.Compare(rank[a.Commit], rank[b.Commit]) })
+	out := make([]Entry, 0, len(es))
+	for _, idx := range byRank {
+		for _, i := range idx {
+			out = append(out, es[i])
+		}
+	}
 	return out, pl
 }
 
