@@ -68,12 +68,12 @@ func NewCmdHistory(ios *IOStreams, runF func(*HistoryOptions) error) *cobra.Comm
 		Short: "Find the commits where benchmarks changed, across a history of runs",
 		Long: `History reads the history store FILE (the argument or --store; default
 ` + defaultStore + `; a .jsonl file from "history export" is read as well) and finds,
-per benchmark, unit, machine
-label and options, the commits where the level changed: E-divisive means in
-sliding windows with the merge of weak change points, as Apache Otava does,
-with every point weighted by its own interval and by the commit-to-commit
-noise that no interval holds (--method otava runs Otava's analysis as is).
-Points of different machine labels or options are never one series.
+per benchmark, unit, machine label and options, the commits where the level
+changed: E-divisive means in sliding windows with the merge of weak change
+points, as Apache Otava does, with every point weighted by its own interval
+and by the commit-to-commit noise that no interval holds (--method otava runs
+Otava's analysis as is). Points of different machine labels or options are
+never one series.
 
 A series follows the first-parent line of the commit graph, as
 "git rev-list --first-parent" lists it: each entry records its commit's
