@@ -152,6 +152,13 @@ func TestOrderSameSecond(t *testing.T) {
 	a := requireStepAt(t, s, metas[6].Commit)
 	assert.Equal(t, hashes(metas), seriesCommits(a))
 	assert.False(t, a.Order.Any(), "the graph placed every commit: %s", a.Order)
+
+	// --since compares places, not the one commit time of all twelve.
+	for since, want := range map[int]int{5: 1, 6: 0, 9: 0} {
+		a, err := Analyze(context.Background(), s, Query{Since: metas[since].Commit[:12]}, DefaultOptions())
+		require.NoError(t, err)
+		assert.Len(t, a.ChangePoints(), want, "since commit %d", since+1)
+	}
 }
 
 // TestOrderMergedBranchWithOlderDates: a branch whose two commits carry
