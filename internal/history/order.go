@@ -42,11 +42,11 @@ type place struct {
 // the commit's first parent when that was measured, and across commits
 // that were not to the measured commits of the next lower position that
 // may be on the line: measured on that branch, and not known to be on a
-// side branch. Several such commits of
-// one position are all kept, ordered by commit time, and reported in
-// Placement.ByTime. Commits the line does not reach (a side branch's,
-// which reach the line at their merge commit) are left out. Commits
-// recorded without a position go among the others by commit time.
+// side branch. Several such commits of one position are all kept,
+// ordered by commit time, and reported in Placement.ByTime. Commits the
+// line does not reach (a side branch's, which reach the line at their
+// merge commit) are left out. Commits recorded without a position go
+// among the others by commit time.
 func orderCommits(entries []Entry) ([]string, Placement) {
 	byHash := map[string]*place{}
 	var all []*place
