@@ -66,13 +66,23 @@ func NewCmdHistory(ios *IOStreams, runF func(*HistoryOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "history [flags] [FILE]",
 		Short: "Find the commits where benchmarks changed, across a history of runs",
-		Long: `History reads the history store FILE (default ` + defaultStore + `; a .jsonl file from
-"history export" is read as well) and finds, per benchmark, unit, machine
-label and options, the commits where the level changed: E-divisive means in
-sliding windows with the merge of weak change points, as Apache Otava does,
-with every point weighted by its own interval and by the commit-to-commit
-noise that no interval holds (--method otava runs Otava's analysis as is).
-Points of different machine labels or options are never one series.
+		Long: `History reads the history store FILE (the argument or --store; default
+` + defaultStore + `; a .jsonl file from "history export" is read as well) and finds,
+per benchmark, unit, machine label and options, the commits where the level
+changed: E-divisive means in sliding windows with the merge of weak change
+points, as Apache Otava does, with every point weighted by its own interval
+and by the commit-to-commit noise that no interval holds (--method otava runs
+Otava's analysis as is). Points of different machine labels or options are
+never one series.
+
+A series follows the first-parent line of the commit graph, as
+"git rev-list --first-parent" lists it: each entry records its commit's
+parents and first-parent position, so that commits made in one second (a
+rebase), skewed clocks or a merged branch's older dates do not reorder it. A
+side branch's commits are left out; its merge commit stands for them. Commit
+time orders only what the graph cannot (commits of one position, and those
+recorded by a version that did not record their place), and the output
+says so. docs/HISTORY.md defines the order.
 
 Each change point gets its commit, the change with its interval, and its
 p-value. The table goes to standard output; --json, --markdown (for a CI job
@@ -86,24 +96,21 @@ store keeps the outcome, so that the next analysis only measures new ones.
 
 The store is written by "run --history FILE" and "history add RAW...";
 "history export" and "history import" carry it as JSON Lines, to keep it in a
-git branch or a CI cache.
+git branch or a CI cache. Every history command takes the store as
+--store FILE; history and history export take it as their argument too.
 
 Exit status: 0 done; 1 with --fail when a regression is found (with
 --confirm: only one that confirmation did not refute), or if a confirmation
 run or a write fails; 2 on bad flags or input.`,
 		Example: `  gobench-dyn run --history history.db ./...
   gobench-dyn history history.db
+  gobench-dyn history --store history.db --machine ci
   gobench-dyn history --bench 'Parse' --since v1.4.0 --markdown - history.db >> "$GITHUB_STEP_SUMMARY"
   gobench-dyn history --confirm --fail --html history.html history.db`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usageErr("history takes one store file, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: storeArg("history"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.Store = args[0]
+			if err := storeFromArgs(cmd, &opts.Store, args); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -114,7 +121,7 @@ run or a write fails; 2 on bad flags or input.`,
 	f := cmd.Flags()
 	f.SortFlags = false
 	d := history.DefaultOptions()
-	opts.Store = defaultStore
+	f.StringVarP(&opts.Store, "store", "s", defaultStore, "the history store `FILE` (or give it as the argument)")
 	f.StringVarP(&opts.Bench, "bench", "b", "", "only benchmarks matching `regexp` (against pkg.BenchmarkX and the name alone)")
 	f.StringVar(&opts.Since, "since", "", "only change points after the commit `rev` (a hash or prefix in the history)")
 	f.StringVar(&opts.Machine, "machine", "", "only the series of this machine `label`")
@@ -135,6 +142,29 @@ run or a write fails; 2 on bad flags or input.`,
 	f.StringVar(&opts.Tags, "tags", "", "with --confirm, build tags")
 	cmd.AddCommand(newCmdHistoryAdd(ios), newCmdHistoryImport(ios), newCmdHistoryExport(ios))
 	return cmd
+}
+
+// storeArg accepts at most one argument, the store of command cmd.
+func storeArg(cmd string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 1 {
+			return usageErr("%s takes one store file, got %d arguments", cmd, len(args))
+		}
+		return nil
+	}
+}
+
+// storeFromArgs sets store from the argument, when there is one; naming
+// another store with --store as well is an error.
+func storeFromArgs(cmd *cobra.Command, store *string, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if cmd.Flags().Changed("store") && *store != args[0] {
+		return usageErr("--store %s and the argument %s name two stores; give one", *store, args[0])
+	}
+	*store = args[0]
+	return nil
 }
 
 // historyRun analyses the store, confirms, and writes the outputs.
@@ -158,6 +188,9 @@ func historyRun(opts *HistoryOptions) error {
 	a, err := history.Analyze(ctx, src, q, hopts)
 	if err != nil {
 		return historyErr(opts.Store, err)
+	}
+	if a.Order.Unplaced > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "gobench-dyn: warning: %s: %d commits were recorded without their place in the commit graph (by an earlier version, or in a shallow clone) and are ordered by commit time; the next run --history or history add in the whole repository places those of its first-parent line\n", opts.Store, a.Order.Unplaced)
 	}
 	if store != nil {
 		known, err := store.Confirmations(ctx)
@@ -430,18 +463,31 @@ func historyAddRun(opts *HistoryAddOptions) error {
 		}
 		entries = append(entries, es...)
 	}
-	return addEntries(opts.IO.ErrOut, "--store", opts.Store, entries)
+	return addEntries(opts.IO.ErrOut, "--store", opts.Store, opts.Dir, entries)
 }
 
 // addEntries adds entries to the store at path, saying how many were
-// new.
-func addEntries(log io.Writer, flag, path string, entries []history.Entry) error {
+// new. Commits of the store recorded without their place in the commit
+// graph get it first from the repository of dir, when it has them.
+func addEntries(log io.Writer, flag, path, dir string, entries []history.Entry) error {
 	s, err := history.Open(path)
 	if err != nil {
 		return usageErr("%s: %v", flag, err)
 	}
 	defer s.Close()
-	n, err := s.Add(context.Background(), entries)
+	ctx := context.Background()
+	placed, left, err := history.PlaceFromRepo(ctx, s, dir)
+	switch {
+	case errors.Is(err, history.ErrNoPlaces) && len(entries) > 0 && entries[0].Position == 0:
+		// The entries' own commit had no place either: warned already.
+	case errors.Is(err, history.ErrNoPlaces):
+		fmt.Fprintf(log, "gobench-dyn: warning: history %s: %d commits keep no place in the commit graph: %v\n", path, left, err)
+	case err != nil:
+		return failErr("%s: placing the commits of %s: %v", flag, path, err)
+	case placed > 0:
+		fmt.Fprintf(log, "gobench-dyn: history %s: %d commits recorded without their place in the commit graph placed (%d not on the first-parent line of HEAD stay ordered by commit time)\n", path, placed, left)
+	}
+	n, err := s.Add(ctx, entries)
 	if err != nil {
 		return failErr("%s: adding to %s: %v", flag, path, err)
 	}
@@ -461,6 +507,7 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 		m.CommitTime = t
 	}
 	if m.Commit != "" && !m.CommitTime.IsZero() {
+		m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
 		return m, nil
 	}
 	if m.Commit != "" {
@@ -469,6 +516,7 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 			return m, usageErr("--commit %s: %v (or give --commit-time)", m.Commit, err)
 		}
 		m.Commit, m.CommitTime = hash, at
+		m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
 		return m, nil
 	}
 	hash, at, branch, err := history.GitMeta(ctx, opts.Dir)
@@ -482,7 +530,20 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 	if m.Branch == "" {
 		m.Branch = branch
 	}
+	m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
 	return m, nil
+}
+
+// commitPlace returns the place of commit in the commit graph of the
+// repository of dir. Without one (a shallow clone, a commit git does not
+// have) the entries are still added, ordered by commit time, and a
+// warning says so.
+func commitPlace(ctx context.Context, log io.Writer, dir, commit string) history.GraphPlace {
+	p, err := history.CommitPlace(ctx, dir, commit)
+	if err != nil {
+		fmt.Fprintf(log, "gobench-dyn: warning: commit %s has no place in the commit graph, so its entries are ordered by commit time: %v\n", commit, err)
+	}
+	return p
 }
 
 func newCmdHistoryImport(ios *IOStreams) *cobra.Command {
@@ -526,16 +587,22 @@ or a bad line, named as file:line.`,
 func newCmdHistoryExport(ios *IOStreams) *cobra.Command {
 	var store, out string
 	cmd := &cobra.Command{
-		Use:   "export [flags]",
+		Use:   "export [flags] [FILE]",
 		Short: "Write every entry of the store as JSON Lines",
-		Long: `Export writes every entry of the store as JSON Lines, one entry a line, series
-by series in commit order: a text file that a git branch or a CI cache keeps
-and "history import" reads back.
+		Long: `Export writes every entry of the store FILE (the argument or --store) as JSON
+Lines, one entry a line, series by series by first-parent position: a text
+file that a git branch or a CI cache keeps and "history import" reads back.
+Each entry carries its commit's parents and first-parent position, so that
+what is read back is ordered as the store orders it.
 
 Exit status: 0 written; 1 if writing fails; 2 on bad flags or store.`,
-		Example: `  gobench-dyn history export --store history.db -o history.jsonl`,
-		Args:    cobra.NoArgs,
+		Example: `  gobench-dyn history export -o history.jsonl history.db
+  gobench-dyn history export --store history.db -o history.jsonl`,
+		Args: storeArg("history export"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := storeFromArgs(cmd, &store, args); err != nil {
+				return err
+			}
 			if _, err := os.Stat(store); err != nil {
 				return usageErr("--store %s: %v", store, err)
 			}
@@ -554,7 +621,7 @@ Exit status: 0 written; 1 if writing fails; 2 on bad flags or store.`,
 			return writeOutputFile("--out", out, write)
 		},
 	}
-	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE`")
+	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE` (or give it as the argument)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `FILE` (default standard output)")
 	return cmd
 }
@@ -564,6 +631,7 @@ Exit status: 0 written; 1 if writing fails; 2 on bad flags or store.`,
 // bad store or a directory outside git fails at once.
 type runHistory struct {
 	path string
+	dir  string
 	meta history.Meta
 }
 
@@ -585,7 +653,8 @@ func openHistory(ctx context.Context, opts *RunOptions) (*runHistory, error) {
 	if err != nil {
 		return nil, usageErr("--history: %v (history add --commit records a run made outside git)", err)
 	}
-	return &runHistory{path: opts.History, meta: history.Meta{Commit: hash, CommitTime: at, Branch: branch}}, nil
+	place := commitPlace(ctx, opts.IO.ErrOut, dir, hash)
+	return &runHistory{path: opts.History, dir: dir, meta: history.Meta{Commit: hash, CommitTime: at, Branch: branch, Place: place}}, nil
 }
 
 // add adds the summaries of the run's records to the store.
@@ -596,5 +665,5 @@ func (h *runHistory) add(run *record.Run, log io.Writer) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	return addEntries(log, "--history", h.path, entries)
+	return addEntries(log, "--history", h.path, h.dir, entries)
 }

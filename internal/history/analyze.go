@@ -56,7 +56,25 @@ type Analysis struct {
 	Since     string
 	SinceTime time.Time
 	Elapsed   time.Duration
+	// Order counts the commits the commit graph did not place alone.
+	Order OrderNotes
 }
+
+// OrderNotes counts, over the whole history, the distinct commits that
+// the commit graph did not place alone (see Placement).
+type OrderNotes struct {
+	// ByTime: commits of one first-parent position whose order among
+	// themselves commit time decided.
+	ByTime int `json:"by_time,omitempty"`
+	// Unplaced: commits recorded without their place in the graph, by a
+	// version that did not record it, placed by commit time.
+	Unplaced int `json:"unplaced,omitempty"`
+	// OffLine: commits left out, not on the first-parent line.
+	OffLine int `json:"off_line,omitempty"`
+}
+
+// Any reports whether any commit was placed other than by the graph.
+func (o OrderNotes) Any() bool { return o != OrderNotes{} }
 
 // ChangePoints returns every change point of a, in the order of Results.
 func (a *Analysis) ChangePoints() []*ChangePoint {
@@ -82,7 +100,8 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 	jobs := make(chan job, 64)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	commits := map[string]time.Time{}
+	commits := map[string]Point{}
+	placement := [3]map[string]bool{{}, {}, {}}
 	pl := plots{limit: q.Plots}
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
@@ -93,7 +112,12 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 					r := Result{Series: s, ChangePoints: Detect(s, opts)}
 					mu.Lock()
 					for _, p := range s.Points {
-						commits[p.Commit] = p.Time
+						commits[p.Commit] = p
+					}
+					for i, hs := range [][]string{s.Placement.ByTime, s.Placement.Unplaced, s.Placement.OffLine} {
+						for _, h := range hs {
+							placement[i][h] = true
+						}
 					}
 					a.Series++
 					a.Points += len(s.Points)
@@ -119,6 +143,7 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 	if err != nil {
 		return nil, err
 	}
+	a.Order = OrderNotes{ByTime: len(placement[0]), Unplaced: len(placement[1]), OffLine: len(placement[2])}
 	slices.SortFunc(a.Results, func(x, y Result) int { return compareKeys(x.Series.Key, y.Series.Key) })
 	if q.Since != "" {
 		if err := a.since(q.Since, commits, q.KeepSeries); err != nil {
@@ -130,8 +155,9 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 }
 
 // since keeps the change points after the commit rev names among
-// commits.
-func (a *Analysis) since(rev string, commits map[string]time.Time, keepSeries bool) error {
+// commits: of a greater first-parent position, or, where a position is
+// unknown, of a later commit time.
+func (a *Analysis) since(rev string, commits map[string]Point, keepSeries bool) error {
 	var match []string
 	for c := range commits {
 		if strings.HasPrefix(c, rev) {
@@ -146,12 +172,19 @@ func (a *Analysis) since(rev string, commits map[string]time.Time, keepSeries bo
 		slices.Sort(match)
 		return fmt.Errorf("%q names %d commits of the history (%s, ...): give more of the hash", rev, len(match), strings.Join(match[:2], ", "))
 	}
-	a.Since, a.SinceTime = match[0], commits[match[0]]
+	from := commits[match[0]]
+	a.Since, a.SinceTime = match[0], from.Time
+	after := func(c *ChangePoint) bool {
+		if p := commits[c.Commit].Position; p > 0 && from.Position > 0 {
+			return p > from.Position
+		}
+		return c.Time.After(from.Time)
+	}
 	kept := a.Results[:0]
 	for _, r := range a.Results {
 		var cps []ChangePoint
 		for _, c := range r.ChangePoints {
-			if c.Time.After(a.SinceTime) {
+			if after(&c) {
 				cps = append(cps, c)
 			}
 		}

@@ -19,17 +19,27 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // An Entry is the summary of one benchmark in one unit from one run.
 type Entry struct {
-	// Commit is the commit measured, CommitTime its commit time (the
-	// order of the history), Branch the branch it was measured on.
+	// Commit is the commit measured, CommitTime its commit time, Branch
+	// the branch it was measured on.
 	Commit     string
 	CommitTime time.Time
 	Branch     string
+	// Parents are the parents of Commit, the first parent first, and
+	// Position is its first-parent position: the commits on its
+	// first-parent line from the root, itself included, as
+	// "git rev-list --first-parent --count" counts them. They place the
+	// commit in the history (see Order); Position 0 means unknown, as in
+	// entries written before they were recorded.
+	Parents  []string
+	Position int
 	// Machine labels the machine kind, Options the options that shape
 	// results; points of different labels or options never share a
 	// series.
@@ -110,6 +120,16 @@ func (e *Entry) Validate() error {
 		return fmt.Errorf("interval [%g, %g] does not hold the mean %g", e.Lo, e.Hi, e.Mean)
 	case !math.IsNaN(e.Lo) && !(e.Confidence > 0 && e.Confidence < 1):
 		return fmt.Errorf("confidence %g: want a level between 0 and 1", e.Confidence)
+	case e.Position < 0:
+		return fmt.Errorf("position %d: want a count of commits", e.Position)
+	case e.Position == 0 && len(e.Parents) > 0:
+		return errors.New("parents without a position")
+	case e.Position == 1 && len(e.Parents) > 0:
+		return errors.New("position 1 is a root commit, which has no parents")
+	case e.Position > 1 && len(e.Parents) == 0:
+		return fmt.Errorf("position %d needs the commit's parents", e.Position)
+	case slices.ContainsFunc(e.Parents, func(p string) bool { return p == "" || strings.IndexFunc(p, unicode.IsSpace) >= 0 }):
+		return errors.New("a parent that is not a commit hash")
 	case e.AllocsPerOp < 0 || e.BytesPerOp < 0:
 		return errors.New("negative allocations or bytes per op")
 	case math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0) || math.IsInf(e.AllocsPerOp, 0) || math.IsInf(e.BytesPerOp, 0):

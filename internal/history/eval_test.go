@@ -508,6 +508,7 @@ func TestScale(t *testing.T) {
 			m := level[b] * math.Exp(nz.Run*rng.NormFloat64())
 			h := 1.96 * m * nz.Process / math.Sqrt(float64(nz.Processes))
 			es[b] = Entry{Commit: fmt.Sprintf("%040x", c), CommitTime: at.Add(time.Duration(c) * time.Hour), Branch: "main", Machine: "ci",
+				Parents: parentOf(c), Position: c + 1,
 				Package: "example.com/p", Benchmark: fmt.Sprintf("BenchmarkB%05d-2", b), Unit: "ns/op",
 				Mean: m, Lo: m - h, Hi: m + h, Confidence: 0.95, Processes: nz.Processes, AllocsPerOp: 3, BytesPerOp: 128}
 		}
@@ -519,6 +520,15 @@ func TestScale(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("wrote %d entries in %s; store %.0f MiB", benches*commits, time.Since(t0).Round(time.Second), float64(fi.Size())/(1<<20))
 	analyseScale(t, path)
+}
+
+// parentOf returns the parents of the scale history's commit c, a line
+// of commits each the parent of the next.
+func parentOf(c int) []string {
+	if c == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%040x", c-1)}
 }
 
 // analyseScale analyses the store at path in a fresh process.

@@ -104,6 +104,9 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, ", after %s", short(a.Since))
 	}
 	fmt.Fprintln(w)
+	if a.Order.Any() {
+		fmt.Fprintf(w, "order: %s\n", a.Order)
+	}
 	if len(cps) == 0 {
 		return nil
 	}
@@ -116,6 +119,22 @@ func (a *Analysis) WriteText(w io.Writer) error {
 			level(c.LevelBefore, c.Key.Unit), level(c.LevelAfter, c.Key.Unit), c.Before, c.After, machineOptions(c.Key), c.status())
 	}
 	return tw.Flush()
+}
+
+// String says which commits the graph did not place alone, and how they
+// were placed.
+func (o OrderNotes) String() string {
+	var parts []string
+	if o.ByTime > 0 {
+		parts = append(parts, fmt.Sprintf("%d commits of one first-parent position placed by commit time", o.ByTime))
+	}
+	if o.Unplaced > 0 {
+		parts = append(parts, fmt.Sprintf("%d commits recorded without their place in the commit graph placed by commit time", o.Unplaced))
+	}
+	if o.OffLine > 0 {
+		parts = append(parts, fmt.Sprintf("%d commits off the first-parent line left out", o.OffLine))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func machineOptions(k Key) string {
@@ -141,6 +160,9 @@ func (a *Analysis) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "; change points after `%s`", short(a.Since))
 	}
 	fmt.Fprint(w, ".\n\n")
+	if a.Order.Any() {
+		fmt.Fprintf(w, "Order: %s.\n\n", a.Order)
+	}
 	if len(cps) == 0 {
 		_, err := fmt.Fprintln(w, "No change points.")
 		return err
@@ -199,12 +221,16 @@ type jsonAnalysis struct {
 	Series       int               `json:"series"`
 	Points       int               `json:"points"`
 	Since        string            `json:"since,omitempty"`
+	Order        *OrderNotes       `json:"order,omitempty"`
 	ChangePoints []jsonChangePoint `json:"change_points"`
 }
 
 // WriteJSON writes the change points of a as one JSON object.
 func (a *Analysis) WriteJSON(w io.Writer) error {
 	out := jsonAnalysis{Method: a.Options.Method, PValue: a.Options.PValue, MinChange: a.Options.MinChange, Series: a.Series, Points: a.Points, Since: a.Since, ChangePoints: []jsonChangePoint{}}
+	if a.Order.Any() {
+		out.Order = &a.Order
+	}
 	for _, c := range a.ChangePoints() {
 		j := jsonChangePoint{
 			Key: c.Key, Commit: c.Commit, Time: c.Time, Prev: c.Prev, Index: c.Index, Kind: c.Kind(),

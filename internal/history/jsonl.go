@@ -19,6 +19,8 @@ type wireEntry struct {
 	Commit      string    `json:"commit"`
 	CommitTime  time.Time `json:"commit_time"`
 	Branch      string    `json:"branch,omitempty"`
+	Parents     []string  `json:"parents,omitempty"`
+	Position    int       `json:"position,omitempty"`
 	Machine     string    `json:"machine"`
 	Options     string    `json:"options,omitempty"`
 	Package     string    `json:"pkg,omitempty"`
@@ -49,7 +51,7 @@ func orNaN(p *float64) float64 {
 
 func toWire(e *Entry) wireEntry {
 	return wireEntry{
-		Commit: e.Commit, CommitTime: e.CommitTime.UTC(), Branch: e.Branch, Machine: e.Machine, Options: e.Options,
+		Commit: e.Commit, CommitTime: e.CommitTime.UTC(), Branch: e.Branch, Parents: e.Parents, Position: e.Position, Machine: e.Machine, Options: e.Options,
 		Package: e.Package, Benchmark: e.Benchmark, Unit: e.Unit,
 		Mean: e.Mean, Lo: optional(e.Lo), Hi: optional(e.Hi), Confidence: e.Confidence, Processes: e.Processes,
 		AllocsPerOp: optional(e.AllocsPerOp), BytesPerOp: optional(e.BytesPerOp),
@@ -58,7 +60,7 @@ func toWire(e *Entry) wireEntry {
 
 func (w *wireEntry) entry() Entry {
 	return Entry{
-		Commit: w.Commit, CommitTime: w.CommitTime, Branch: w.Branch, Machine: w.Machine, Options: w.Options,
+		Commit: w.Commit, CommitTime: w.CommitTime, Branch: w.Branch, Parents: w.Parents, Position: w.Position, Machine: w.Machine, Options: w.Options,
 		Package: w.Package, Benchmark: w.Benchmark, Unit: w.Unit,
 		Mean: w.Mean, Lo: orNaN(w.Lo), Hi: orNaN(w.Hi), Confidence: w.Confidence, Processes: w.Processes,
 		AllocsPerOp: orNaN(w.AllocsPerOp), BytesPerOp: orNaN(w.BytesPerOp),

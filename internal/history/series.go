@@ -17,7 +17,9 @@ type Point struct {
 	Commit string
 	Time   time.Time
 	Branch string
-	Mean   float64
+	// Position is the commit's first-parent position; 0 when unknown.
+	Position int
+	Mean     float64
 	// Lo and Hi bound the interval of Mean at Confidence; NaN when no
 	// run of the commit had one.
 	Lo, Hi     float64
@@ -30,16 +32,47 @@ type Point struct {
 }
 
 // A Series is the history of one benchmark in one unit on one machine
-// label with one set of options, in commit order.
+// label with one set of options, in the order of the commit graph.
 type Series struct {
 	Key    Key
 	Points []Point
+	// Placement says where commit time placed commits the graph did not,
+	// and which commits were left out.
+	Placement Placement
 }
 
-// sortEntries orders entries by commit time, then commit.
-func sortEntries(es []Entry) {
+// orderEntries returns the entries of the commits of the history's line
+// in its order (see orderCommits), the entries of one commit together,
+// and how the commits were placed.
+func orderEntries(es []Entry) ([]Entry, Placement) {
+	line, pl := orderCommits(es)
+	rank := make(map[string]int, len(line))
+	for i, c := range line {
+		rank[c] = i
+	}
+	// Entries are large: they are placed by their commit's rank, not
+	// sorted.
+	byRank := make([][]int, len(line))
+	for i := range es {
+		if r, ok := rank[es[i].Commit]; ok {
+			byRank[r] = append(byRank[r], i)
+		}
+	}
+	out := make([]Entry, 0, len(es))
+	for _, idx := range byRank {
+		for _, i := range idx {
+			out = append(out, es[i])
+		}
+	}
+	return out, pl
+}
+
+// sortForExport orders every entry, those off the line too, by
+// first-parent position, then commit time and commit: an order that
+// reads well and that an import does not depend on.
+func sortForExport(es []Entry) {
 	slices.SortStableFunc(es, func(a, b Entry) int {
-		return cmp.Or(a.CommitTime.Compare(b.CommitTime), cmp.Compare(a.Commit, b.Commit))
+		return cmp.Or(cmp.Compare(a.Position, b.Position), a.CommitTime.Compare(b.CommitTime), cmp.Compare(a.Commit, b.Commit))
 	})
 }
 
@@ -50,11 +83,11 @@ const (
 )
 
 // Build returns the series of entries, which all belong to key, and the
-// series of allocations and bytes per op they carry: each in commit
-// order, the runs of one commit merged into one point.
+// series of allocations and bytes per op they carry: each in the order
+// of the commit graph, the runs of one commit merged into one point.
 func Build(key Key, entries []Entry) []*Series {
-	sortEntries(entries)
-	out := []*Series{{Key: key, Points: merge(entries, func(e *Entry) (float64, float64, float64) { return e.Mean, e.Lo, e.Hi })}}
+	entries, pl := orderEntries(entries)
+	out := []*Series{{Key: key, Points: merge(entries, func(e *Entry) (float64, float64, float64) { return e.Mean, e.Lo, e.Hi }), Placement: pl}}
 	for _, d := range []struct {
 		unit string
 		get  func(e *Entry) float64
@@ -71,7 +104,7 @@ func Build(key Key, entries []Entry) []*Series {
 		k := key
 		k.Unit = d.unit
 		nan := math.NaN()
-		out = append(out, &Series{Key: k, Points: merge(with, func(e *Entry) (float64, float64, float64) { return d.get(e), nan, nan })})
+		out = append(out, &Series{Key: k, Points: merge(with, func(e *Entry) (float64, float64, float64) { return d.get(e), nan, nan }), Placement: pl})
 	}
 	return out
 }
@@ -86,7 +119,7 @@ func merge(entries []Entry, value func(*Entry) (mean, lo, hi float64)) []Point {
 		for j < len(entries) && entries[j].Commit == entries[i].Commit {
 			j++
 		}
-		p := Point{Commit: entries[i].Commit, Time: entries[i].CommitTime, Branch: entries[i].Branch, Runs: j - i}
+		p := Point{Commit: entries[i].Commit, Time: entries[i].CommitTime, Branch: entries[i].Branch, Position: entries[i].Position, Runs: j - i}
 		var sw, swx, sum float64
 		withSE := true
 		for k := i; k < j; k++ {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	// The pure-Go SQLite driver: no cgo, no server.
@@ -17,8 +18,10 @@ import (
 )
 
 // schemaVersion is the version of the store's tables this package writes;
-// a store of a newer version is refused.
-const schemaVersion = 1
+// a store of a newer version is refused, and one of an older version is
+// migrated when opened. Version 2 added the parents and first-parent
+// position of each commit.
+const schemaVersion = 2
 
 // busyTimeout is how long a writer waits for another to finish its
 // transaction before giving up.
@@ -40,9 +43,13 @@ var schema = []string{
 		pkg TEXT NOT NULL, bench TEXT NOT NULL, unit TEXT NOT NULL,
 		machine TEXT NOT NULL, options TEXT NOT NULL,
 		UNIQUE(pkg, bench, unit, machine, options))`,
+	// parents holds the parent hashes, the first first, separated by
+	// spaces; parents and position are NULL for a commit added by a
+	// version that did not record them.
 	`CREATE TABLE IF NOT EXISTS commits(
 		id INTEGER PRIMARY KEY,
-		hash TEXT NOT NULL UNIQUE, time INTEGER NOT NULL, branch TEXT NOT NULL)`,
+		hash TEXT NOT NULL UNIQUE, time INTEGER NOT NULL, branch TEXT NOT NULL,
+		parents TEXT, position INTEGER)`,
 	// One row per series and run; the key makes adding the same entry
 	// twice (an import repeated) a no-op.
 	`CREATE TABLE IF NOT EXISTS points(
@@ -109,6 +116,19 @@ func (s *Store) init() error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n > schemaVersion {
 			return fmt.Errorf("history store of schema %q; this version reads up to %d", v, schemaVersion)
+		}
+		if n < 2 {
+			// The commits of a version-1 store keep no place in the
+			// graph until PlaceCommits or a new Add gives them one.
+			for _, stmt := range []string{
+				`ALTER TABLE commits ADD COLUMN parents TEXT`,
+				`ALTER TABLE commits ADD COLUMN position INTEGER`,
+				`UPDATE meta SET value = '2' WHERE key = 'schema'`,
+			} {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("migrating the store from schema %d: %w", n, err)
+				}
+			}
 		}
 	}
 	return tx.Commit()
@@ -238,14 +258,21 @@ func loadSeries(ctx context.Context, q querier) (map[Key]int64, error) {
 }
 
 // commitIDs returns the id of every commit of entries, adding the new.
-// A commit keeps the time and branch it was first added with.
+// A commit keeps the time and branch it was first added with; one added
+// without its place in the graph gets it from the first entry that has
+// it.
 func commitIDs(ctx context.Context, tx *sql.Tx, entries []Entry) (map[string]int64, error) {
 	out := map[string]int64{}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO commits(hash, time, branch) VALUES(?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO commits(hash, time, branch, parents, position) VALUES(?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, err
 	}
 	defer ins.Close()
+	place, err := tx.PrepareContext(ctx, `UPDATE commits SET parents = ?, position = ? WHERE hash = ? AND position IS NULL`)
+	if err != nil {
+		return nil, err
+	}
+	defer place.Close()
 	get, err := tx.PrepareContext(ctx, `SELECT id FROM commits WHERE hash = ?`)
 	if err != nil {
 		return nil, err
@@ -256,8 +283,14 @@ func commitIDs(ctx context.Context, tx *sql.Tx, entries []Entry) (map[string]int
 		if _, ok := out[e.Commit]; ok {
 			continue
 		}
-		if _, err := ins.ExecContext(ctx, e.Commit, e.CommitTime.UnixNano(), e.Branch); err != nil {
+		parents, position := placeColumns(e.Parents, e.Position)
+		if _, err := ins.ExecContext(ctx, e.Commit, e.CommitTime.UnixNano(), e.Branch, parents, position); err != nil {
 			return nil, err
+		}
+		if e.Position > 0 {
+			if _, err := place.ExecContext(ctx, parents, position, e.Commit); err != nil {
+				return nil, err
+			}
 		}
 		var id int64
 		if err := get.QueryRowContext(ctx, e.Commit).Scan(&id); err != nil {
@@ -268,15 +301,26 @@ func commitIDs(ctx context.Context, tx *sql.Tx, entries []Entry) (map[string]int
 	return out, nil
 }
 
+// placeColumns returns the parents and position columns of a commit:
+// NULL when its place is unknown.
+func placeColumns(parents []string, position int) (any, any) {
+	if position <= 0 {
+		return nil, nil
+	}
+	return strings.Join(parents, " "), position
+}
+
 // A commitInfo is a row of the commits table.
 type commitInfo struct {
-	hash   string
-	time   time.Time
-	branch string
+	hash     string
+	time     time.Time
+	branch   string
+	parents  []string
+	position int
 }
 
 func loadCommits(ctx context.Context, q querier) (map[int64]commitInfo, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, hash, time, branch FROM commits`)
+	rows, err := q.QueryContext(ctx, `SELECT id, hash, time, branch, parents, position FROM commits`)
 	if err != nil {
 		return nil, err
 	}
@@ -285,13 +329,74 @@ func loadCommits(ctx context.Context, q querier) (map[int64]commitInfo, error) {
 	for rows.Next() {
 		var id, ns int64
 		var c commitInfo
-		if err := rows.Scan(&id, &c.hash, &ns, &c.branch); err != nil {
+		var parents sql.NullString
+		var position sql.NullInt64
+		if err := rows.Scan(&id, &c.hash, &ns, &c.branch, &parents, &position); err != nil {
 			return nil, err
 		}
 		c.time = time.Unix(0, ns).UTC()
+		if position.Valid {
+			c.parents, c.position = strings.Fields(parents.String), int(position.Int64)
+		}
 		out[id] = c
 	}
 	return out, rows.Err()
+}
+
+// Unplaced returns the commits of the store that have no place in the
+// commit graph: those added by a version that did not record it.
+func (s *Store) Unplaced(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT hash FROM commits WHERE position IS NULL ORDER BY hash`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// A GraphPlace is a commit's place in the commit graph: its parents, the
+// first first, and its first-parent position.
+type GraphPlace struct {
+	Parents  []string
+	Position int
+}
+
+// PlaceCommits gives the commits of places that have no place in the
+// store yet theirs, in one transaction, and returns how many it placed.
+func (s *Store) PlaceCommits(ctx context.Context, places map[string]GraphPlace) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	upd, err := tx.PrepareContext(ctx, `UPDATE commits SET parents = ?, position = ? WHERE hash = ? AND position IS NULL`)
+	if err != nil {
+		return 0, err
+	}
+	defer upd.Close()
+	n := 0
+	for h, p := range places {
+		if p.Position <= 0 {
+			continue
+		}
+		parents, position := placeColumns(p.Parents, p.Position)
+		res, err := upd.ExecContext(ctx, parents, position, h)
+		if err != nil {
+			return 0, err
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			n++
+		}
+	}
+	return n, tx.Commit()
 }
 
 // Each calls fn with the entries of every series keep accepts (all when
@@ -352,7 +457,7 @@ func (s *Store) Each(ctx context.Context, keep func(Key) bool, fn func(Key, []En
 			cur = sid
 		}
 		c := commits[cid]
-		e.Commit, e.CommitTime, e.Branch = c.hash, c.time, c.branch
+		e.Commit, e.CommitTime, e.Branch, e.Parents, e.Position = c.hash, c.time, c.branch, c.parents, c.position
 		e.Package, e.Benchmark, e.Unit, e.Machine, e.Options = k.Package, k.Benchmark, k.Unit, k.Machine, k.Options
 		e.Lo, e.Hi, e.AllocsPerOp, e.BytesPerOp = fromNull(lo), fromNull(hi), fromNull(allocs), fromNull(bytes)
 		batch = append(batch, e)
@@ -364,10 +469,12 @@ func (s *Store) Each(ctx context.Context, keep func(Key) bool, fn func(Key, []En
 }
 
 // Export writes every entry of the store to w as JSON Lines, series by
-// series and in commit order within each.
+// series and by first-parent position within each. The entries carry
+// their parents and positions, so that a history read back is ordered
+// as the store orders it.
 func (s *Store) Export(ctx context.Context, w io.Writer) error {
 	return s.Each(ctx, nil, func(_ Key, es []Entry) error {
-		sortEntries(es)
+		sortForExport(es)
 		return WriteJSONL(w, es)
 	})
 }

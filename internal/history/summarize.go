@@ -19,8 +19,10 @@ type Meta struct {
 	Commit     string
 	CommitTime time.Time
 	Branch     string
-	Machine    string
-	Options    string
+	// Place is the commit's place in the graph; zero when unknown.
+	Place   GraphPlace
+	Machine string
+	Options string
 }
 
 // Confidence is the level of the intervals a run's entries carry, that of
@@ -58,7 +60,8 @@ func FromRun(run *record.Run, meta Meta) []Entry {
 			}
 			iv := est.Interval(Confidence)
 			e := Entry{
-				Commit: meta.Commit, CommitTime: meta.CommitTime, Branch: meta.Branch, Machine: meta.Machine, Options: meta.Options,
+				Commit: meta.Commit, CommitTime: meta.CommitTime, Branch: meta.Branch, Parents: meta.Place.Parents, Position: meta.Place.Position,
+				Machine: meta.Machine, Options: meta.Options,
 				Package: k.Package, Benchmark: k.Benchmark, Unit: u,
 				Mean: est.Mean, Lo: iv.Lo, Hi: iv.Hi, Confidence: Confidence, Processes: est.Processes,
 				AllocsPerOp: math.NaN(), BytesPerOp: math.NaN(),
