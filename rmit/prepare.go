@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -23,6 +24,10 @@ type PrepareOptions struct {
 	TestArgs []string
 	// Log receives notes on skipped packages and progress of the build.
 	Log io.Writer
+	// LayoutSeeds, when set, link each test binary once per seed with
+	// the linker's -randlayout (Package.Layouts); the first link is
+	// the one benchmarks are discovered and calibrated with.
+	LayoutSeeds []uint64
 }
 
 // A Suite is the set of calibrated benchmarks a run will measure, and
@@ -103,7 +108,27 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		p.Version = opts.Version
 		p.TestArgs = opts.TestArgs
 	}
-	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags, OutDir: opts.BinDir})
+	flags := [][]string{opts.BuildFlags}
+	if len(opts.LayoutSeeds) > 0 {
+		flags = flags[:0]
+		for _, seed := range opts.LayoutSeeds {
+			f, err := LayoutFlags(opts.BuildFlags, os.Getenv("GOFLAGS"), seed)
+			if err != nil {
+				return nil, err
+			}
+			flags = append(flags, f)
+		}
+	}
+	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: flags[0], OutDir: opts.BinDir})
+	if len(opts.LayoutSeeds) > 1 && len(built) > 0 && ctx.Err() == nil {
+		var more []*BuildError
+		built, more = buildLayouts(ctx, built, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags)
+		failed = append(failed, more...)
+	} else if len(opts.LayoutSeeds) == 1 {
+		for _, p := range built {
+			p.Layouts = []Layout{{Seed: opts.LayoutSeeds[0], Binary: p.Binary}}
+		}
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
