@@ -41,6 +41,7 @@ import (
 	"gonum.org/v1/gonum/stat/combin"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -807,7 +808,11 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		c.Verdict = NoChange
 	default:
 		c.Verdict = Inconclusive
-		inconclusive(c, lr, level, opts)
+		if lr.n < render.FewestProcesses {
+			unbounded(c, lr.n)
+		} else {
+			inconclusive(c, lr, level, opts)
+		}
 	}
 	if c.Trimmed {
 		k := trimCount(lr.n)
@@ -818,6 +823,17 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		c.Note = note
 	}
 	return significant && allowed
+}
+
+// unbounded explains an undecided comparison that rests on fewer than
+// render.FewestProcesses units. With one degree of freedom the t interval
+// reaches 64 standard errors either side at 99%, and far more once the
+// level is corrected for many comparisons: its limits, and the change it
+// could detect, print as hundreds of digits that say only that two units
+// cannot tell. The comparison says so instead, as the run's summary does.
+func unbounded(c *Comparison, n int) {
+	c.Ratio, c.Detectable, c.More, c.tooFew = nanInterval(c.Confidence), 0, 0, true
+	c.Note = fmt.Sprintf("too few %s to bound: %d; need ≥ %d", c.unitName(), n, render.FewestProcesses)
 }
 
 // inconclusive explains an interval that straddles the threshold: the

@@ -250,14 +250,16 @@ func (r *Result) tables() []*table {
 }
 
 // center formats a mean with the relative half-width of its interval, as
-// benchstat shows "1.234µ ± 2%".
+// benchstat shows "1.234µ ± 2%"; from fewer than render.FewestProcesses
+// processes, the mean alone: their interval says only that they cannot
+// tell.
 func center(scale render.Scale, s Summary) string {
 	if s.N == 0 || math.IsNaN(s.Mean) {
 		return "—"
 	}
 	out := scale.Format(s.Mean)
 	ci := s.CI
-	if s.Mean != 0 && !math.IsNaN(ci.Lo) {
+	if s.Mean != 0 && !math.IsNaN(ci.Lo) && s.Iterations >= render.FewestProcesses {
 		hw := math.Max(ci.Hi-s.Mean, s.Mean-ci.Lo) / math.Abs(s.Mean)
 		out += " ± " + pctSize(hw)
 	}
