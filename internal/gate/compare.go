@@ -291,6 +291,13 @@ type Comparison struct {
 	More int `json:"more,omitempty"`
 	// Note explains an inconclusive verdict or a warning.
 	Note string `json:"note,omitempty"`
+	// LayoutSpread is, for a slice-paired comparison whose process pairs
+	// each ran their own links with randomised code layouts, the
+	// standard deviation of the change between layouts when it dominates
+	// the pairs' spread: 0.05 is ±5% across layouts. The benchmark is
+	// sensitive to where the linker places code, and a change of that
+	// size can come of a change that only moves it.
+	LayoutSpread float64 `json:"layout_spread,omitempty"`
 
 	lr     logRatio
 	d      []float64 // per-suite-run log ratios of a paired comparison
@@ -590,6 +597,9 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 		// and Welch's interval over the processes still holds.
 		if lr, d, ok := slicePairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodSlicePaired, lr.n
+			if s, ok := layoutSpread(olds, news, opts.Threshold); ok {
+				c.LayoutSpread = s
+			}
 		} else if lr, d, ok := pairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
 		}

@@ -312,6 +312,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	writeOnly(w, "only in old", r.OnlyOld, "")
 	writeOnly(w, "only in new", r.OnlyNew, "")
 	r.writeInconclusive(w, "  ")
+	r.writeLayoutSensitive(w, "  ")
 	r.writeShift(w)
 	r.writeWhen(w)
 	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
@@ -434,6 +435,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	writeOnly(w, "Only in old", r.OnlyOld, "- ")
 	writeOnly(w, "Only in new", r.OnlyNew, "- ")
 	r.writeInconclusive(w, "- ")
+	r.writeLayoutSensitive(w, "- ")
 	r.writeShift(w)
 	return nil
 }
@@ -481,6 +483,8 @@ type jsonComparison struct {
 	Detectable num          `json:"detectable,omitempty"`
 	More       int          `json:"more,omitempty"`
 	Note       string       `json:"note,omitempty"`
+	// LayoutSpread as Comparison's.
+	LayoutSpread float64 `json:"layout_spread,omitempty"`
 }
 
 // WriteJSON writes r as one indented JSON object. Undefined values (the
@@ -495,7 +499,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		out.Comparisons = append(out.Comparisons, jsonComparison{
 			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
 			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
-			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
+			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note, c.LayoutSpread,
 		})
 	}
 	enc := json.NewEncoder(w)
