@@ -143,6 +143,9 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 	for _, p := range built {
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
 	}
+	if len(seeds) == 1 {
+		return built, nil
+	}
 	bad := map[string]bool{}
 	for i, seed := range seeds[1:] {
 		out := filepath.Join(binDir, "layout-"+strconv.FormatUint(seed, 10))

@@ -1,7 +1,11 @@
 package rmit
 
 import (
+	"context"
+	"os/exec"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,4 +75,34 @@ func TestLayoutOfDrawsEachVersionApart(t *testing.T) {
 	assert.Len(t, pairs, 16, "%v", pairs)
 	fixed := NewBenchmark(&Package{ImportPath: "p", Binary: "only"}, "BenchmarkX", 1, false)
 	assert.Equal(t, Layout{Binary: "only"}, r.layoutOf(fixed, 1, 1))
+}
+
+// Prepare links the package once per layout seed: the links differ, the
+// first is the binary benchmarks were discovered with, and each runs.
+func TestPrepareLinksEachLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	dir, err := filepath.Abs("testdata/suite")
+	require.NoError(t, err)
+	seeds := []uint64{11, 12, 13}
+	s, err := Prepare(context.Background(), PrepareOptions{Dir: dir, Patterns: []string{"."}, BinDir: t.TempDir(), LayoutSeeds: seeds,
+		Discover: DiscoverOptions{Bench: "BenchmarkFast", SliceTime: 2 * time.Millisecond, Timeout: time.Minute}})
+	require.NoError(t, err)
+	require.Empty(t, s.Failures)
+	require.Len(t, s.Packages, 1)
+	p := s.Packages[0]
+	require.Len(t, p.Layouts, 3)
+	assert.Equal(t, p.Binary, p.Layouts[0].Binary)
+	hashes := map[string]bool{}
+	for i, l := range p.Layouts {
+		assert.Equal(t, seeds[i], l.Seed)
+		h, err := hashFile(l.Binary)
+		require.NoError(t, err)
+		hashes[h] = true
+		out, err := exec.Command(l.Binary, "-test.list=^BenchmarkFast$").Output()
+		require.NoError(t, err, l.Binary)
+		assert.Equal(t, "BenchmarkFast\n", string(out))
+	}
+	assert.Len(t, hashes, 3, "each seed lays the code out its own way")
 }

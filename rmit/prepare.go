@@ -120,15 +120,6 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		}
 	}
 	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: flags[0], OutDir: opts.BinDir})
-	if len(opts.LayoutSeeds) > 1 && len(built) > 0 && ctx.Err() == nil {
-		var more []*BuildError
-		built, more = buildLayouts(ctx, built, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags)
-		failed = append(failed, more...)
-	} else if len(opts.LayoutSeeds) == 1 {
-		for _, p := range built {
-			p.Layouts = []Layout{{Seed: opts.LayoutSeeds[0], Binary: p.Binary}}
-		}
-	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -165,5 +156,33 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		s.Packages = append(s.Packages, p)
 		s.Benchmarks = append(s.Benchmarks, bs...)
 	}
+	if len(opts.LayoutSeeds) > 0 && len(s.Packages) > 0 {
+		// Only the packages with benchmarks to run are linked again.
+		ok, failed := buildLayouts(ctx, s.Packages, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.dropFailed(failed, opts.Version)
+		s.Packages = ok
+	}
 	return s, nil
+}
+
+// dropFailed removes the benchmarks of the packages whose builds failed
+// from s, and lists the failures.
+func (s *Suite) dropFailed(failed []*BuildError, version string) {
+	bad := map[string]bool{}
+	for _, f := range failed {
+		if !bad[f.Package.ImportPath] {
+			s.Failures = append(s.Failures, &PrepareFailure{Package: f.Package.ImportPath, Version: version, Reason: "build failed", Detail: f.Output})
+		}
+		bad[f.Package.ImportPath] = true
+	}
+	kept := s.Benchmarks[:0]
+	for _, b := range s.Benchmarks {
+		if !bad[b.Package.ImportPath] {
+			kept = append(kept, b)
+		}
+	}
+	s.Benchmarks = kept
 }
