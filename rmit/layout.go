@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Layout is one link of a package's test binary, its functions placed
@@ -136,9 +138,9 @@ func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 // buildLayouts links the test binary of every package in built once more
 // for each seed after the first, which Build has linked already, with
 // flags[i] the build flags of seeds[i]. Only the link differs between
-// them, so the go command takes the compiled packages from its cache. A
-// package one of whose links fails is returned among failed, and left
-// out of ok.
+// them, so the go command takes the compiled packages from its cache; the
+// links run several at a time, as Build's do. A package one of whose
+// links fails is returned among failed, and left out of ok.
 func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, seeds []uint64, flags [][]string) (ok []*Package, failed []*BuildError) {
 	for _, p := range built {
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
@@ -146,33 +148,53 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 	if len(seeds) == 1 {
 		return built, nil
 	}
+	// One link of each package for each further seed, in seed order.
+	type link struct {
+		p    *Package
+		seed int    // index in seeds
+		dir  string // where its binary goes, apart from every other link's
+		bin  string
+		err  *BuildError
+	}
+	var links []*link
+	for i := 1; i < len(seeds); i++ {
+		for j, p := range built {
+			links = append(links, &link{p: p, seed: i, dir: filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j))})
+		}
+	}
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for _, l := range links {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if err := os.Mkdir(l.dir, 0o700); err != nil {
+				l.err = &BuildError{Package: l.p, Output: err.Error()}
+				return
+			}
+			c := *l.p
+			done, _, fails := Build(ctx, []*Package{&c}, BuildOptions{Dir: dir, BuildFlags: flags[l.seed], OutDir: l.dir, Parallel: 1})
+			switch {
+			case len(fails) > 0:
+				l.err = fails[0]
+			case len(done) == 0:
+				l.err = &BuildError{Package: l.p, Output: "the link with -randlayout produced no test binary"}
+			default:
+				l.bin = done[0].Binary
+			}
+		}()
+	}
+	wg.Wait()
 	bad := map[string]bool{}
-	for i, seed := range seeds[1:] {
-		out := filepath.Join(binDir, "layout-"+strconv.FormatUint(seed, 10))
-		if err := os.Mkdir(out, 0o700); err != nil {
-			for _, p := range built {
-				failed = append(failed, &BuildError{Package: p, Output: err.Error()})
-			}
-			return nil, failed
+	for _, l := range links {
+		if l.err != nil {
+			failed = append(failed, l.err)
+			bad[l.p.ImportPath] = true
+			continue
 		}
-		copies := make([]*Package, len(built))
-		for i, p := range built {
-			c := *p
-			copies[i] = &c
-		}
-		done, _, fails := Build(ctx, copies, BuildOptions{Dir: dir, BuildFlags: flags[i+1], OutDir: out})
-		failed = append(failed, fails...)
-		got := map[string]string{}
-		for _, c := range done {
-			got[c.ImportPath] = c.Binary
-		}
-		for _, p := range built {
-			if bin, ok := got[p.ImportPath]; ok {
-				p.Layouts = append(p.Layouts, Layout{Seed: seed, Binary: bin})
-			} else {
-				bad[p.ImportPath] = true
-			}
-		}
+		l.p.Layouts = append(l.p.Layouts, Layout{Seed: seeds[l.seed], Binary: l.bin})
 	}
 	for _, p := range built {
 		if !bad[p.ImportPath] {
