@@ -51,8 +51,8 @@ func LayoutSeeds(seed uint64, version string, n int) []uint64 {
 // LayoutFlags returns flags, the go test -c flags of a build, with the
 // linker flag -randlayout=seed added to their -ldflags, or to those of
 // goflags (the GOFLAGS environment), which a -ldflags on the command line
-// would otherwise replace. A per-package -ldflags (pattern=flags) is not
-// merged: which link it reaches is for the go command to decide.
+// would otherwise replace. A per-package -ldflags (pattern=flags) is an
+// error: which link it reaches is for the go command to decide.
 func LayoutFlags(flags []string, goflags string, seed uint64) ([]string, error) {
 	layout := "-randlayout=" + strconv.FormatUint(seed, 10)
 	out := make([]string, 0, len(flags)+1)
