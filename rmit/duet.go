@@ -200,7 +200,7 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 		s.failWith("cannot start test binary", "the runner's starter cannot start workers that take turns")
 		return false
 	}
-	w, err := ts.StartWorker(b.Package.Binary, b.Package.Dir, b.args(plan.slices()), plan.free())
+	w, err := ts.StartWorker(r.layoutOf(b, s.k, s.e.Iteration).Binary, b.Package.Dir, b.args(plan.slices()), plan.free())
 	if err != nil {
 		s.failWith("cannot start test binary", err.Error())
 		return false
@@ -250,7 +250,7 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 		rec := &record.Slice{
 			Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
 			SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
-			N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)),
+			N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)), Layout: r.layoutOf(b, k, s.e.Iteration).Seed,
 		}
 		r.slice(b, rec)
 		s.wall += now.Sub(begin)

@@ -30,6 +30,9 @@ type Package struct {
 	Binary string
 	// Hash identifies the test binary's content.
 	Hash string
+	// Layouts are the links of the test binary with randomised code
+	// layouts, Binary the first of them; empty when it was linked once.
+	Layouts []Layout
 	// TestArgs follow the harness's own flags in every run of the test
 	// binary, as go test -args passes them: flags of the package's
 	// TestMain, or -test.short.

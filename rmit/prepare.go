@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -23,6 +24,10 @@ type PrepareOptions struct {
 	TestArgs []string
 	// Log receives notes on skipped packages and progress of the build.
 	Log io.Writer
+	// LayoutSeeds, when set, link each test binary once per seed with
+	// the linker's -randlayout (Package.Layouts); the first link is
+	// the one benchmarks are discovered and calibrated with.
+	LayoutSeeds []uint64
 }
 
 // A Suite is the set of calibrated benchmarks a run will measure, and
@@ -103,7 +108,18 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		p.Version = opts.Version
 		p.TestArgs = opts.TestArgs
 	}
-	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags, OutDir: opts.BinDir})
+	flags := [][]string{opts.BuildFlags}
+	if len(opts.LayoutSeeds) > 0 {
+		flags = flags[:0]
+		for _, seed := range opts.LayoutSeeds {
+			f, err := LayoutFlags(opts.BuildFlags, os.Getenv("GOFLAGS"), seed)
+			if err != nil {
+				return nil, err
+			}
+			flags = append(flags, f)
+		}
+	}
+	built, notes, failed := Build(ctx, pkgs, BuildOptions{Dir: opts.Dir, BuildFlags: flags[0], OutDir: opts.BinDir})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -140,5 +156,33 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		s.Packages = append(s.Packages, p)
 		s.Benchmarks = append(s.Benchmarks, bs...)
 	}
+	if len(opts.LayoutSeeds) > 0 && len(s.Packages) > 0 {
+		// Only the packages with benchmarks to run are linked again.
+		ok, failed := buildLayouts(ctx, s.Packages, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.dropFailed(failed, opts.Version)
+		s.Packages = ok
+	}
 	return s, nil
+}
+
+// dropFailed removes the benchmarks of the packages whose builds failed
+// from s, and lists the failures.
+func (s *Suite) dropFailed(failed []*BuildError, version string) {
+	bad := map[string]bool{}
+	for _, f := range failed {
+		if !bad[f.Package.ImportPath] {
+			s.Failures = append(s.Failures, &PrepareFailure{Package: f.Package.ImportPath, Version: version, Reason: "build failed", Detail: f.Output})
+		}
+		bad[f.Package.ImportPath] = true
+	}
+	kept := s.Benchmarks[:0]
+	for _, b := range s.Benchmarks {
+		if !bad[b.Package.ImportPath] {
+			kept = append(kept, b)
+		}
+	}
+	s.Benchmarks = kept
 }

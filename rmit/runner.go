@@ -526,7 +526,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if maxSlices < 1 {
 		return nil, fail("policy allows no slices", "")
 	}
-	p, err := startProcess(r.Starter, b.Package.Binary, b.Package.Dir, b.args(maxSlices))
+	p, err := startProcess(r.Starter, r.layoutOf(b, k, e.Iteration).Binary, b.Package.Dir, b.args(maxSlices))
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}
@@ -613,7 +613,7 @@ func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last t
 	rec := &record.Slice{
 		Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Instance: r.Instance,
 		SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: feed.Step.Warmup,
-		N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
+		N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)), Layout: r.layoutOf(b, k, e.Iteration).Seed,
 	}
 	r.allWall += time.Duration(rec.WallNs)
 	r.slice(b, rec)

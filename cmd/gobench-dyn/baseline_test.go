@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 )
 
 // metricSource is a package whose benchmarks report a fixed ns/op, the
@@ -150,6 +151,14 @@ func testBaselineSequential(t *testing.T, repo, pairing string) {
 	assert.Equal(t, "true", r.Header.Options["sequential"])
 	assert.Equal(t, "5,8,12,18,27,40", r.Header.Options["looks"])
 	assert.Equal(t, pairing, r.Header.Options["pairing"])
+	// Each version linked in as many layouts as the default gives, each
+	// process on one of them.
+	assert.Len(t, r.Header.Layouts["head"], session.DefaultLayouts)
+	assert.Len(t, r.Header.Layouts["baseline"], session.DefaultLayouts)
+	for _, sl := range r.Slices {
+		versionKey := map[string]string{record.VersionHead: "head", record.VersionBaseline: "baseline"}[sl.Version]
+		require.Contains(t, r.Header.Layouts[versionKey], sl.Layout)
+	}
 	// Each suite run holds the two versions of a benchmark together: one
 	// duet, whose measured slices take turns, or two processes back to
 	// back.

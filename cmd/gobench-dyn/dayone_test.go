@@ -19,8 +19,9 @@ import (
 // test binary, with a baseline that does not build, on benchmarks that
 // exit, skip or report no time.
 
-// quickBaseline are the flags of a short run on fixed metrics.
-var quickBaseline = []string{"--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "2", "--seed", "1", "--progress", "off"}
+// quickBaseline are the flags of a short run on fixed metrics, each
+// version linked once: the tests that use them are not about layout.
+var quickBaseline = []string{"--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "2", "--seed", "1", "--progress", "off", "--layout", "fixed"}
 
 // quickProcesses is quickBaseline pairing the versions process by
 // process, for the tests of a baseline run that are not about pairing:

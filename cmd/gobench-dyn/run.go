@@ -68,6 +68,10 @@ type RunOptions struct {
 	// History is the history store the run's summaries are added to.
 	History string
 
+	// Layout says how a baseline run links the test binaries: random or
+	// fixed.
+	Layout string
+
 	// Dir is the directory the packages are resolved in; "" is the
 	// current one.
 	Dir string
@@ -174,6 +178,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
+	bindLayoutFlag(fs, &opts.Layout)
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
@@ -265,12 +270,16 @@ func (o *RunOptions) setSession() error {
 	if err != nil {
 		return err
 	}
+	nlayouts, err := layouts(o.Layout)
+	if err != nil {
+		return err
+	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
-		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(),
+		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}

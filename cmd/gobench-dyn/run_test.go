@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -48,6 +49,13 @@ func TestRunFlagsSetTheSession(t *testing.T) {
 	o, err = parseRun(t, "--seed", "0")
 	require.NoError(t, err)
 	assert.True(t, o.session.SeedSet, "--seed 0 is a seed")
+
+	o, err = parseRun(t, "--baseline", "main")
+	require.NoError(t, err)
+	assert.Equal(t, session.DefaultLayouts, o.session.Layouts, "a baseline run randomises the layout")
+	o, err = parseRun(t, "--baseline", "main", "--layout", "fixed")
+	require.NoError(t, err)
+	assert.Zero(t, o.session.Layouts)
 }
 
 func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
@@ -59,6 +67,7 @@ func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
 		"--baseline-out":   {"--baseline-out", "b.txt"},
 		"--out and --raw":  {"-o", "x", "--raw", "x"},
 		"--min-iterations": {"--stop", "cv", "--suite-runs", "1", "--min-iterations", "2"},
+		"--layout":         {"--baseline", "main", "--layout", "moved"},
 	} {
 		o, err := parseRun(t, msg...)
 		require.Error(t, err, args)

@@ -100,7 +100,7 @@ func TestActionMetadata(t *testing.T) {
 	assert.Contains(t, a.Description, "actions/setup-go", "the description says Go must be set up first")
 	assert.Equal(t, "composite", a.Runs.Using)
 
-	for _, name := range []string{"packages", "stop", "budget", "baseline", "threshold", "config", "bench", "args", "version", "working-directory"} {
+	for _, name := range []string{"packages", "stop", "budget", "baseline", "threshold", "layout", "config", "bench", "args", "version", "working-directory"} {
 		assert.Contains(t, a.Inputs, name, "input %s", name)
 	}
 	for name, in := range a.Inputs {

@@ -392,6 +392,7 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"budget":            "10m",
 		"baseline":          "origin/main",
 		"threshold":         "0.05",
+		"layout":            "fixed $(touch pwned-layout)",
 		"config":            "my config.json",
 		"args":              "--slice-time 200ms\n--fail-on time,allocs",
 		"working-directory": work,
@@ -412,6 +413,7 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"--budget", "10m",
 		"--config", "my config.json",
 		"--baseline", "origin/main", "--baseline-out", out["baseline-results"], "--min-change", "0.05",
+		"--layout", "fixed $(touch pwned-layout)",
 		"./a/...", "./b/...", "*", "$(touch", "pwned-packages)",
 		"--slice-time", "200ms", "--fail-on", "time,allocs",
 	}, runs[0].Args)

@@ -42,6 +42,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -283,6 +284,13 @@ type Comparison struct {
 	More int `json:"more,omitempty"`
 	// Note explains an inconclusive verdict or a warning.
 	Note string `json:"note,omitempty"`
+	// LayoutSpread is, for a slice-paired comparison whose process pairs
+	// each ran their own links with randomised code layouts, the
+	// standard deviation of the change between layouts when it dominates
+	// the pairs' spread: 0.05 is ±5% across layouts. The benchmark is
+	// sensitive to where the linker places code, and a change of that
+	// size can come of a change that only moves it.
+	LayoutSpread float64 `json:"layout_spread,omitempty"`
 
 	lr     logRatio
 	d      []float64 // per-suite-run log ratios of a paired comparison
@@ -582,6 +590,9 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 		// and Welch's interval over the processes still holds.
 		if lr, d, ok := slicePairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodSlicePaired, lr.n
+			if s, ok := layoutSpread(olds, news, opts.Threshold); ok {
+				c.LayoutSpread = s
+			}
 		} else if lr, d, ok := pairedLog(olds, news); ok {
 			c.lr, c.d, c.Method, c.Units = lr, d, MethodPaired, lr.n
 		}
@@ -800,7 +811,11 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		c.Verdict = NoChange
 	default:
 		c.Verdict = Inconclusive
-		inconclusive(c, lr, level, opts)
+		if lr.n < render.FewestProcesses {
+			unbounded(c, lr.n)
+		} else {
+			inconclusive(c, lr, level, opts)
+		}
 	}
 	if c.Trimmed {
 		k := trimCount(lr.n)
@@ -811,6 +826,17 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		c.Note = note
 	}
 	return significant && allowed
+}
+
+// unbounded explains an undecided comparison that rests on fewer than
+// render.FewestProcesses units. With one degree of freedom the t interval
+// reaches 64 standard errors either side at 99%, and far more once the
+// level is corrected for many comparisons: its limits, and the change it
+// could detect, print as hundreds of digits that say only that two units
+// cannot tell. The comparison says so instead, as the run's summary does.
+func unbounded(c *Comparison, n int) {
+	c.Ratio, c.Detectable, c.More, c.tooFew = nanInterval(c.Confidence), 0, 0, true
+	c.Note = fmt.Sprintf("too few %s to bound: %d; need ≥ %d", c.unitName(), n, render.FewestProcesses)
 }
 
 // inconclusive explains an interval that straddles the threshold: the

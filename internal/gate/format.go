@@ -251,14 +251,16 @@ func (r *Result) tables() []*table {
 }
 
 // center formats a mean with the relative half-width of its interval, as
-// benchstat shows "1.234µ ± 2%".
+// benchstat shows "1.234µ ± 2%"; from fewer than render.FewestProcesses
+// processes, the mean alone: their interval says only that they cannot
+// tell.
 func center(scale render.Scale, s Summary) string {
 	if s.N == 0 || math.IsNaN(s.Mean) {
 		return "—"
 	}
 	out := scale.Format(s.Mean)
 	ci := s.CI
-	if s.Mean != 0 && !math.IsNaN(ci.Lo) {
+	if s.Mean != 0 && !math.IsNaN(ci.Lo) && s.Iterations >= render.FewestProcesses {
 		hw := math.Max(ci.Hi-s.Mean, s.Mean-ci.Lo) / math.Abs(s.Mean)
 		out += " ± " + pctSize(hw)
 	}
@@ -311,6 +313,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	writeOnly(w, "only in old", r.OnlyOld, "")
 	writeOnly(w, "only in new", r.OnlyNew, "")
 	r.writeInconclusive(w, "  ")
+	r.writeLayoutSensitive(w, "  ")
 	r.writeShift(w)
 	r.writeWhen(w)
 	_, err := fmt.Fprintf(w, "\n%s\n", r.Summary())
@@ -433,6 +436,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	writeOnly(w, "Only in old", r.OnlyOld, "- ")
 	writeOnly(w, "Only in new", r.OnlyNew, "- ")
 	r.writeInconclusive(w, "- ")
+	r.writeLayoutSensitive(w, "- ")
 	r.writeShift(w)
 	return nil
 }
@@ -480,6 +484,8 @@ type jsonComparison struct {
 	Detectable num          `json:"detectable,omitempty"`
 	More       int          `json:"more,omitempty"`
 	Note       string       `json:"note,omitempty"`
+	// LayoutSpread as Comparison's.
+	LayoutSpread float64 `json:"layout_spread,omitempty"`
 }
 
 // WriteJSON writes r as one indented JSON object. Undefined values (the
@@ -494,7 +500,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		out.Comparisons = append(out.Comparisons, jsonComparison{
 			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
 			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
-			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note,
+			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note, c.LayoutSpread,
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -61,3 +61,56 @@ func TestOneDuetStillSlicePaired(t *testing.T) {
 	assert.True(t, res.SlicePaired)
 	assert.Contains(t, res.ruleLine(), "slice by slice in process pairs")
 }
+
+// Two process pairs give a t interval of one degree of freedom, whose
+// limits and detectable change print as hundreds of digits after a
+// correction for many comparisons: the comparison says it has too few
+// pairs to bound the change instead, and shows no interval.
+func TestTwoPairsNotBounded(t *testing.T) {
+	old, head := &record.Run{}, &record.Run{}
+	addBench(old, "BenchmarkX", "sec/op", "", [][]float64{{1, 1.1, 0.9}, {1, 1.05, 0.95}})
+	addBench(head, "BenchmarkX", "sec/op", "", [][]float64{{1.01, 1.2, 0.8}, {0.9, 1.1, 1}})
+	for _, r := range []*record.Run{old, head} {
+		for i := range r.Slices {
+			r.Slices[i].Turn = 2*i + 1
+		}
+	}
+	o := DefaultOptions()
+	o.Paired = true
+	o.Correction = CorrectionBonferroni
+	res, err := Runs(old, head, o)
+	require.NoError(t, err)
+	require.Len(t, res.Comparisons, 1)
+	c := res.Comparisons[0]
+	require.Equal(t, MethodSlicePaired, c.Method)
+	assert.Equal(t, Inconclusive, c.Verdict)
+	assert.True(t, math.IsNaN(c.Ratio.Lo) && math.IsNaN(c.Ratio.Hi), "no interval: %+v", c.Ratio)
+	assert.Zero(t, c.Detectable)
+	assert.Equal(t, "too few process pairs to bound: 2; need ≥ 3", c.Note)
+
+	var b strings.Builder
+	require.NoError(t, res.WriteText(&b))
+	out := b.String()
+	assert.Contains(t, out, "BenchmarkX (example.com/p) sec/op; too few process pairs to bound")
+	assert.NotContains(t, out, "±", "two processes per version bound no mean either")
+	assert.NotContains(t, out, "detects")
+	assert.NotContains(t, out, "[")
+
+	// From three pairs on, the interval is printed.
+	addBench(old, "BenchmarkX", "sec/op", "", [][]float64{{1, 1, 1}})
+	addBench(head, "BenchmarkX", "sec/op", "", [][]float64{{1, 1.1, 0.95}})
+	for _, r := range []*record.Run{old, head} {
+		for i := range r.Slices {
+			r.Slices[i].Turn = 2*i + 1
+			if i >= 6 {
+				r.Slices[i].Iteration = 3
+			}
+		}
+	}
+	res, err = Runs(old, head, o)
+	require.NoError(t, err)
+	c = res.Comparisons[0]
+	require.Equal(t, 3, c.Units)
+	assert.False(t, math.IsNaN(c.Ratio.Hi))
+	assert.NotContains(t, c.Note, "to bound")
+}

@@ -59,6 +59,10 @@ type Header struct {
 	// whose binary holds the path of a temporary worktree, to "commit "
 	// and the commit it was built from.
 	Binaries map[string]string `json:"binaries,omitempty"`
+	// Layouts are the -randlayout seeds each version's test binaries
+	// were linked with, by version ("head", "baseline"): each process
+	// ran one of them (Slice.Layout). Empty when each was linked once.
+	Layouts map[string][]uint64 `json:"layouts,omitempty"`
 	// Sources lists the raw files a merged file was made from, one entry
 	// per instance and shard; it is empty in a file written by a run.
 	Sources []Source `json:"sources,omitempty"`
@@ -114,6 +118,9 @@ type Slice struct {
 	Values map[string]float64 `json:"values"`
 	Start  time.Time          `json:"start"`
 	WallNs int64              `json:"wall_ns"` // wall time of the slice as seen by the harness
+	// Layout is the -randlayout seed of the link of the test binary
+	// that measured the slice, 0 for the linker's own layout.
+	Layout uint64 `json:"layout,omitempty"`
 }
 
 // Key returns the benchmark and version the event is about.

@@ -19,6 +19,9 @@ type IterationSample struct {
 	// those of the other version's worker of the same suite run and
 	// iteration.
 	Duet bool
+	// Layout is the -randlayout seed of the link the iteration ran
+	// (Slice.Layout), 0 for the linker's own layout.
+	Layout uint64
 	// Walls are the wall times of the slices, warmup first, in the order
 	// of Warmup then Values; the first is timed from the process start,
 	// so it carries the process's start-up. Nil when the recording has no
@@ -51,6 +54,7 @@ func (r *Run) Series(k Key, unit string) []IterationSample {
 			warmWalls, valueWalls = append(warmWalls, nil), append(valueWalls, nil)
 		}
 		out[j].Duet = out[j].Duet || s.Turn > 0
+		out[j].Layout = max(out[j].Layout, s.Layout)
 		if s.Warmup {
 			out[j].Warmup = append(out[j].Warmup, v)
 			warmWalls[j] = append(warmWalls[j], time.Duration(s.WallNs))

@@ -58,6 +58,7 @@ type fakeBinaries struct {
 	counts map[string]int // slices printed, by dir and name
 	slices int            // slices printed by iterations
 	starts int
+	bins   map[string]int // processes started, by binary
 }
 
 // suffix is the GOMAXPROCS suffix go test appends to names.
@@ -78,6 +79,10 @@ func (f *fakeBinaries) Start(bin, dir string, args []string) (rmit.Process, erro
 func (f *fakeBinaries) StartWorker(bin, dir string, args []string, free int) (rmit.Worker, error) {
 	f.mu.Lock()
 	f.starts++
+	if f.bins == nil {
+		f.bins = map[string]int{}
+	}
+	f.bins[bin]++
 	f.mu.Unlock()
 	flags := map[string]string{}
 	for _, a := range args {
@@ -230,6 +235,9 @@ func (f *fakeBinaries) env() Env {
 		Clock:   f.clock.Now,
 		Prepare: func(ctx context.Context, opts rmit.PrepareOptions) (*rmit.Suite, error) {
 			pkg := &rmit.Package{ImportPath: "example.com/p", Dir: opts.Dir, Version: opts.Version, Binary: "p.test", Hash: "hash-" + opts.Dir}
+			for _, seed := range opts.LayoutSeeds {
+				pkg.Layouts = append(pkg.Layouts, rmit.Layout{Seed: seed, Binary: fmt.Sprintf("%s/p-%d.test", opts.Dir, seed)})
+			}
 			bs, fails, err := rmit.Discover(ctx, pkg, opts.Discover)
 			if err != nil {
 				return nil, err

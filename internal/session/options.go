@@ -79,6 +79,10 @@ type Options struct {
 	Pairing  Pairing
 	Turns    rmit.TurnPlan
 	TurnTime time.Duration
+	// Layouts, with a baseline, links each version's test binaries this
+	// many times with randomised code layouts, and each process runs one
+	// of them (rmit.Layout); 0 links each once.
+	Layouts int
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.

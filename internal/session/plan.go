@@ -204,6 +204,9 @@ func headerOptions(o *Options) map[string]string {
 		// arguments existed resume as they are.
 		m["args"] = quoteArgs(o.TestArgs)
 	}
+	if l := layoutOption(o); l != "" {
+		m["layouts"] = l
+	}
 	return m
 }
 
@@ -243,6 +246,7 @@ func newHeader(o *Options, pkgs []*rmit.Package, now time.Time) *record.Header {
 		}
 		h.Binaries[key] = p.Hash
 	}
+	h.Layouts = headerLayouts(pkgs)
 	return h
 }
 

@@ -90,7 +90,8 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
-		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
+		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
+		LayoutSeeds: r.layoutSeeds(version),
 	})
 	if err != nil {
 		if ctx.Err() != nil {

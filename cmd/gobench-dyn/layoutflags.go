@@ -1,0 +1,31 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+)
+
+// The values of --layout.
+const (
+	layoutRandom = "random"
+	layoutFixed  = "fixed"
+)
+
+// bindLayoutFlag binds --layout, which says how the test binaries of a
+// baseline run are linked.
+func bindLayoutFlag(fs *pflag.FlagSet, layout *string) {
+	fs.StringVar(layout, "layout", layoutRandom, "with --baseline, the code layout of the test binaries: random (each version linked 8 times with -ldflags=-randlayout, each pair of processes running one link of each, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)")
+}
+
+// layouts returns the links of each version that --layout asks for, or a
+// usage error naming the flag.
+func layouts(layout string) (int, error) {
+	switch layout {
+	case layoutRandom:
+		return session.DefaultLayouts, nil
+	case layoutFixed:
+		return 0, nil
+	}
+	return 0, usageErr("--layout: want random or fixed, got %q", layout)
+}

@@ -1,0 +1,72 @@
+package session
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// DefaultLayouts is how many links with randomised code layouts each
+// version of a baseline run gets. A link costs a fraction of a second
+// once the packages are compiled (docs/GATE.md, "Code layout"), and a
+// process pair draws one of them per version, so 8 give 64 layout pairs:
+// more than the pairs of most comparisons, and no pair repeats often
+// enough for the layouts of one version to weigh more than the others.
+const DefaultLayouts = 8
+
+// layoutKey names a version in record.Header.Layouts.
+func layoutKey(version string) string {
+	if version == record.VersionHead {
+		return "head"
+	}
+	return version
+}
+
+// layoutSeeds returns the -randlayout seeds of version's test binaries:
+// those of the run resumed, which its processes ran with, or else drawn
+// from the run's seed. None when each version is linked once.
+func (r *run) layoutSeeds(version string) []uint64 {
+	o := r.opts
+	if o.Layouts <= 0 || o.Baseline == "" {
+		return nil
+	}
+	if r.past != nil {
+		if seeds := r.past.Header.Layouts[layoutKey(version)]; len(seeds) > 0 {
+			return slices.Clone(seeds)
+		}
+	}
+	return rmit.LayoutSeeds(o.Seed, version, o.Layouts)
+}
+
+// headerLayouts returns the seeds of the links of pkgs by version, for
+// the raw header: all packages of a version share them.
+func headerLayouts(pkgs []*rmit.Package) map[string][]uint64 {
+	var m map[string][]uint64
+	for _, p := range pkgs {
+		if len(p.Layouts) == 0 {
+			continue
+		}
+		if m == nil {
+			m = map[string][]uint64{}
+		}
+		k := layoutKey(p.Version)
+		if _, ok := m[k]; ok {
+			continue
+		}
+		for _, l := range p.Layouts {
+			m[k] = append(m[k], l.Seed)
+		}
+	}
+	return m
+}
+
+// layoutOption is the header option of the layouts: the number of links
+// of each version, or "" for one, which older runs leave out.
+func layoutOption(o *Options) string {
+	if o.Layouts <= 0 || o.Baseline == "" {
+		return ""
+	}
+	return strconv.Itoa(o.Layouts)
+}

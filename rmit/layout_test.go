@@ -1,0 +1,108 @@
+package rmit
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLayoutFlagsMergesLinkerFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		flags   []string
+		goflags string
+		want    []string
+	}{
+		{"none", []string{"-tags=x"}, "", []string{"-tags=x", "-ldflags=-randlayout=7"}},
+		{"joined", []string{"-ldflags=-s -w", "-race"}, "", []string{"-ldflags=-s -w -randlayout=7", "-race"}},
+		{"separate", []string{"-ldflags", "-X main.v=1"}, "", []string{"-ldflags=-X main.v=1 -randlayout=7"}},
+		{"the last wins", []string{"--ldflags=-s", "-ldflags=-w"}, "", []string{"-ldflags=-w -randlayout=7"}},
+		{"GOFLAGS", nil, "-mod=mod -ldflags=-s", []string{"-ldflags=-s -randlayout=7"}},
+		{"command line over GOFLAGS", []string{"-ldflags=-w"}, "-ldflags=-s", []string{"-ldflags=-w -randlayout=7"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := LayoutFlags(tc.flags, tc.goflags, 7)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	_, err := LayoutFlags([]string{"-ldflags=all=-s"}, "", 7)
+	assert.ErrorContains(t, err, "some packages only")
+	_, err = LayoutFlags(nil, "-ldflags=example.com/...=-s", 7)
+	assert.ErrorContains(t, err, "GOFLAGS")
+	_, err = LayoutFlags([]string{"-ldflags"}, "", 7)
+	assert.ErrorContains(t, err, "no value")
+}
+
+func TestLayoutSeeds(t *testing.T) {
+	head, base := LayoutSeeds(1, "", 8), LayoutSeeds(1, "baseline", 8)
+	assert.Equal(t, head, LayoutSeeds(1, "", 8), "the run's seed decides them")
+	assert.NotEqual(t, head, base)
+	assert.NotEqual(t, head, LayoutSeeds(2, "", 8))
+	distinct := map[uint64]bool{}
+	for _, s := range append(head, base...) {
+		assert.NotZero(t, s)
+		assert.Less(t, s, uint64(1)<<63, "a positive int64 for the linker")
+		distinct[s] = true
+	}
+	assert.Len(t, distinct, 16)
+}
+
+// The two versions of a pair draw their links independently: across many
+// pairs every combination of links comes up, and the draw of a process
+// is the same whenever it is asked for.
+func TestLayoutOfDrawsEachVersionApart(t *testing.T) {
+	r := &Runner{Seed: 3}
+	pkg := func(version string) *Package {
+		p := &Package{ImportPath: "p", Version: version, Binary: "first"}
+		for i, s := range LayoutSeeds(3, version, 4) {
+			p.Layouts = append(p.Layouts, Layout{Seed: s, Binary: string(rune('a' + i))})
+		}
+		return p
+	}
+	head, base := NewBenchmark(pkg(""), "BenchmarkX", 1, false), NewBenchmark(pkg("baseline"), "BenchmarkX", 1, false)
+	pairs := map[[2]string]int{}
+	for k := 1; k <= 200; k++ {
+		h, b := r.layoutOf(head, k, 1), r.layoutOf(base, k, 1)
+		assert.Equal(t, h, r.layoutOf(head, k, 1))
+		pairs[[2]string{h.Binary, b.Binary}]++
+	}
+	assert.Len(t, pairs, 16, "%v", pairs)
+	fixed := NewBenchmark(&Package{ImportPath: "p", Binary: "only"}, "BenchmarkX", 1, false)
+	assert.Equal(t, Layout{Binary: "only"}, r.layoutOf(fixed, 1, 1))
+}
+
+// Prepare links the package once per layout seed: the links differ, the
+// first is the binary benchmarks were discovered with, and each runs.
+func TestPrepareLinksEachLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	dir, err := filepath.Abs("testdata/suite")
+	require.NoError(t, err)
+	seeds := []uint64{11, 12, 13}
+	s, err := Prepare(context.Background(), PrepareOptions{Dir: dir, Patterns: []string{"."}, BinDir: t.TempDir(), LayoutSeeds: seeds,
+		Discover: DiscoverOptions{Bench: "BenchmarkFast", SliceTime: 2 * time.Millisecond, Timeout: time.Minute}})
+	require.NoError(t, err)
+	require.Empty(t, s.Failures)
+	require.Len(t, s.Packages, 1)
+	p := s.Packages[0]
+	require.Len(t, p.Layouts, 3)
+	assert.Equal(t, p.Binary, p.Layouts[0].Binary)
+	hashes := map[string]bool{}
+	for i, l := range p.Layouts {
+		assert.Equal(t, seeds[i], l.Seed)
+		h, err := hashFile(l.Binary)
+		require.NoError(t, err)
+		hashes[h] = true
+		out, err := exec.Command(l.Binary, "-test.list=^BenchmarkFast$").Output()
+		require.NoError(t, err, l.Binary)
+		assert.Equal(t, "BenchmarkFast\n", string(out))
+	}
+	assert.Len(t, hashes, 3, "each seed lays the code out its own way")
+}
