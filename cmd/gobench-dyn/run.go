@@ -128,7 +128,8 @@ when interrupted, after writing the results measured so far.`,
 		Example: `  gobench-dyn run ./...
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
   gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...
-  gobench-dyn run ./pkg -- -test.short -size=100`,
+  gobench-dyn run ./pkg -- -test.short -size=100
+  gobench-dyn run --baseline merge-base:origin/main --json verdicts.json -o new.txt ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
 			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
