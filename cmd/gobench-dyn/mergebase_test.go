@@ -35,16 +35,14 @@ func branchBehindMain(t *testing.T) (repo, fork string) {
 	return repo, fork
 }
 
-// A branch behind main, measured against main's tip, takes main's later
-// speed-up for its own slowdown; against the merge base it is unchanged,
-// and the title names the commit compared with.
+// A branch behind main, measured against main's tip, would take main's
+// later speed-up for its own slowdown (worktree's tests check which
+// commit each names); against the merge base it is unchanged, and the
+// title names the commit compared with.
 func TestBaselineMergeBase(t *testing.T) {
 	repo, fork := branchBehindMain(t)
 
-	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "main"}, quickProcesses...)...)
-	assert.Equal(t, 1, code, "main's speed-up looks like the branch's regression:\n%s", stderr)
-
-	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "--baseline", "merge-base:main"}, quickProcesses...)...)
+	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "merge-base:main"}, quickProcesses...)...)
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, fmt.Sprintf("baseline merge-base:main (%.12s), the merge base of HEAD and main, checked out", fork))
 	assert.Contains(t, stderr, fmt.Sprintf("merge-base:main (%.12s) vs HEAD:", fork))
