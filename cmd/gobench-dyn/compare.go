@@ -92,7 +92,7 @@ writing the results fails; 2 on bad flags or runfile.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "ignored: the intervals are t intervals and draw no random numbers")
 	_ = f.MarkDeprecated("seed", "the intervals draw no random numbers")
 	f.BoolVar(&opts.Markdown, "markdown", false, "print Markdown, for pull-request comments and $GITHUB_STEP_SUMMARY")
-	f.BoolVar(&opts.JSON, "json", false, "print JSON")
+	f.BoolVar(&opts.JSON, "json", false, "print the verdicts as JSON, in the schema of docs/VERDICTS.md")
 	return cmd
 }
 
@@ -162,7 +162,7 @@ func compareRun(opts *CompareOptions) error {
 	res.OldName, res.NewName = opts.Old, opts.New
 	switch {
 	case opts.JSON:
-		err = res.WriteJSON(opts.Out)
+		err = res.WriteJSON(opts.Out, gate.JSONOptions{FailOn: failOn})
 	case opts.Markdown:
 		err = res.WriteMarkdown(opts.Out)
 	default:

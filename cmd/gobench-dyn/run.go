@@ -53,6 +53,9 @@ type RunOptions struct {
 	// Baseline is a git revision built and interleaved with the code under test.
 	Baseline    string
 	BaselineOut string
+	// JSON is where the verdicts against the baseline go, in the
+	// schema of compare --json; "-" is stdout.
+	JSON string
 	// Sequential stops each pair of a baseline run once its comparison
 	// is decided (gate.JudgePair) and runs the undecided on to the
 	// cap. EarlyVerdict is its deprecated former name.
@@ -129,7 +132,8 @@ when interrupted, after writing the results measured so far.`,
 		Example: `  gobench-dyn run ./...
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
   gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...
-  gobench-dyn run ./pkg -- -test.short -size=100`,
+  gobench-dyn run ./pkg -- -test.short -size=100
+  gobench-dyn run --baseline merge-base:origin/main --json verdicts.json -o new.txt ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
 			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
@@ -172,8 +176,9 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.Force, "force", false, "replace a --raw file that holds an unfinished run; --resume a run recorded on another machine")
 	fs.Var(&opts.Progress, "progress", "progress on stderr: auto, on or off")
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
-	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
+	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` (merge-base:REV for the merge base of HEAD and REV) and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
+	fs.StringVar(&opts.JSON, "json", "", "with --baseline, write every benchmark's verdict as JSON to `file` (- for stdout; docs/VERDICTS.md)")
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
@@ -224,6 +229,9 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
+	}
+	if err := o.checkVerdictsFlag(); err != nil {
+		return err
 	}
 	flag := "--sequential"
 	if fs.Changed("early-verdict") {
@@ -317,6 +325,10 @@ func runRun(opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	verdicts, err := openVerdicts(opts, env.Cleanups)
+	if err != nil {
+		return err
+	}
 	hist, err := openHistory(ctx, opts)
 	if err != nil {
 		return err
@@ -334,6 +346,11 @@ func runRun(opts *RunOptions) error {
 			}
 			if werr := res.Comparison.WriteText(opts.IO.ErrOut); werr != nil && err == nil {
 				err = werr
+			}
+			if verdicts != nil {
+				if werr := verdicts.write(res.Comparison, opts.verdictsOf(res)); werr != nil && err == nil {
+					err = werr
+				}
 			}
 		}
 	}

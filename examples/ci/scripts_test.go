@@ -26,6 +26,9 @@ const (
 	stubStderrEnv = "CI_TEST_STUB_STDERR" // what gobench-dyn run prints on stderr
 	stubRealEnv   = "CI_TEST_STUB_REAL"   // if set, go install links this binary instead
 	realGoEnv     = "CI_TEST_REAL_GO"     // the go command the go stand-in passes the rest to
+	// stubVerdictsEnv is the verdicts JSON gobench-dyn run writes to
+	// --json, if set.
+	stubVerdictsEnv = "CI_TEST_STUB_VERDICTS"
 )
 
 func TestMain(m *testing.M) {
@@ -111,6 +114,9 @@ func stubMain(log, name string, args []string) int {
 		write("-o", "BenchmarkStub-2 \t 100 \t 10.0 ns/op\n")
 		write("--baseline-out", "BenchmarkStub-2 \t 100 \t 9.0 ns/op\n")
 		write("--raw", "{\"stub\":true}\n")
+		if doc := os.Getenv(stubVerdictsEnv); doc != "" {
+			write("--json", doc)
+		}
 		return code
 	case len(args) > 0 && args[0] == "report":
 		files := flagValues(args)
@@ -127,7 +133,7 @@ func flagValues(args []string) map[string]string {
 	v := map[string]string{}
 	for i := 0; i+1 < len(args) && args[i] != "--"; i++ {
 		switch args[i] {
-		case "-o", "--raw", "--baseline-out", "--markdown", "--html":
+		case "-o", "--raw", "--baseline-out", "--json", "--markdown", "--html":
 			v[args[i]] = args[i+1]
 		}
 	}
@@ -412,7 +418,7 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"--stop", "cv`touch pwned-stop`",
 		"--budget", "10m",
 		"--config", "my config.json",
-		"--baseline", "origin/main", "--baseline-out", out["baseline-results"], "--min-change", "0.05",
+		"--baseline", "origin/main", "--baseline-out", out["baseline-results"], "--json", out["verdicts"], "--min-change", "0.05",
 		"--layout", "fixed $(touch pwned-layout)",
 		"./a/...", "./b/...", "*", "$(touch", "pwned-packages)",
 		"--slice-time", "200ms", "--fail-on", "time,allocs",
@@ -439,10 +445,25 @@ func TestActionPackageLikeAFlag(t *testing.T) {
 	assert.Contains(t, r.runLog, "packages: --baseline=HEAD is not a package pattern")
 }
 
+// verdictsDoc is a verdicts document (docs/VERDICTS.md) holding one
+// comparison per verdict given, failing the gate where fails says.
+func verdictsDoc(partial bool, verdicts map[string]bool) string {
+	var cs []string
+	failed := false
+	for v, fails := range verdicts {
+		cs = append(cs, fmt.Sprintf(`{"bench":"BenchmarkStub-2","unit":"ns/op","verdict":%q,"fails":%t}`, v, fails))
+		failed = failed || fails
+	}
+	return fmt.Sprintf(`{"schema_version":1,"comparisons":[%s],"failed":%t,"partial":%t}`, strings.Join(cs, ","), failed, partial)
+}
+
+// The outputs come from the verdicts file, not from the log: a log that
+// says nothing of a regression does not hide the one the verdicts hold.
 func TestActionRegression(t *testing.T) {
 	j := newJob(t)
+	j.env = append(j.env, stubVerdictsEnv+"="+verdictsDoc(false, map[string]bool{"regression": true, "no change": false}))
 	inputs := map[string]string{"baseline": "origin/main"}
-	r := j.runAction(inputs, 1, "gobench-dyn: regression against --baseline origin/main in time\n")
+	r := j.runAction(inputs, 1, "gobench-dyn: exit 1\n")
 
 	assert.Equal(t, "1", r.outputs["exit-code"])
 	assert.Equal(t, "true", r.outputs["regression"])
@@ -455,11 +476,41 @@ func TestActionRegression(t *testing.T) {
 
 	log, err := os.ReadFile(j.outputs["paths"]["log"])
 	require.NoError(t, err)
-	assert.Contains(t, string(log), "regression against --baseline", "the log goes into the artifact")
+	assert.Contains(t, string(log), "gobench-dyn: exit 1", "the log goes into the artifact")
+	assert.FileExists(t, r.outputs["verdicts"], "the verdicts go into the artifact")
+	assert.Equal(t, j.outputs["paths"]["out"], filepath.Dir(r.outputs["verdicts"]))
+}
+
+// A strict gate that fails on an inconclusive comparison says so; a
+// regression that does not fail the gate (a unit fail-on leaves out) is
+// no regression of the step.
+func TestActionInconclusiveFromVerdicts(t *testing.T) {
+	j := newJob(t)
+	j.env = append(j.env, stubVerdictsEnv+"="+verdictsDoc(false, map[string]bool{"inconclusive": true, "regression": false}))
+	r := j.runAction(map[string]string{"baseline": "origin/main", "fail-on": "time,inconclusive"}, 1, "gobench-dyn: regression against --baseline origin/main\n")
+	assert.Equal(t, "false", r.outputs["regression"], "the log's words count for nothing")
+	assert.Equal(t, "true", r.outputs["inconclusive"])
+	assert.Contains(t, j.readSummary(), "**Inconclusive**")
+	require.True(t, r.verdictRan)
+	assert.Equal(t, 1, r.verdict)
+}
+
+// An interrupted run's verdicts rest on part of the run: they set no
+// output, and the exit status (130) fails the step.
+func TestActionPartialVerdicts(t *testing.T) {
+	j := newJob(t)
+	j.env = append(j.env, stubVerdictsEnv+"="+verdictsDoc(true, map[string]bool{"regression": true}))
+	r := j.runAction(map[string]string{"baseline": "origin/main"}, 130, "gobench-dyn: interrupted\n")
+	assert.Equal(t, "130", r.outputs["exit-code"])
+	assert.Equal(t, "false", r.outputs["regression"])
+	assert.Equal(t, "false", r.outputs["inconclusive"])
+	require.True(t, r.verdictRan)
+	assert.Equal(t, 130, r.verdict)
 }
 
 func TestActionFailedBenchmark(t *testing.T) {
 	j := newJob(t)
+	j.env = append(j.env, stubVerdictsEnv+"="+verdictsDoc(false, map[string]bool{"no change": false}))
 	r := j.runAction(map[string]string{"baseline": "origin/main"}, 1, "gobench-dyn: 1 benchmark failed (with --keep-going, failures do not change the exit status)\n")
 	assert.Equal(t, "1", r.outputs["exit-code"])
 	assert.Equal(t, "false", r.outputs["regression"], "a failed benchmark is not a regression")

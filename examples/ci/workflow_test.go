@@ -198,7 +198,8 @@ func TestBenchWorkflow(t *testing.T) {
 		assert.Less(t, idx["actions/checkout"], idx["gobench-dyn/gobench-dyn"])
 		assert.Less(t, idx["actions/setup-go"], idx["gobench-dyn/gobench-dyn"])
 
-		assert.Equal(t, "origin/${{ github.base_ref }}", bench.With["baseline"])
+		assert.Equal(t, "merge-base:origin/${{ github.base_ref || github.event.repository.default_branch }}", bench.With["baseline"],
+			"the merge base, for pull requests and pushes alike")
 		assert.NotEmpty(t, bench.With["budget"])
 		for k := range bench.With {
 			assert.Contains(t, a.Inputs, k, "bench.yml passes an input action.yml does not declare")

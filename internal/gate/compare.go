@@ -314,6 +314,8 @@ type Result struct {
 	// were measured in: its changes describe the machine of that time.
 	From time.Time `json:"from,omitzero"`
 	To   time.Time `json:"to,omitzero"`
+	// OldCommit is the commit of a baseline checked out of git.
+	OldCommit string `json:"old_commit,omitempty"`
 	// Looks are the planned looks of a sequential comparison, and
 	// Spending how they spend the level.
 	Looks       []int          `json:"looks,omitempty"`

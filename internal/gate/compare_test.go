@@ -97,7 +97,7 @@ func TestConstantUnits(t *testing.T) {
 	assert.False(t, res.Failed(FailOn{FailTime, FailBytes}))
 	assert.True(t, res.Failed(FailOn{FailAny}))
 	var buf bytes.Buffer
-	require.NoError(t, res.WriteJSON(&buf))
+	require.NoError(t, res.WriteJSON(&buf, JSONOptions{}))
 	assert.True(t, json.Valid(buf.Bytes()))
 }
 

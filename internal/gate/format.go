@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -439,71 +438,4 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	r.writeLayoutSensitive(w, "- ")
 	r.writeShift(w)
 	return nil
-}
-
-// num is a float that JSON writes as null when it is NaN or infinite.
-type num = render.JSONFloat
-
-type jsonInterval struct {
-	Center, Lo, Hi num
-	Confidence     float64
-}
-
-func jsonIV(iv stats.Interval) jsonInterval {
-	return jsonInterval{num(iv.Center), num(iv.Lo), num(iv.Hi), iv.Confidence}
-}
-
-type jsonSummary struct {
-	N          int          `json:"n"`
-	Iterations int          `json:"iterations"`
-	Mean       num          `json:"mean"`
-	Median     num          `json:"median"`
-	CI         jsonInterval `json:"ci"`
-}
-
-func jsonSum(s Summary) jsonSummary {
-	return jsonSummary{s.N, s.Iterations, num(s.Mean), num(s.Median), jsonIV(s.CI)}
-}
-
-type jsonComparison struct {
-	Package    string       `json:"pkg,omitempty"`
-	Benchmark  string       `json:"bench"`
-	Unit       string       `json:"unit"`
-	Better     int          `json:"better"`
-	Old        jsonSummary  `json:"old"`
-	New        jsonSummary  `json:"new"`
-	Ratio      jsonInterval `json:"ratio"`
-	Change     num          `json:"change"`
-	P          num          `json:"p"`
-	Confidence float64      `json:"confidence"`
-	Verdict    Verdict      `json:"verdict"`
-	Method     string       `json:"method,omitempty"`
-	Trimmed    bool         `json:"trimmed,omitempty"`
-	Units      int          `json:"units,omitempty"`
-	Look       int          `json:"look,omitempty"`
-	Detectable num          `json:"detectable,omitempty"`
-	More       int          `json:"more,omitempty"`
-	Note       string       `json:"note,omitempty"`
-	// LayoutSpread as Comparison's.
-	LayoutSpread float64 `json:"layout_spread,omitempty"`
-}
-
-// WriteJSON writes r as one indented JSON object. Undefined values (the
-// ratio of an inconclusive comparison, a change from zero) are null.
-func (r *Result) WriteJSON(w io.Writer) error {
-	out := struct {
-		*Result
-		Comparisons []jsonComparison `json:"comparisons"`
-		Summary     string           `json:"summary"`
-	}{Result: r, Summary: r.Summary(), Comparisons: []jsonComparison{}}
-	for _, c := range r.Comparisons {
-		out.Comparisons = append(out.Comparisons, jsonComparison{
-			c.Package, c.Benchmark, c.Unit, c.Better, jsonSum(c.Old), jsonSum(c.New),
-			jsonIV(c.Ratio), num(c.Change), num(c.P), c.Confidence, c.Verdict,
-			c.Method, c.Trimmed, c.Units, c.Look, num(c.Detectable), c.More, c.Note, c.LayoutSpread,
-		})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

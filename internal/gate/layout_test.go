@@ -99,7 +99,7 @@ func TestLayoutSensitiveListed(t *testing.T) {
 	var text, md, js strings.Builder
 	require.NoError(t, res.WriteText(&text))
 	require.NoError(t, res.WriteMarkdown(&md))
-	require.NoError(t, res.WriteJSON(&js))
+	require.NoError(t, res.WriteJSON(&js, JSONOptions{}))
 	assert.Regexp(t, `layout-sensitive .*:\n  BenchmarkX \(example.com/p\) sec/op: ±\d+\.\d\d% across code layouts\n`, text.String())
 	assert.Contains(t, md.String(), "Layout-sensitive")
 	assert.Contains(t, js.String(), `"layout_spread": 0.`)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -27,6 +28,20 @@ func (r *run) warnDirty(changes []string) {
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: warning: the working tree has uncommitted changes (%s%s): they are measured against --baseline %s; commit or stash them to compare commits\n",
 		strings.Join(shown, ", "), more, r.opts.Baseline)
+}
+
+// nameBaseline names the baseline checked out at commit rev in the log
+// and the comparison. A merge base is named with its commit: which commit
+// it is depends on HEAD, and the title of a comparison should say what it
+// compared.
+func (r *run) nameBaseline(rev string) {
+	r.baseRev = rev
+	what := ""
+	if target, ok := worktree.CutMergeBase(r.opts.Baseline); ok {
+		r.baseName = fmt.Sprintf("%s (%.12s)", r.opts.Baseline, rev)
+		what = fmt.Sprintf(", the merge base of HEAD and %s,", target)
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: baseline %s (%.12s)%s checked out in a temporary worktree\n", r.opts.Baseline, rev, what)
 }
 
 // describeSuite says how many benchmarks in how many packages a run

@@ -43,7 +43,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 		return nil, usage.Errorf("Baseline", "%w", err)
 	}
 	r.cleanups.Add(func() { _ = co.Remove() })
-	fmt.Fprintf(r.log, "gobench-dyn: baseline %s (%.12s) checked out in a temporary worktree\n", r.opts.Baseline, co.Rev)
+	r.nameBaseline(co.Rev)
 	r.warnDirty(co.Changes)
 	base, err := r.prepareVersion(ctx, co.Dir, tmp, record.VersionBaseline)
 	if err != nil {

@@ -41,6 +41,9 @@ type run struct {
 	// headName names the code under test in a comparison: HEAD, or the
 	// working tree when it has uncommitted changes.
 	headName string
+	// baseName names the baseline in a comparison, and baseRev is the
+	// commit checked out for it.
+	baseName, baseRev string
 	// minimumBudget is the budget that gives every benchmark
 	// render.FewestProcesses processes, preparation included, as
 	// estimated before the run; prepTime is the preparation.
@@ -363,7 +366,8 @@ func (r *run) compare(res *Result, obs *observer) error {
 	if err != nil {
 		return err
 	}
-	c.OldName, c.NewName = r.opts.Baseline, cmp.Or(r.headName, "HEAD")
+	c.OldName, c.NewName = cmp.Or(r.baseName, r.opts.Baseline), cmp.Or(r.headName, "HEAD")
+	c.OldCommit = r.baseRev
 	res.Comparison = c
 	res.Regressed = len(c.Regressions(r.opts.FailOn)) > 0
 	res.Inconclusive = !res.Regressed && c.Failed(r.opts.FailOn)

@@ -75,25 +75,17 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 	return top, nil
 }
 
-// Add checks out rev of the repository holding dir into a new directory
-// under parent (which should be private to the run), detached from any
-// branch. The caller must Remove it.
+// Add checks out rev of the repository holding dir (a revision Resolve
+// takes) into a new directory under parent (which should be private to
+// the run), detached from any branch. The caller must Remove it.
 func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
 	top, err := TopLevel(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	// "--end-of-options" keeps a revision that starts with "-" from
-	// being read as an option.
-	hash, err := git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if errors.Is(err, ErrNoGit) {
-		return nil, err
-	}
+	hash, err := Resolve(ctx, top, rev)
 	if err != nil {
-		if shallow, _ := git(ctx, top, "rev-parse", "--is-shallow-repository"); shallow == "true" {
-			return nil, fmt.Errorf("%w: %q is not among the commits it holds; fetch the history with \"git fetch --unshallow\" (in GitHub Actions, check out with \"fetch-depth: 0\")", ErrShallow, rev)
-		}
-		return nil, fmt.Errorf("%q is not a commit: %w", rev, err)
+		return nil, err
 	}
 	wt := filepath.Join(parent, "baseline")
 	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, hash); err != nil {
