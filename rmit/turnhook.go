@@ -64,10 +64,16 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	out.Write(src[:m[1]])
 	out.WriteString(call)
 	out.Write(src[m[1]:])
-	return map[string][]byte{
-		path: out.Bytes(),
+	files := map[string][]byte{
 		filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_turns.go"): []byte(turnHookSource),
-	}, nil
+	}
+	// The same copy fixes b.N per benchmark (FixedNEnv).
+	patched, err := addFixedN(goroot, out.Bytes(), files)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	files[path] = patched
+	return files, nil
 }
 
 // turnHookSource is the file the overlay adds to package testing.

@@ -79,7 +79,17 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		return nil, err
 	}
 	flags, sliceTime := buildFlags(o, o.Overlay), o.SliceTime
+	hooked := false
+	if !o.duets() {
+		// The turn hook also runs a family of sub-benchmarks together,
+		// each at its own b.N, when one fails alone (rmit.Family).
+		// Without it such a family fails as it did before.
+		if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay); err == nil {
+			flags, hooked = buildFlags(o, ov), true
+		}
+	}
 	if o.duets() {
+		hooked = true
 		// Both versions' binaries wait for their turns through a hook
 		// in package testing, and calibrate b.N for one turn.
 		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay)
@@ -116,6 +126,9 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	}
 	for _, b := range suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}
+	}
+	for _, p := range suite.Packages {
+		p.Hooked = hooked
 	}
 	return suite, nil
 }
