@@ -21,11 +21,12 @@ import (
 // sub-benchmarks computed, a sub-benchmark that skips unless a sibling ran
 // before it, a TestMain that counts what ran. go test -bench runs all of
 // them in order, so such a suite passes there; run one leaf alone and the
-// parent's check fails. A leaf of a family is therefore run alone once,
-// for one op, before its first iteration, and if it fails alone, its
-// whole family is measured together from then on: one process runs the
+// parent's check fails. A leaf of a family that fails in its first
+// iteration alone, which discovery saw pass with its siblings, has its
+// whole family measured together from then on: one process runs the
 // parent with all its sub-benchmarks in source order, each at its own
-// fixed b.N (FixedNEnv), and records every sibling's slices.
+// fixed b.N (FixedNEnv), and records every sibling's slices. Nothing of
+// the failed iteration is kept.
 type Family struct {
 	// Top is the top-level benchmark's name.
 	Top string
@@ -83,42 +84,98 @@ func familyOf(b *Benchmark) *Family {
 	return nil
 }
 
+// firstAlone runs the first iteration of e, a member of a family, alone,
+// holding its records until it is over: if it fails, none is kept, its
+// family is measured together from then on (in both versions), and the
+// iteration runs again as one of its family, as does partner's, if any.
+// It reports false, having run nothing, when e is not the first
+// iteration of a family member or when its pair runs as a duet, whose
+// members are run alone for one op beforehand instead (withSiblings).
+func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, order int, sum *Summary) (bool, error) {
+	b := e.Bench
+	f := familyOf(b)
+	if f == nil || !b.Package.Hooked || r.aloneChecked[b] || f.Together || partner != nil {
+		return false, nil
+	}
+	r.aloneChecked[b] = true
+	var held []func()
+	r.held = &held
+	slices0, warmup0, in0 := sum.Slices, sum.Warmup, sum.InSlices
+	start := r.now()
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
+	wall := r.now().Sub(start)
+	r.held = nil
+	if fail != nil && ctx.Err() == nil {
+		sum.Slices, sum.Warmup, sum.InSlices = slices0, warmup0, in0
+		r.together(b, fmt.Sprintf("%s failed alone: %s", b.Name, fail.Reason))
+		return true, r.familyIterations(ctx, e, nil, k, order, sum)
+	}
+	for _, rec := range held {
+		rec()
+	}
+	if fail != nil && fail.Reason == "interrupted" {
+		return true, ErrInterrupted
+	}
+	if r.account(e, k, wall, fail, sum) {
+		r.judge(e, k, measured, inSlices, slicesWall, sum)
+	}
+	return true, nil
+}
+
+// hold keeps rec, a record to write, for later when an iteration's
+// records are held, and reports whether it did.
+func (r *Runner) hold(rec func()) bool {
+	if r.held == nil {
+		return false
+	}
+	*r.held = append(*r.held, rec)
+	return true
+}
+
+// together marks the families of b, in every version, measured together.
+func (r *Runner) together(b *Benchmark, why string) {
+	for _, t := range r.twins[b.Bench()] {
+		if tf := familyOf(t); tf != nil && !tf.Together {
+			tf.Together, tf.Why = true, why
+			if t != b {
+				tf.Why = "its other version's family is measured together"
+			}
+		}
+	}
+}
+
 // withSiblings reports whether b is measured with its siblings. Before the
-// first iteration of a member of a family, in either version, it runs
-// each version's member alone for one op; if one fails alone, both
-// versions' families are measured together, so that the two versions are
-// measured alike.
+// first duet of a member of a family, it runs each version's member alone
+// for one op: a duet's workers wait for their turns, and a failure after
+// the last of them goes unseen. If one fails alone, both versions'
+// families are measured together, so that the two versions are measured
+// alike, one process after the other.
 func (r *Runner) withSiblings(ctx context.Context, b *Benchmark) bool {
 	if familyOf(b) == nil || !b.Package.Hooked {
 		return false
 	}
 	twins := r.twins[b.Bench()]
 	for _, t := range twins {
+		if r.Turns == nil {
+			break
+		}
 		if r.aloneChecked[t] || ctx.Err() != nil {
 			continue
 		}
 		r.aloneChecked[t] = true
 		if tf := familyOf(t); tf != nil && !tf.Together {
 			if why := r.runAlone(ctx, t); why != "" && ctx.Err() == nil {
-				tf.Together, tf.Why = true, fmt.Sprintf("%s failed alone: %s", t.Name, why)
+				r.together(t, fmt.Sprintf("%s failed alone: %s", t.Name, why))
 			}
 		}
 	}
-	together := false
 	for _, t := range twins {
 		if tf := familyOf(t); tf != nil && tf.Together {
-			together = true
+			r.together(t, tf.Why)
+			return true
 		}
 	}
-	if !together {
-		return false
-	}
-	for _, t := range twins {
-		if tf := familyOf(t); tf != nil && !tf.Together {
-			tf.Together, tf.Why = true, "its other version's family is measured together"
-		}
-	}
-	return true
+	return false
 }
 
 // runAlone runs b alone for one op, as its iterations would, and returns

@@ -116,6 +116,9 @@ type Runner struct {
 	twins        map[record.Bench][]*Benchmark
 	aloneChecked map[*Benchmark]bool
 	familyRan    map[familyIteration]bool
+	// held, when set, collects the records of an iteration that are
+	// kept only if it completes (firstAlone).
+	held *[]func()
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -346,7 +349,9 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 				}
 			}
 			var err error
-			if r.withSiblings(ctx, e.Bench) {
+			if alone, ferr := r.firstAlone(ctx, e, partner, k, order+1, sum); alone || ferr != nil {
+				err = ferr
+			} else if r.withSiblings(ctx, e.Bench) {
 				err = r.familyIterations(ctx, e, partner, k, order+1, sum)
 				if partner != nil {
 					order++
@@ -698,11 +703,17 @@ func (r *Runner) recalibrate(b *Benchmark, perOp []float64) {
 }
 
 func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {
+	if r.hold(func() { r.warmupEnd(b, k, it, slice, met) }) {
+		return
+	}
 	r.event(&record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
 		SuiteRun: k, Iteration: it, Slice: slice, Met: met})
 }
 
 func (r *Runner) slice(b *Benchmark, s *record.Slice) {
+	if r.hold(func() { r.slice(b, s) }) {
+		return
+	}
 	r.write(s)
 	if r.Observer != nil {
 		r.Observer.Slice(b, s)

@@ -1,6 +1,8 @@
 // Package siblings holds benchmarks that go test -bench . accepts although
 // some of their leaves fail when run alone: they depend on their siblings,
-// on their parent or on what TestMain sees.
+// on their parent or on what TestMain sees. Each reports a fixed ns/op
+// (fixed), so that a comparison of a version with itself finds no change
+// on any machine and under any load.
 package siblings
 
 import (
@@ -18,6 +20,9 @@ func work(n int) {
 	}
 	sink += x
 }
+
+// fixed reports the same time per op in every run.
+func fixed(b *testing.B) { b.ReportMetric(1000, "ns/op") }
 
 // benchmarks counts the benchmark functions run; TestMain prints it.
 var benchmarks int
@@ -38,6 +43,7 @@ func BenchmarkParentReads(b *testing.B) {
 			work(100)
 			counted++
 		}
+		fixed(b)
 	})
 	if counted == 0 {
 		b.Fatalf("count did not run: %d", counted)
@@ -46,6 +52,7 @@ func BenchmarkParentReads(b *testing.B) {
 		for range b.N {
 			work(200)
 		}
+		fixed(b)
 	})
 }
 
@@ -59,6 +66,7 @@ func BenchmarkSkipsAlone(b *testing.B) {
 			work(100)
 		}
 		input = []int{1, 2, 3}
+		fixed(b)
 	})
 	b.Run("use", func(b *testing.B) {
 		if input == nil {
@@ -67,6 +75,7 @@ func BenchmarkSkipsAlone(b *testing.B) {
 		for b.Loop() {
 			work(len(input) * 50)
 		}
+		fixed(b)
 	})
 }
 
@@ -89,6 +98,7 @@ func BenchmarkParentCleanup(b *testing.B) {
 			for range b.N {
 				work(size)
 			}
+			fixed(b)
 		})
 	}
 }
@@ -103,6 +113,7 @@ func BenchmarkSameName(b *testing.B) {
 			work(100)
 		}
 		first = true
+		fixed(b)
 	})
 	b.Run("case", func(b *testing.B) {
 		if !first {
@@ -111,6 +122,7 @@ func BenchmarkSameName(b *testing.B) {
 		for range b.N {
 			work(100)
 		}
+		fixed(b)
 	})
 }
 
@@ -120,4 +132,5 @@ func BenchmarkAlone(b *testing.B) {
 	for range b.N {
 		work(100)
 	}
+	fixed(b)
 }
