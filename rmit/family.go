@@ -261,7 +261,9 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	count := 1
 	for _, m := range f.Members {
 		me := Entry{Bench: m, Iteration: e.Iteration, Padding: e.Padding}
-		if r.state[m] == nil || !r.runnable(me) || r.covered(me, k) {
+		// A member whose iteration an interrupted run recorded replays
+		// it when its own entry comes.
+		if r.state[m] == nil || !r.runnable(me) || r.covered(me, k) || r.Resume.lookup(m, k, e.Iteration) != nil {
 			continue
 		}
 		mr := &memberRun{b: m}
