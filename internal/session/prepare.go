@@ -80,23 +80,19 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	}
 	flags, sliceTime := buildFlags(o, o.Overlay), o.SliceTime
 	hooked := false
-	if !o.duets() {
-		// The turn hook also runs a family of sub-benchmarks together,
-		// each at its own b.N, when one fails alone (rmit.Family).
-		// Without it such a family fails as it did before.
-		if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay); err == nil {
-			flags, hooked = buildFlags(o, ov), true
-		}
-	}
 	if o.duets() {
-		hooked = true
 		// Both versions' binaries wait for their turns through a hook
 		// in package testing, and calibrate b.N for one turn.
 		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay)
 		if err != nil {
 			return nil, fmt.Errorf("preparing the %s's test binaries to take turns: %w", versionName(version), err)
 		}
-		flags, sliceTime = buildFlags(o, ov), o.TurnTime
+		flags, sliceTime, hooked = buildFlags(o, ov), o.TurnTime, true
+	} else if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay); err == nil {
+		// The same hook runs a family of sub-benchmarks together, each
+		// at its own b.N, when one fails alone (rmit.Family); without
+		// it, such a family fails as it did before.
+		flags, hooked = buildFlags(o, ov), true
 	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
