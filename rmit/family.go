@@ -220,6 +220,14 @@ func (r *Runner) covered(e Entry, k int) bool {
 	return r.familyRan[familyIteration{e.Bench, k, e.Iteration}]
 }
 
+// ran notes that entry e of suite run k was measured, alone or with its
+// family, so that no process of its family measures it again.
+func (r *Runner) ran(e Entry, k int) {
+	if familyOf(e.Bench) != nil {
+		r.familyRan[familyIteration{e.Bench, k, e.Iteration}] = true
+	}
+}
+
 // familyIteration names one iteration of one member of a family.
 type familyIteration struct {
 	b         *Benchmark
@@ -302,7 +310,6 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	}
 	for _, mr := range runs {
 		me := Entry{Bench: mr.b, Iteration: e.Iteration, Padding: e.Padding}
-		r.familyRan[familyIteration{mr.b, k, e.Iteration}] = true
 		fail := fails[mr.b]
 		if fail == nil && !mr.done {
 			fail = &Failure{Bench: mr.b, SuiteRun: k, Iteration: e.Iteration,

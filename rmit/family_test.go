@@ -83,6 +83,14 @@ func TestFixedNHook(t *testing.T) {
 // failure, every leaf's slices at its own b.N, and each iteration of the
 // family one process that records them all.
 func TestFamilyMeasuredTogether(t *testing.T) {
+	// The seeds put a leaf that passes alone first in one schedule, and
+	// one that fails alone first in another.
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { testFamilyMeasuredTogether(t, seed) })
+	}
+}
+
+func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
 	pkg := familyPackage(t)
 	bs, fails, err := Discover(context.Background(), pkg, DiscoverOptions{Bench: ".", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
 	require.NoError(t, err)
@@ -96,8 +104,8 @@ func TestFamilyMeasuredTogether(t *testing.T) {
 	}
 	var raw bytes.Buffer
 	w := record.NewWriter(&raw)
-	require.NoError(t, w.Write(&record.Header{Seed: 3}))
-	r := &Runner{Benchmarks: bs, Policy: Static{Warmup: 1, Slices: 2}, Seed: 3, FixedN: true, Timeout: time.Minute, Raw: w}
+	require.NoError(t, w.Write(&record.Header{Seed: seed}))
+	r := &Runner{Benchmarks: bs, Policy: Static{Warmup: 1, Slices: 2}, Seed: seed, FixedN: true, Timeout: time.Minute, Raw: w}
 	sum, err := r.Run(context.Background())
 	require.NoError(t, err)
 	run, warns, err := record.Read(&raw, "raw")
@@ -128,10 +136,13 @@ func TestFamilyMeasuredTogether(t *testing.T) {
 	for _, b := range bs {
 		series := run.Series(record.Key{Bench: b.Bench()}, "ns/op")
 		assert.Len(t, series, 4, "%s: 2 suite runs × 2 iterations", b.Name)
+		slices := 0
 		for _, s := range run.Slices {
 			if s.Benchmark == b.Name {
+				slices++
 				assert.Equal(t, b.N, s.N, "%s runs at its own b.N", b.Name)
 			}
 		}
+		assert.Equal(t, 4*3, slices, "%s: each of its 4 processes measured once, 3 slices each", b.Name)
 	}
 }

@@ -399,6 +399,7 @@ func (r *Runner) account(e Entry, k int, wall time.Duration, fail *Failure, sum 
 	st.iterations++
 	st.last = [2]int{k, e.Iteration}
 	sum.Iterations++
+	r.ran(e, k)
 	if r.Observer != nil {
 		r.Observer.IterationDone(b, fail)
 	}
