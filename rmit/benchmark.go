@@ -33,6 +33,8 @@ type Benchmark struct {
 	N int64
 	// Config caps the benchmark's suite runs and iterations.
 	Config Config
+	// Family holds the leaves discovery ran with this one.
+	Family *Family
 }
 
 // NewBenchmark returns the benchmark printed as name by pkg's test binary

@@ -81,9 +81,15 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			}
 			args = append(args, pkg.TestArgs...)
 			found, fail := probeRun(ctx, pkg, top, args, probe, opts)
+			family := &Family{Top: top, Pattern: pattern}
+			if setCPU {
+				family.Procs = procs
+			}
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
+				b.Family = family
+				family.Members = append(family.Members, b)
 				benches = append(benches, b)
 			}
 			if fail == nil && len(found) == 0 && len(levels) == 1 {

@@ -37,6 +37,9 @@ type Package struct {
 	// binary, as go test -args passes them: flags of the package's
 	// TestMain, or -test.short.
 	TestArgs []string
+	// Hooked says that the binary was built with the overlay of
+	// TurnHook, which a family measured together needs (Family).
+	Hooked bool
 }
 
 // A Note says why a package or benchmark was left out.

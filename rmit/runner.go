@@ -109,6 +109,16 @@ type Runner struct {
 	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
 	allWall  time.Duration         // wall time of all its slices, the first from the process start
 	perOp    []float64             // the time per op of its measurement slices (timePerOp)
+
+	// twins holds each benchmark's versions; aloneChecked the members
+	// of families run alone once (withSiblings); familyRan the
+	// iterations a process of their family measured.
+	twins        map[record.Bench][]*Benchmark
+	aloneChecked map[*Benchmark]bool
+	familyRan    map[familyIteration]bool
+	// held, when set, collects the records of an iteration that are
+	// kept only if it completes (firstAlone).
+	held *[]func()
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -151,6 +161,9 @@ type Summary struct {
 	// Precision holds, for every benchmark that completed an iteration,
 	// how well its mean is known at the end, in the order of Benchmarks.
 	Precision []BenchPrecision
+	// Together are the families measured with their siblings, since a
+	// member failed alone (Family).
+	Together []*Family
 }
 
 // A BenchPrecision is the precision one benchmark's mean reached.
@@ -190,10 +203,12 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	r.loop = &policy.Loop{Policy: r.Policy, Now: r.now}
 	r.state = map[*Benchmark]*benchState{}
 	r.byID = map[string]*Benchmark{}
+	r.twins, r.aloneChecked, r.familyRan = map[record.Bench][]*Benchmark{}, map[*Benchmark]bool{}, map[familyIteration]bool{}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	for _, b := range r.Benchmarks {
 		r.state[b] = &benchState{}
 		r.byID[b.ID] = b
+		r.twins[b.Bench()] = append(r.twins[b.Bench()], b)
 		if r.Resume != nil && r.Resume.budgetCut[b.ID] {
 			r.state[b].budgetCut = true
 			sum.BudgetCut = append(sum.BudgetCut, b)
@@ -221,6 +236,9 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		}
 	}
 	for _, b := range r.Benchmarks {
+		if f := familyOf(b); f != nil && f.Together && !slices.Contains(sum.Together, f) {
+			sum.Together = append(sum.Together, f)
+		}
 		sum.Criterion += r.loop.Spent(b.ID)
 		if st := r.state[b]; st.iterations > 0 {
 			d, _ := r.loop.Last(b.ID)
@@ -292,7 +310,7 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			if ctx.Err() != nil {
 				return ErrInterrupted
 			}
-			if !r.runnable(e) {
+			if !r.runnable(e) || r.covered(e, k) {
 				continue
 			}
 			// A pair of entries runs as one duet when slices are paired
@@ -331,7 +349,14 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 				}
 			}
 			var err error
-			if partner != nil {
+			if alone, ferr := r.firstAlone(ctx, e, partner, k, order+1, sum); alone || ferr != nil {
+				err = ferr
+			} else if r.withSiblings(ctx, e.Bench) {
+				err = r.familyIterations(ctx, e, partner, k, order+1, sum)
+				if partner != nil {
+					order++
+				}
+			} else if partner != nil {
 				order++
 				err = r.duet(ctx, e, *partner, k, order, sum)
 			} else {
@@ -374,6 +399,7 @@ func (r *Runner) account(e Entry, k int, wall time.Duration, fail *Failure, sum 
 	st.iterations++
 	st.last = [2]int{k, e.Iteration}
 	sum.Iterations++
+	r.ran(e, k)
 	if r.Observer != nil {
 		r.Observer.IterationDone(b, fail)
 	}
@@ -678,11 +704,17 @@ func (r *Runner) recalibrate(b *Benchmark, perOp []float64) {
 }
 
 func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {
+	if r.hold(func() { r.warmupEnd(b, k, it, slice, met) }) {
+		return
+	}
 	r.event(&record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
 		SuiteRun: k, Iteration: it, Slice: slice, Met: met})
 }
 
 func (r *Runner) slice(b *Benchmark, s *record.Slice) {
+	if r.hold(func() { r.slice(b, s) }) {
+		return
+	}
 	r.write(s)
 	if r.Observer != nil {
 		r.Observer.Slice(b, s)

@@ -40,8 +40,9 @@ var benchLoop = regexp.MustCompile(`(?s)func \([a-z]+ \*[A-Za-z]+\) processBench
 // the testing package of the Go installation at goroot, keyed by the
 // absolute paths they take: a copy of testing/benchmark.go that waits for
 // its turn before each slice after the first, and the file that does the
-// waiting. Without TurnEnv set, a binary built with them runs exactly as
-// one built without: the hook returns at once.
+// waiting; the same copy gives each benchmark FixedNEnv names its own b.N.
+// Without TurnEnv and FixedNEnv set, a binary built with them runs exactly
+// as one built without: the hooks return at once.
 //
 // The hook sits outside everything go test times: a slice it lets go
 // measures what go test -bench measures at the same fixed b.N, run1 and
@@ -64,10 +65,16 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	out.Write(src[:m[1]])
 	out.WriteString(call)
 	out.Write(src[m[1]:])
-	return map[string][]byte{
-		path: out.Bytes(),
+	files := map[string][]byte{
 		filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_turns.go"): []byte(turnHookSource),
-	}, nil
+	}
+	// The same copy fixes b.N per benchmark (FixedNEnv).
+	patched, err := addFixedN(goroot, out.Bytes(), files)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	files[path] = patched
+	return files, nil
 }
 
 // turnHookSource is the file the overlay adds to package testing.

@@ -79,6 +79,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		return nil, err
 	}
 	flags, sliceTime := buildFlags(o, o.Overlay), o.SliceTime
+	hooked := false
 	if o.duets() {
 		// Both versions' binaries wait for their turns through a hook
 		// in package testing, and calibrate b.N for one turn.
@@ -86,7 +87,12 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		if err != nil {
 			return nil, fmt.Errorf("preparing the %s's test binaries to take turns: %w", versionName(version), err)
 		}
-		flags, sliceTime = buildFlags(o, ov), o.TurnTime
+		flags, sliceTime, hooked = buildFlags(o, ov), o.TurnTime, true
+	} else if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay); err == nil {
+		// The same hook runs a family of sub-benchmarks together, each
+		// at its own b.N, when one fails alone (rmit.Family); without
+		// it, such a family fails as it did before.
+		flags, hooked = buildFlags(o, ov), true
 	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
@@ -117,6 +123,9 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	}
 	for _, b := range suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}
+	}
+	for _, p := range suite.Packages {
+		p.Hooked = hooked
 	}
 	return suite, nil
 }

@@ -117,6 +117,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 	if len(sum.BudgetCut) > 0 {
 		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, plural(len(sum.BudgetCut), "benchmark"), pick(len(sum.BudgetCut) == 1, "it was", "they were"))
 	}
+	writeTogether(w, sum.Together)
 	for i, d := range r.Drifting {
 		if i == listed {
 			fmt.Fprintf(w, "  NOT STEADY: %d more\n", len(r.Drifting)-listed)

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// TestSiblingsAsGoTest runs the real command on testdata/siblings, whose
+// benchmarks go test -bench . accepts although some of their leaves fail
+// alone (a parent that reads a sibling's result, a sub-benchmark that
+// skips unless its sibling ran, a second b.Run of the same name that
+// checks the first), beside a parent b.Cleanup and a TestMain that counts
+// benchmarks, and a package go test rejects. Each package passes under
+// run and run --baseline, paired either way, exactly when it passes under
+// go test -bench .
+func TestSiblingsAsGoTest(t *testing.T) {
+	repo := t.TempDir()
+	require.NoError(t, os.CopyFS(repo, os.DirFS(absDir(t, "testdata/siblings"))))
+	gittest.Git(t, repo, "init", "-q")
+	gittest.CommitAll(t, repo, "one")
+	together := []string{"BenchmarkParentReads", "BenchmarkSkipsAlone", "BenchmarkSameName"}
+	// One suite run: a family is found in the first.
+	quick := []string{"--stop", "none", "--slice-time", "5ms", "--suite-runs", "1", "--slices", "2", "--seed", "1", "--progress", "off"}
+	variants := map[string][]string{
+		"run":                              quick,
+		"run --baseline":                   append([]string{"--baseline", "HEAD", "--turns", "10"}, quick...),
+		"run --baseline --pairing process": append([]string{"--baseline", "HEAD", "--pairing", "process"}, quick...),
+	}
+	for _, pkg := range []string{".", "./broken"} {
+		if testing.Short() {
+			t.Skip("end-to-end: builds and runs benchmarks")
+		}
+		goTest := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1x", pkg)
+		goTest.Dir = repo
+		out, err := goTest.CombinedOutput()
+		passes := err == nil
+		require.Equal(t, pkg == ".", passes, "go test -bench . %s:\n%s", pkg, out)
+		for name, args := range variants {
+			if !passes && slices.Contains(args, "process") {
+				continue // one way of pairing suffices to fail
+			}
+			t.Run(pkg+" "+name, func(t *testing.T) {
+				results := filepath.Join(t.TempDir(), "new.txt")
+				_, stderr, code := gobenchDyn(t, repo, append([]string{"run", pkg, "-o", results}, args...)...)
+				if !passes {
+					assert.Equal(t, 1, code, "go test -bench . fails, and so does gobench-dyn:\n%s", stderr)
+					assert.Contains(t, stderr, "the parent always fails")
+					return
+				}
+				require.Equal(t, 0, code, "go test -bench . passes, and so does gobench-dyn:\n%s", stderr)
+				counts := readBenchResults(t, results)
+				for _, leaf := range []string{"ParentReads/count", "ParentReads/again", "SkipsAlone/prepare", "SkipsAlone/use",
+					"ParentCleanup/size=50", "ParentCleanup/size=150", "SameName/case", "SameName/case#01", "Alone"} {
+					assert.Positive(t, sumPrefix(counts, leaf+"-"), "%s has results: %v", leaf, counts)
+				}
+				for _, top := range together {
+					assert.Regexp(t, `siblings\.`+top+`: 2 benchmarks, `+rmit.FamilyNote, stderr)
+				}
+				assert.NotContains(t, stderr, "BenchmarkParentCleanup: 2 benchmarks, "+rmit.FamilyNote, "its leaves pass alone")
+			})
+		}
+	}
+}

@@ -1,0 +1,419 @@
+package rmit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// A Family is the leaves of one top-level benchmark that discovery ran
+// together, in one process, as go test runs them.
+//
+// Most leaves measure the same run alone, selected by their own pattern,
+// as with their siblings. Some do not: a parent that checks what its
+// sub-benchmarks computed, a sub-benchmark that skips unless a sibling ran
+// before it, a TestMain that counts what ran. go test -bench runs all of
+// them in order, so such a suite passes there; run one leaf alone and the
+// parent's check fails. A leaf of a family that fails in its first
+// iteration alone, which discovery saw pass with its siblings, has its
+// whole family measured together from then on: one process runs the
+// parent with all its sub-benchmarks in source order, each at its own
+// fixed b.N (FixedNEnv), and records every sibling's slices. Nothing of
+// the failed iteration is kept.
+type Family struct {
+	// Top is the top-level benchmark's name.
+	Top string
+	// Pattern is the -test.bench pattern discovery ran the family with.
+	Pattern string
+	// Procs is the -test.cpu value it runs with; 0 leaves GOMAXPROCS alone.
+	Procs int
+	// Members are its leaves in the order go test ran them.
+	Members []*Benchmark
+	// Together says that a member failed alone, so that the family is
+	// measured together; Why holds how it failed.
+	Together bool
+	Why      string
+}
+
+// FamilyNote is what a run says once per family measured together.
+const FamilyNote = "measured with its siblings: its parent checks what they compute"
+
+// An EnvStarter is a Starter that can add to the environment of the
+// binaries it starts. A family runs at the b.N of each member only
+// through one.
+type EnvStarter interface {
+	StartEnv(bin, dir string, args, env []string) (Process, error)
+}
+
+// StartEnv implements EnvStarter.
+func (s ExecStarter) StartEnv(bin, dir string, args, env []string) (Process, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	return s.startExec(cmd, dir)
+}
+
+// startProcessEnv is startProcess with env added to the environment.
+func startProcessEnv(s Starter, bin, dir string, args, env []string) (*process, error) {
+	if s == nil {
+		s = ExecStarter{}
+	}
+	es, ok := s.(EnvStarter)
+	if !ok {
+		return nil, fmt.Errorf("the runner's starter cannot set the environment of a test binary")
+	}
+	p, err := es.StartEnv(bin, dir, args, env)
+	if err != nil {
+		return nil, err
+	}
+	return &process{proc: p, stdout: p.Stdout(), stderr: stderrTail{p}}, nil
+}
+
+// familyOf returns the family discovery found b in, or nil when b has no
+// sibling: then it runs alone as go test runs it.
+func familyOf(b *Benchmark) *Family {
+	if f := b.Family; f != nil && len(f.Members) > 1 {
+		return f
+	}
+	return nil
+}
+
+// firstAlone runs the first iteration of e, a member of a family, alone,
+// holding its records until it is over: if it fails, none is kept, its
+// family is measured together from then on (in both versions), and the
+// iteration runs again as one of its family, as does partner's, if any.
+// It reports false, having run nothing, when e is not the first
+// iteration of a family member or when its pair runs as a duet, whose
+// members are run alone for one op beforehand instead (withSiblings).
+func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, order int, sum *Summary) (bool, error) {
+	b := e.Bench
+	f := familyOf(b)
+	if f == nil || !b.Package.Hooked || r.aloneChecked[b] || f.Together || partner != nil {
+		return false, nil
+	}
+	r.aloneChecked[b] = true
+	var held []func()
+	r.held = &held
+	slices0, warmup0, in0 := sum.Slices, sum.Warmup, sum.InSlices
+	start := r.now()
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
+	wall := r.now().Sub(start)
+	r.held = nil
+	if fail != nil && ctx.Err() == nil {
+		sum.Slices, sum.Warmup, sum.InSlices = slices0, warmup0, in0
+		r.together(b, fmt.Sprintf("%s failed alone: %s", b.Name, fail.Reason))
+		return true, r.familyIterations(ctx, e, nil, k, order, sum)
+	}
+	for _, rec := range held {
+		rec()
+	}
+	if fail != nil && fail.Reason == "interrupted" {
+		return true, ErrInterrupted
+	}
+	if r.account(e, k, wall, fail, sum) {
+		r.judge(e, k, measured, inSlices, slicesWall, sum)
+	}
+	return true, nil
+}
+
+// hold keeps rec, a record to write, for later when an iteration's
+// records are held, and reports whether it did.
+func (r *Runner) hold(rec func()) bool {
+	if r.held == nil {
+		return false
+	}
+	*r.held = append(*r.held, rec)
+	return true
+}
+
+// together marks the families of b, in every version, measured together.
+func (r *Runner) together(b *Benchmark, why string) {
+	for _, t := range r.twins[b.Bench()] {
+		if tf := familyOf(t); tf != nil && !tf.Together {
+			tf.Together, tf.Why = true, why
+			if t != b {
+				tf.Why = "its other version's family is measured together"
+			}
+		}
+	}
+}
+
+// withSiblings reports whether b is measured with its siblings. Before the
+// first duet of a member of a family, it runs each version's member alone
+// for one op: a duet's workers wait for their turns, and a failure after
+// the last of them goes unseen. If one fails alone, both versions'
+// families are measured together, so that the two versions are measured
+// alike, one process after the other.
+func (r *Runner) withSiblings(ctx context.Context, b *Benchmark) bool {
+	if familyOf(b) == nil || !b.Package.Hooked {
+		return false
+	}
+	twins := r.twins[b.Bench()]
+	for _, t := range twins {
+		if r.Turns == nil {
+			break
+		}
+		if r.aloneChecked[t] || ctx.Err() != nil {
+			continue
+		}
+		r.aloneChecked[t] = true
+		if tf := familyOf(t); tf != nil && !tf.Together {
+			if why := r.runAlone(ctx, t); why != "" && ctx.Err() == nil {
+				r.together(t, fmt.Sprintf("%s failed alone: %s", t.Name, why))
+			}
+		}
+	}
+	for _, t := range twins {
+		if tf := familyOf(t); tf != nil && tf.Together {
+			r.together(t, tf.Why)
+			return true
+		}
+	}
+	return false
+}
+
+// runAlone runs b alone for one op, as its iterations would, and returns
+// how it failed, or "" if it printed its result and the binary exited 0.
+func (r *Runner) runAlone(ctx context.Context, b *Benchmark) string {
+	one := *b
+	one.N = 1
+	p, err := startProcess(r.Starter, b.Package.Binary, b.Package.Dir, one.args(1))
+	if err != nil {
+		return "cannot start test binary: " + err.Error()
+	}
+	stop := p.watch(ctx, r.Timeout)
+	defer stop()
+	got, why := false, ""
+	_ = scanOutput(p.stdout, func(name string, n int64) bool { return name == b.Name && n == 1 }, func(it outputItem) bool {
+		switch it.kind {
+		case itemResult:
+			got = got || it.name == b.Name
+		case itemFailure, itemPanic:
+			if why == "" {
+				why = it.reason
+			}
+		}
+		return false
+	})
+	waitErr := p.wait()
+	switch {
+	case why != "":
+	case p.killedFor() != "":
+		why = p.killedFor()
+	case waitErr != nil:
+		why = withCause(exitReason(waitErr), p.stderr.String())
+	case !got:
+		why = "printed no result (it skipped itself)"
+	}
+	return why
+}
+
+// covered reports whether entry e of suite run k was measured already, by
+// a process of its family.
+func (r *Runner) covered(e Entry, k int) bool {
+	return r.familyRan[familyIteration{e.Bench, k, e.Iteration}]
+}
+
+// ran notes that entry e of suite run k was measured, alone or with its
+// family, so that no process of its family measures it again.
+func (r *Runner) ran(e Entry, k int) {
+	if familyOf(e.Bench) != nil {
+		r.familyRan[familyIteration{e.Bench, k, e.Iteration}] = true
+	}
+}
+
+// familyIteration names one iteration of one member of a family.
+type familyIteration struct {
+	b         *Benchmark
+	k, number int
+}
+
+// memberRun is one member's part of a family process.
+type memberRun struct {
+	b        *Benchmark
+	feed     *policy.Feed
+	slice    int
+	done     bool
+	inSlices time.Duration
+	wall     time.Duration
+	perOp    []float64
+}
+
+// familyIterations runs entry e, and then its partner, if any, as
+// iterations of their families.
+func (r *Runner) familyIterations(ctx context.Context, e Entry, partner *Entry, k, order int, sum *Summary) error {
+	if err := r.familyRun(ctx, e, k, order, sum); err != nil || partner == nil {
+		return err
+	}
+	if !r.runnable(*partner) || r.covered(*partner, k) {
+		return nil
+	}
+	return r.familyRun(ctx, *partner, k, order+1, sum)
+}
+
+// familyRun runs one process of e's family, the parent with all its
+// sub-benchmarks as go test runs them, each at its own b.N, and records
+// the slices of every member still scheduled as its iteration e.Iteration
+// of suite run k.
+func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summary) error {
+	f := e.Bench.Family
+	start := r.now()
+	var runs []*memberRun
+	byName := map[string]*memberRun{}
+	count := 1
+	for _, m := range f.Members {
+		me := Entry{Bench: m, Iteration: e.Iteration, Padding: e.Padding}
+		// A member whose iteration an interrupted run recorded replays
+		// it when its own entry comes.
+		if r.state[m] == nil || !r.runnable(me) || r.covered(me, k) || r.Resume.lookup(m, k, e.Iteration) != nil {
+			continue
+		}
+		mr := &memberRun{b: m}
+		runs = append(runs, mr)
+		byName[m.Name] = mr
+		count = max(count, r.Policy.MaxSlices(m.ID))
+	}
+	args := []string{
+		"-test.run=^$",
+		"-test.bench=" + f.Pattern,
+		"-test.benchtime=" + strconv.FormatInt(e.Bench.N, 10) + "x",
+		"-test.count=" + strconv.Itoa(count),
+		"-test.benchmem",
+	}
+	if f.Procs > 0 {
+		args = append(args, "-test.cpu="+strconv.Itoa(f.Procs))
+	}
+	args = append(args, e.Bench.Package.TestArgs...)
+	fails := map[*Benchmark]*Failure{}
+	failAll := func(reason, detail string) {
+		for _, mr := range runs {
+			if fails[mr.b] == nil {
+				fails[mr.b] = &Failure{Bench: mr.b, SuiteRun: k, Iteration: e.Iteration, Reason: reason, Detail: detail}
+			}
+		}
+	}
+	p, err := startProcessEnv(r.Starter, e.Bench.Package.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members)})
+	if err != nil {
+		failAll("cannot start test binary", err.Error())
+	} else {
+		r.scanFamily(ctx, p, e, k, order, runs, byName, count, failAll, sum)
+	}
+	wall := r.now().Sub(start)
+	if ctx.Err() != nil {
+		return ErrInterrupted
+	}
+	for _, mr := range runs {
+		me := Entry{Bench: mr.b, Iteration: e.Iteration, Padding: e.Padding}
+		fail := fails[mr.b]
+		if fail == nil && !mr.done {
+			fail = &Failure{Bench: mr.b, SuiteRun: k, Iteration: e.Iteration,
+				Reason: fmt.Sprintf("the test binary printed %d of the %d slices asked for", mr.slice, r.Policy.MaxSlices(mr.b.ID))}
+		}
+		if r.account(me, k, wall/time.Duration(len(runs)), fail, sum) {
+			r.judge(me, k, mr.feed.Measured, mr.inSlices, mr.wall, sum)
+		}
+		if fail == nil {
+			r.recalibrate(mr.b, mr.perOp)
+		}
+	}
+	return nil
+}
+
+// scanFamily reads the output of family process p and records its
+// members' slices; failAll marks every member failed.
+func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, runs []*memberRun, byName map[string]*memberRun, count int, failAll func(reason, detail string), sum *Summary) {
+	stop := p.watch(ctx, r.Timeout)
+	defer stop()
+	f := e.Bench.Family
+	for _, mr := range runs {
+		mr.feed = r.loop.Begin(mr.b.ID)
+	}
+	accept := func(name string, n int64) bool {
+		for _, m := range f.Members {
+			if m.Name == name {
+				return n == m.N
+			}
+		}
+		return false
+	}
+	last := r.now()
+	left := len(runs)
+	var failure string
+	var failText strings.Builder
+	_ = scanOutput(p.stdout, accept, func(it outputItem) bool {
+		if ctx.Err() != nil {
+			return true
+		}
+		switch it.kind {
+		case itemResult:
+			now := r.now()
+			mr := byName[it.name]
+			if mr == nil || mr.done {
+				// A sibling no longer scheduled, or past what its
+				// policy asked for: it ran all the same, as go test
+				// runs it, and its time belongs to no slice.
+				last = now
+				return false
+			}
+			mr.slice++
+			rec := &record.Slice{
+				Package: mr.b.Package.ImportPath, Benchmark: mr.b.Name, Version: mr.b.Package.Version, Instance: r.Instance,
+				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: mr.slice, Warmup: mr.feed.Step.Warmup,
+				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
+			}
+			last = now
+			mr.wall += time.Duration(rec.WallNs)
+			r.slice(mr.b, rec)
+			if mr.feed.Step.Warmup {
+				sum.Warmup++
+			} else {
+				sum.Slices++
+				sum.InSlices += time.Duration(rec.WallNs)
+				mr.inSlices += time.Duration(rec.WallNs)
+				mr.perOp = append(mr.perOp, timePerOp(rec))
+			}
+			if mr.feed.Add(primaryValue(it.values)) {
+				r.warmupEnd(mr.b, k, e.Iteration, mr.slice, mr.feed.Step.Met)
+			}
+			if mr.feed.Step.Done || mr.slice == count {
+				mr.done = true
+				left--
+			}
+			if left == 0 {
+				// Every member has its slices; the siblings after them
+				// need not run.
+				p.kill("done")
+				return true
+			}
+		case itemFailure, itemPanic:
+			if failure == "" {
+				failure = it.reason
+				failText.WriteString(it.detail)
+			} else {
+				failText.WriteString(it.text())
+			}
+			failText.WriteByte('\n')
+		}
+		return false
+	})
+	waitErr := p.wait()
+	stop()
+	why := p.killedFor()
+	if ctx.Err() != nil {
+		return
+	}
+	switch {
+	case why == "timeout" && left > 0:
+		failAll(why, killDetail(why, r.Timeout, p.stderr.String()))
+	case failure != "":
+		failAll(failure, strings.TrimSpace(failText.String()+"\n"+p.stderr.String()))
+	case waitErr != nil && left > 0:
+		failAll(withCause(exitReason(waitErr), p.stderr.String()), p.stderr.String())
+	}
+}

@@ -1,0 +1,148 @@
+package rmit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// buildFamily builds the test binary of testdata/family with the turn
+// hook once per test binary.
+var buildFamily = sync.OnceValues(func() (*Package, error) {
+	dir, err := filepath.Abs("testdata/family")
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	out, err := os.MkdirTemp("", "rmit-test-")
+	if err != nil {
+		return nil, err
+	}
+	ov, err := TurnOverlay(ctx, dir, filepath.Join(out, "overlay"), "")
+	if err != nil {
+		return nil, err
+	}
+	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	built, _, failed := Build(ctx, pkgs, BuildOptions{Dir: dir, OutDir: out, BuildFlags: []string{"-overlay=" + ov}})
+	if len(failed) > 0 {
+		return nil, failed[0]
+	}
+	built[0].Hooked = true
+	return built[0], nil
+})
+
+func familyPackage(t *testing.T) *Package {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	p, err := buildFamily()
+	require.NoError(t, err)
+	return p
+}
+
+// The hook runs each benchmark FixedNEnv names at its own b.N, b.Loop
+// included, a second b.Run of one name (#01) and a name with a space
+// too, and the others at -test.benchtime.
+func TestFixedNHook(t *testing.T) {
+	pkg := familyPackage(t)
+	cmd := exec.Command(pkg.Binary, "-test.run=^$", "-test.bench=.", "-test.benchtime=3x")
+	cmd.Dir = pkg.Dir
+	cmd.Env = append(os.Environ(), FixedNEnv+"=7 BenchmarkFamily/first\n11 BenchmarkFamily/first#01\n13 BenchmarkFamily/with_space\n17 BenchmarkFamily/loop\n")
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s", out)
+	got := map[string]int{}
+	line := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s`)
+	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+		if m := line.FindStringSubmatch(sc.Text()); m != nil {
+			got[m[1]], _ = strconv.Atoi(m[3])
+		}
+	}
+	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 7, "BenchmarkFamily/first#01": 11, "BenchmarkFamily/with_space": 13,
+		"BenchmarkFamily/loop": 17, "BenchmarkAlone": 3}, got, "%s", out)
+}
+
+// A family whose later leaves fail alone is measured together: no
+// failure, every leaf's slices at its own b.N, and each iteration of the
+// family one process that records them all.
+func TestFamilyMeasuredTogether(t *testing.T) {
+	// The seeds put a leaf that passes alone first in one schedule, and
+	// one that fails alone first in another.
+	for _, seed := range []uint64{1, 2, 3} {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { testFamilyMeasuredTogether(t, seed) })
+	}
+}
+
+func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
+	pkg := familyPackage(t)
+	bs, fails, err := Discover(context.Background(), pkg, DiscoverOptions{Bench: ".", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
+	require.NoError(t, err)
+	require.Empty(t, fails)
+	require.Equal(t, []string{"BenchmarkFamily/first", "BenchmarkFamily/with_space", "BenchmarkFamily/first#01", "BenchmarkFamily/loop", "BenchmarkAlone"}, names(bs))
+	for i, b := range bs {
+		b.N = int64(100 + i) // distinct, so that a slice at another's N shows
+	}
+	for _, b := range bs {
+		b.Config = Config{SuiteRuns: 2, Iterations: 2}
+	}
+	var raw bytes.Buffer
+	w := record.NewWriter(&raw)
+	require.NoError(t, w.Write(&record.Header{Seed: seed}))
+	r := &Runner{Benchmarks: bs, Policy: Static{Warmup: 1, Slices: 2}, Seed: seed, FixedN: true, Timeout: time.Minute, Raw: w}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	run, warns, err := record.Read(&raw, "raw")
+	require.NoError(t, err)
+	require.Empty(t, warns)
+	assert.Empty(t, sum.Failed)
+	require.Len(t, sum.Together, 1)
+	fam := sum.Together[0]
+	assert.Equal(t, "BenchmarkFamily", fam.Top)
+	assert.Contains(t, fam.Why, "failed alone")
+	assert.Len(t, fam.Members, 4)
+	// In suite run 2, once the family is known, one process measured
+	// all four members of each iteration: their slices share its place
+	// in the schedule.
+	orders := map[int]map[int]bool{}
+	for _, s := range run.Slices {
+		if s.SuiteRun == 2 && strings.HasPrefix(s.Benchmark, "BenchmarkFamily/") {
+			if orders[s.Iteration] == nil {
+				orders[s.Iteration] = map[int]bool{}
+			}
+			orders[s.Iteration][s.Order] = true
+		}
+	}
+	assert.Len(t, orders, 2)
+	for it, o := range orders {
+		assert.Len(t, o, 1, "iteration %d of suite run 2 ran in one process", it)
+	}
+	for _, b := range bs {
+		series := run.Series(record.Key{Bench: b.Bench()}, "ns/op")
+		assert.Len(t, series, 4, "%s: 2 suite runs × 2 iterations", b.Name)
+		slices := 0
+		for _, s := range run.Slices {
+			if s.Benchmark == b.Name {
+				slices++
+				assert.Equal(t, b.N, s.N, "%s runs at its own b.N", b.Name)
+			}
+		}
+		assert.Equal(t, 4*3, slices, "%s: each of its 4 processes measured once, 3 slices each", b.Name)
+	}
+}

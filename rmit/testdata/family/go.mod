@@ -1,0 +1,3 @@
+module example.com/family
+
+go 1.26
