@@ -64,10 +64,15 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	out.Write(src[:m[1]])
 	out.WriteString(call)
 	out.Write(src[m[1]:])
-	return map[string][]byte{
+	files := map[string][]byte{
 		path: out.Bytes(),
 		filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_turns.go"): []byte(turnHookSource),
-	}, nil
+	}
+	if patched, hook := loopHook(out.Bytes()); hook != nil {
+		files[path] = patched
+		files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_loop.go")] = hook
+	}
+	return files, nil
 }
 
 // turnHookSource is the file the overlay adds to package testing.
