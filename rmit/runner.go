@@ -732,8 +732,15 @@ func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
 	if len(untimed) > 0 {
 		want = min(max(want, timedFor(time.Duration(stats.Median(untimed)))), maxSliceStretch*r.SliceTime)
 	}
+	// Slices far from the slice time are recalibrated; slices that
+	// spend less than TimerShare inside the timer, as soon as they are
+	// a fifth short of the time that would.
+	low := want / 3
+	if want > r.SliceTime {
+		low = want * 4 / 5
+	}
 	got := time.Duration(ns * float64(b.N))
-	if got > want/3 && got < want*3 {
+	if got > low && got < want*3 {
 		return
 	}
 	b.N = NForSlice(ns, want)

@@ -30,8 +30,8 @@ func endTimeUse(t *testing.T, run *record.Run) *record.TimeUse {
 // share returns the share of slice s's wall time inside the timer.
 func share(s *record.Slice) float64 { return float64(s.Timed()) / float64(s.WallNs) }
 
-// TestSlicesOutlastTheirSetup runs benchmarks whose every call spends 10×
-// and 100× its 1 ms slice in setup, on the fake clock. The first process
+// TestSlicesOutlastTheirSetup runs benchmarks whose every call spends 1×,
+// 10× and 100× its 1 ms slice in setup, on the fake clock. The first process
 // measures that cost, and the later ones run slices long enough to spend
 // 70% inside the timer, up to 30 times the slice time. The summary and
 // the end record count the setup out of the time inside the timer.
@@ -40,6 +40,7 @@ func TestSlicesOutlastTheirSetup(t *testing.T) {
 		setup time.Duration
 		later float64 // the share inside the timer of the later processes' slices
 	}{
+		{time.Millisecond, rmit.TimerShare},
 		{10 * time.Millisecond, rmit.TimerShare},
 		{100 * time.Millisecond, 30.0 / (30 + 100)},
 	} {
