@@ -44,10 +44,11 @@ var benchLoop = regexp.MustCompile(`(?s)func \([a-z]+ \*[A-Za-z]+\) processBench
 // one built without: the hook returns at once.
 //
 // The hook sits outside everything go test times: a slice it lets go
-// measures what go test -bench measures at the same fixed b.N, run1 and
-// the garbage collection before each timed run included, and the wait
-// happens before any of it, so that a worker does nothing while the
-// other takes its turn.
+// measures what go test -bench measures at the same fixed b.N, and the
+// wait happens before any of it, so that a worker does nothing while
+// the other takes its turn. Where the Go release's b.Loop is one the loop
+// hook knows, the overlay also holds that hook (loophook.go), which
+// takes the benchmark's setup and go test's run1 out of the turns.
 func TurnHook(goroot string) (map[string][]byte, error) {
 	path := filepath.Join(goroot, "src", "testing", "benchmark.go")
 	src, err := os.ReadFile(path)
