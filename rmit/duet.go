@@ -253,12 +253,12 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 			N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)), Layout: r.layoutOf(b, k, s.e.Iteration).Seed,
 		}
 		r.slice(b, rec)
+		sum.sliceDone(rec)
 		s.wall += now.Sub(begin)
 		if warmup {
 			sum.Warmup++
 		} else {
 			sum.Slices++
-			sum.InSlices += now.Sub(begin)
 			s.inSlices += now.Sub(begin)
 			s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
 			s.measured = append(s.measured, primaryValue(it.values))
@@ -333,6 +333,7 @@ func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
 			plan.Turns = t
 		}
 	}
+	plan.Turns = max(plan.Turns, r.state[b].turns)
 	return plan
 }
 
@@ -445,9 +446,10 @@ func measuredCount(p *pastIteration) int {
 // its timer starts (run again in every turn, as go test -count runs it in
 // every count). Turns far shorter than that cost waste the machine; turns
 // far longer track the host's changes of speed less closely. So the
-// duets after a pair's first take turns of about the cost the first one
-// measured, within [TurnTime/2, 64 × TurnTime], changing b.N of both
-// versions alike only when it is off by more than twice. Only the first
+// duets after a pair's first take turns that spend TimerShare of their
+// wall time inside the timer at the cost the first one measured, within
+// [TurnTime/2, 64 × TurnTime], changing b.N of both versions alike only
+// when it is off by more than a fifth below or twice above. Only the first
 // duet retunes: on a busy machine the cost moves from duet to duet with
 // the waits for a CPU, and b.N would follow it back and forth. With
 // write it records the new b.N.
@@ -469,12 +471,16 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 		return
 	}
 	per, cost := timed/time.Duration(turns), max(outside/time.Duration(turns), 0)
-	want := min(max(cost, r.TurnTime/2), 64*r.TurnTime)
-	if want <= 2*per && 2*want >= per {
+	want := min(max(timedFor(cost), r.TurnTime/2), 64*r.TurnTime)
+	a := sides[0].e.Bench
+	n := a.N
+	if want > 2*per || 5*per < 4*want {
+		n = max(1, int64(float64(a.N)*float64(want)/float64(per)))
+	}
+	r.amortiseStart(sides, plan, time.Duration(float64(per)*float64(n)/float64(a.N)), cost, write)
+	if n == a.N {
 		return
 	}
-	a := sides[0].e.Bench
-	n := max(1, int64(float64(a.N)*float64(want)/float64(per)))
 	for _, s := range sides {
 		b := s.e.Bench
 		b.N = n

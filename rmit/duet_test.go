@@ -411,8 +411,8 @@ func TestDuetRetunesTurns(t *testing.T) {
 		}
 	}
 	assert.Equal(t, int64(1000), ns[1], "calibrated")
-	assert.Equal(t, int64(4000), ns[2], "100µs timed, 400µs outside: four times as long")
-	assert.Equal(t, int64(4000), ns[3], "within twice the cost: kept")
+	assert.Equal(t, int64(9333), ns[2], "100µs timed, 400µs outside: 70% inside the timer takes 933µs")
+	assert.Equal(t, int64(9333), ns[3], "on target: kept")
 	assert.Equal(t, head.N, base.N)
 }
 

@@ -319,7 +319,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 			r.judge(me, k, mr.feed.Measured, mr.inSlices, mr.wall, sum)
 		}
 		if fail == nil {
-			r.recalibrate(mr.b, mr.perOp)
+			r.recalibrate(mr.b, mr.perOp, nil)
 		}
 	}
 	return nil

@@ -151,7 +151,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 	}
 
 	var wall, inSlices time.Duration
-	var perOp []float64
+	var perOp, untimed []float64
 	for i := range past.slices {
 		s := &past.slices[i]
 		// A replayed slice counts as measured, but its time was spent
@@ -162,6 +162,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 			sum.Slices++
 			inSlices += time.Duration(s.WallNs)
 			perOp = append(perOp, timePerOp(s))
+			untimed = append(untimed, untimedNs(s))
 		}
 		wall += time.Duration(s.WallNs)
 		b.N = s.N
@@ -188,7 +189,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		}
 		return true
 	}
-	r.recalibrate(b, perOp)
+	r.recalibrate(b, perOp, untimed)
 	if e.Padding {
 		return true
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // ErrInterrupted is returned by Run when its context was cancelled. What
@@ -83,8 +84,9 @@ type Runner struct {
 	// overlay of TurnHook, and Starter, when set, must be a TurnStarter.
 	Turns *TurnPlan
 	// TurnTime is the length of a turn b.N was calibrated for; duets
-	// retune their b.N to the measured cost of a turn within
-	// [TurnTime/2, 64 × TurnTime]. Zero keeps b.N as it is.
+	// retune their b.N so that a turn spends TimerShare of its wall
+	// time inside the timer, within [TurnTime/2, 64 × TurnTime]. Zero
+	// keeps b.N as it is.
 	TurnTime time.Duration
 	Instance string
 	Raw      *record.Writer // may be nil
@@ -109,6 +111,7 @@ type Runner struct {
 	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
 	allWall  time.Duration         // wall time of all its slices, the first from the process start
 	perOp    []float64             // the time per op of its measurement slices (timePerOp)
+	untimed  []float64             // the wall time of each outside the timer, in ns
 
 	// twins holds each benchmark's versions; aloneChecked the members
 	// of families run alone once (withSiblings); familyRan the
@@ -128,6 +131,7 @@ type benchState struct {
 	last      [2]int
 	wall      time.Duration // wall time of its iterations, for estimates
 	stopped   bool          // the policy stopped it
+	turns     int           // the fewest measured turns of its duets that amortise their start (amortiseStart)
 	failed    bool
 	budgetCut bool
 }
@@ -149,6 +153,13 @@ type Summary struct {
 	Padded      int
 	BudgetCut   []*Benchmark
 	Interrupted bool
+
+	// InTimer is the part of InSlices inside the benchmarks' timers;
+	// the rest went to setup, run1, garbage collection and hand-overs.
+	InTimer time.Duration
+	// FirstSlice and LastSlice bound the measuring phase: the start of
+	// the run's first slice, warmup included, and the end of its last.
+	FirstSlice, LastSlice time.Time
 	// CapEstimate estimates how long the cap configuration would have
 	// taken: the time taken plus the iterations left out at each
 	// benchmark's mean iteration time.
@@ -182,6 +193,47 @@ func (s *Summary) Efficiency() float64 {
 		return 0
 	}
 	return float64(s.InSlices) / float64(s.Wall())
+}
+
+// Measuring returns the wall time of the measuring phase, from the
+// start of the first slice to the end of the last.
+func (s *Summary) Measuring() time.Duration {
+	if s.FirstSlice.IsZero() {
+		return 0
+	}
+	return s.LastSlice.Sub(s.FirstSlice)
+}
+
+// TimerShare returns the share of the measuring phase spent inside the
+// benchmarks' timers.
+func (s *Summary) TimerShare() float64 {
+	if s.Measuring() <= 0 {
+		return 0
+	}
+	return float64(s.InTimer) / float64(s.Measuring())
+}
+
+// TimeUse returns the summary's time figures for the raw file's last
+// record.
+func (s *Summary) TimeUse() *record.TimeUse {
+	return &record.TimeUse{WallNs: int64(s.Wall()), MeasuringNs: int64(s.Measuring()), InSlicesNs: int64(s.InSlices), InTimerNs: int64(s.InTimer)}
+}
+
+// sliceDone counts slice rec, measured by this run, in the measuring
+// phase, and, unless it is a warmup slice, in the time inside slices and
+// inside the timer.
+func (s *Summary) sliceDone(rec *record.Slice) {
+	end := rec.Start.Add(time.Duration(rec.WallNs))
+	if s.FirstSlice.IsZero() || rec.Start.Before(s.FirstSlice) {
+		s.FirstSlice = rec.Start
+	}
+	if end.After(s.LastSlice) {
+		s.LastSlice = end
+	}
+	if !rec.Warmup {
+		s.InSlices += time.Duration(rec.WallNs)
+		s.InTimer += min(rec.Timed(), time.Duration(rec.WallNs))
+	}
 }
 
 // Run runs the schedule until every benchmark has reached its cap or been
@@ -251,9 +303,9 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		if cause := haltCause(ctx); cause != nil {
 			reason, err = "stopped: "+cause.Error(), cause
 		}
-		r.event(&record.Event{Event: record.EventInterrupt, Reason: reason + "; results are partial"})
+		r.event(&record.Event{Event: record.EventInterrupt, Reason: reason + "; results are partial", TimeUse: sum.TimeUse()})
 	} else if err == nil {
-		r.event(&record.Event{Event: record.EventEnd})
+		r.event(&record.Event{Event: record.EventEnd, TimeUse: sum.TimeUse()})
 		// A record of the run's end that could not be written leaves
 		// the file unfinished.
 		err = haltCause(ctx)
@@ -543,7 +595,7 @@ func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *S
 // runProcess is runIteration without the slice times, which it leaves in
 // r.inSlices and r.allWall.
 func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
-	r.inSlices, r.allWall, r.perOp = 0, 0, r.perOp[:0]
+	r.inSlices, r.allWall, r.perOp, r.untimed = 0, 0, r.perOp[:0], r.untimed[:0]
 	b := e.Bench
 	maxSlices := r.Policy.MaxSlices(b.ID)
 	fail := func(reason, detail string) *Failure {
@@ -625,7 +677,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if !done {
 		return feed.Measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
 	}
-	r.recalibrate(b, r.perOp)
+	r.recalibrate(b, r.perOp, r.untimed)
 	return feed.Measured, nil
 }
 
@@ -643,13 +695,14 @@ func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last t
 	}
 	r.allWall += time.Duration(rec.WallNs)
 	r.slice(b, rec)
+	sum.sliceDone(rec)
 	if feed.Step.Warmup {
 		sum.Warmup++
 	} else {
 		sum.Slices++
-		sum.InSlices += now.Sub(rec.Start)
 		r.inSlices += now.Sub(rec.Start)
 		r.perOp = append(r.perOp, timePerOp(rec))
+		r.untimed = append(r.untimed, untimedNs(rec))
 	}
 	if feed.Add(primaryValue(it.values)) {
 		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
@@ -684,9 +737,14 @@ func exitReason(err error) string {
 // recalibrate resets b.N when the iteration's slices landed far from the
 // target slice time, for example because the benchmark's speed changed
 // after its warm-up. perOp holds the time per op of its measurement
-// slices (timePerOp). Measurement slices within one iteration always
-// share one N.
-func (r *Runner) recalibrate(b *Benchmark, perOp []float64) {
+// slices (timePerOp), and untimed the wall time of each outside the
+// timer. Measurement slices within one iteration always share one N.
+//
+// A benchmark whose setup runs on every call would spend most of a
+// slice of the target time outside its timer, so its slices are made
+// long enough to spend TimerShare inside it, up to maxSliceStretch times
+// the target.
+func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
 	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {
 		return
 	}
@@ -696,11 +754,22 @@ func (r *Runner) recalibrate(b *Benchmark, perOp []float64) {
 	if ns <= 0 {
 		return
 	}
+	want := r.SliceTime
+	if len(untimed) > 0 {
+		want = min(max(want, timedFor(time.Duration(stats.Median(untimed)))), maxSliceStretch*r.SliceTime)
+	}
+	// Slices far from the slice time are recalibrated; slices that
+	// spend less than TimerShare inside the timer, as soon as they are
+	// a fifth short of the time that would.
+	low := want / 3
+	if want > r.SliceTime {
+		low = want * 4 / 5
+	}
 	got := time.Duration(ns * float64(b.N))
-	if got > r.SliceTime/3 && got < r.SliceTime*3 {
+	if got > low && got < want*3 {
 		return
 	}
-	b.N = NForSlice(ns, r.SliceTime)
+	b.N = NForSlice(ns, want)
 }
 
 func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {

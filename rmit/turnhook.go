@@ -45,10 +45,11 @@ var benchLoop = regexp.MustCompile(`(?s)func \([a-z]+ \*[A-Za-z]+\) processBench
 // as one built without: the hooks return at once.
 //
 // The hook sits outside everything go test times: a slice it lets go
-// measures what go test -bench measures at the same fixed b.N, run1 and
-// the garbage collection before each timed run included, and the wait
-// happens before any of it, so that a worker does nothing while the
-// other takes its turn.
+// measures what go test -bench measures at the same fixed b.N, and the
+// wait happens before any of it, so that a worker does nothing while
+// the other takes its turn. Where the Go release's b.Loop is one the loop
+// hook knows, the overlay also holds that hook (loophook.go), which
+// takes the benchmark's setup and go test's run1 out of the turns.
 func TurnHook(goroot string) (map[string][]byte, error) {
 	path := filepath.Join(goroot, "src", "testing", "benchmark.go")
 	src, err := os.ReadFile(path)
@@ -74,6 +75,10 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	files[path] = patched
+	if looped, hook := loopHook(patched); hook != nil {
+		files[path] = looped
+		files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_loop.go")] = hook
+	}
 	return files, nil
 }
 

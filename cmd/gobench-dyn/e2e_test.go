@@ -81,7 +81,7 @@ func TestRunExamples(t *testing.T) {
 	require.Equal(t, 0, code, "stderr:\n%s", stderr)
 	assert.Empty(t, stdout, "results go to -o")
 	assert.Contains(t, stderr, "seed 7")
-	assert.Contains(t, stderr, "harness efficiency")
+	assert.Contains(t, stderr, "time inside the timer")
 
 	counts := readBenchResults(t, out)
 	require.NotEmpty(t, counts)

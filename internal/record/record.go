@@ -181,7 +181,34 @@ type Event struct {
 	Precision *Precision `json:"precision,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
 	Detail    string     `json:"detail,omitempty"`
-	Time      time.Time  `json:"time"`
+	// TimeUse is, on end and interrupted events, how the run's wall
+	// time was spent.
+	TimeUse *TimeUse  `json:"time_use,omitempty"`
+	Time    time.Time `json:"time"`
+}
+
+// A TimeUse says how much of a run's wall time its benchmarks spent
+// inside their timers. A slice's wall time holds more than its timed
+// run: the setup before b.ResetTimer, go test's one-op run1, the garbage
+// collection before each timed run, and the hand-over between two
+// workers. So the time inside the timer, not the time inside slices, is
+// what the run spent measuring.
+type TimeUse struct {
+	WallNs int64 `json:"wall_ns"`
+	// MeasuringNs runs from the start of the run's first slice to the
+	// end of its last: the wall time without the preparation.
+	MeasuringNs int64 `json:"measuring_ns"`
+	// InSlicesNs is the wall time of the measurement slices.
+	InSlicesNs int64 `json:"in_slices_ns"`
+	// InTimerNs is the time the measurement slices spent inside the
+	// benchmark's timer: N × ns/op summed over them.
+	InTimerNs int64 `json:"in_timer_ns"`
+}
+
+// Timed returns the time slice s spent inside the benchmark's timer, N ×
+// ns/op; 0 for a benchmark that reports no ns/op.
+func (s *Slice) Timed() time.Duration {
+	return time.Duration(float64(s.N) * s.Values["ns/op"])
 }
 
 // A Precision is the interval of a benchmark's mean over its processes

@@ -53,12 +53,19 @@ type fakeBinaries struct {
 	onSlice func(n int) (hang bool)
 	// fails names the benchmarks whose iterations fail after one slice.
 	fails map[string]bool
+	// setup is the wall time outside the timer each call of a
+	// benchmark's function takes before its timed run, by name; loops
+	// names the benchmarks written with b.Loop, whose function a worker
+	// taking turns calls once for all its slices (the loop hook).
+	setup map[string]time.Duration
+	loops map[string]bool
 
 	mu     sync.Mutex
 	counts map[string]int // slices printed, by dir and name
 	slices int            // slices printed by iterations
 	starts int
 	bins   map[string]int // processes started, by binary
+	setups map[string]int // calls of setup, by name
 }
 
 // suffix is the GOMAXPROCS suffix go test appends to names.
@@ -146,8 +153,17 @@ func (f *fakeBinaries) print(p *fakeProcess, dir string, pattern *regexp.Regexp,
 				key := dir + "|" + name
 				ns := f.nsPerOp(dir, name, f.counts[key])
 				f.counts[key]++
+				setup := f.setup[name]
+				if setup > 0 && (i == 0 || p.free == 0 || !f.loops[name]) && !probe {
+					if f.setups == nil {
+						f.setups = map[string]int{}
+					}
+					f.setups[name]++
+				} else {
+					setup = 0
+				}
 				f.mu.Unlock()
-				f.clock.advance(time.Duration(float64(n) * ns))
+				f.clock.advance(setup + time.Duration(float64(n)*ns))
 				return fmt.Sprintf("%s%s \t %d\t %.1f ns/op\t 0 B/op\t 0 allocs/op\n", name, suffix(), n, ns)
 			}
 			if !p.send(slice) {

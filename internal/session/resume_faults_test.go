@@ -100,7 +100,7 @@ func TestResumeRefusesAnEditedHeaderOrAnotherMachine(t *testing.T) {
 
 // TestResumedRunEfficiencyIsItsOwn checks that the slices a resumed run
 // replays from the records do not count as time it spent in slices: its
-// harness efficiency stays a share of its own wall time.
+// time inside slices stays a share of its own wall time.
 func TestResumedRunEfficiencyIsItsOwn(t *testing.T) {
 	f := newFake("BenchmarkA", "BenchmarkB")
 	o := testOptions(t.TempDir())
@@ -114,5 +114,5 @@ func TestResumedRunEfficiencyIsItsOwn(t *testing.T) {
 	assert.LessOrEqual(t, sum.InSlices, sum.Wall())
 	var text strings.Builder
 	got.res.WriteSummary(&text)
-	assert.NotRegexp(t, `harness efficiency (1\d\d|[2-9]\d\d)%`, text.String())
+	assert.NotRegexp(t, `setup included, (1\d\d|[2-9]\d\d)% of wall`, text.String())
 }

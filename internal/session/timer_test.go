@@ -1,0 +1,140 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// endTimeUse returns the time use the raw file's end record holds.
+func endTimeUse(t *testing.T, run *record.Run) *record.TimeUse {
+	t.Helper()
+	for _, e := range run.Events {
+		if e.Event == record.EventEnd {
+			require.NotNil(t, e.TimeUse, "the end record says how the time was spent")
+			return e.TimeUse
+		}
+	}
+	t.Fatal("no end record")
+	return nil
+}
+
+// share returns the share of slice s's wall time inside the timer.
+func share(s *record.Slice) float64 { return float64(s.Timed()) / float64(s.WallNs) }
+
+// TestSlicesOutlastTheirSetup runs benchmarks whose every call spends 1×,
+// 10× and 100× its 1 ms slice in setup, on the fake clock. The first process
+// measures that cost, and the later ones run slices long enough to spend
+// 70% inside the timer, up to 30 times the slice time. The summary and
+// the end record count the setup out of the time inside the timer.
+func TestSlicesOutlastTheirSetup(t *testing.T) {
+	for _, c := range []struct {
+		setup time.Duration
+		later float64 // the share inside the timer of the later processes' slices
+	}{
+		{time.Millisecond, rmit.TimerShare},
+		{10 * time.Millisecond, rmit.TimerShare},
+		{100 * time.Millisecond, 30.0 / (30 + 100)},
+	} {
+		t.Run(c.setup.String(), func(t *testing.T) {
+			f := newFake("BenchmarkSetup")
+			f.nsPerOp = func(string, string, int) float64 { return 1000 }
+			f.setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
+			o := testOptions(t.TempDir())
+			got, err := runFake(t, context.Background(), f, o)
+			require.NoError(t, err)
+			run, _, err := record.ReadFile(o.Raw)
+			require.NoError(t, err)
+
+			var timed time.Duration
+			for _, s := range run.Slices {
+				if s.Warmup {
+					continue
+				}
+				timed += s.Timed()
+				want := c.later
+				if s.SuiteRun == 1 {
+					want = float64(time.Millisecond) / float64(time.Millisecond+c.setup)
+				}
+				assert.InDelta(t, want, share(&s), 0.005, "suite run %d, slice %d", s.SuiteRun, s.Slice)
+			}
+			sum := got.res.Summary
+			assert.Equal(t, timed, sum.InTimer)
+			use := endTimeUse(t, run)
+			assert.Equal(t, int64(timed), use.InTimerNs)
+			assert.Equal(t, int64(sum.InSlices), use.InSlicesNs)
+			assert.Equal(t, int64(sum.Measuring()), use.MeasuringNs)
+			assert.Less(t, sum.InTimer, sum.InSlices, "setup is inside slices, not inside the timer")
+
+			var text bytes.Buffer
+			got.res.WriteSummary(&text)
+			assert.Regexp(t, `time inside the timer \d+% of the measuring phase \(\S+ of \S+\); inside slices, setup included, \d+% of wall`, text.String())
+		})
+	}
+}
+
+// TestTurnsOfALoopPaySetupOnce compares a b.Loop benchmark whose setup is
+// 400 ms with a 10 ms body, pair by pair in turns. The loop hook lets each
+// worker run its setup once, so a pair of workers costs under 3 s, not
+// 2 × 100 setups, and the measuring phase is mostly inside the timer.
+// The fake clock runs the two workers' setups one after the other, where
+// two CPUs would run them at once: a start of 2 × 410 ms and 2 warmup
+// turns of 10 ms. With 100 turns a duet, the turns outlast that start;
+// with 10, the duets after the first take enough turns to amortise it:
+// 0.7/0.3 × 840 ms / (2 × 10 ms), 98, at most 8 times the 10 planned.
+func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
+	for _, c := range []struct {
+		plan  rmit.TurnPlan
+		turns int // of the duets after the first
+	}{
+		{rmit.TurnPlan{Warmup: 2, Turns: 100}, 100},
+		{rmit.TurnPlan{Warmup: 2, Turns: 10}, 80},
+	} {
+		t.Run(fmt.Sprint(c.plan.Turns), func(t *testing.T) {
+			f := newFake("BenchmarkLoop")
+			f.nsPerOp = func(string, string, int) float64 { return 10e6 }
+			f.setup = map[string]time.Duration{"BenchmarkLoop": 400 * time.Millisecond}
+			f.loops = map[string]bool{"BenchmarkLoop": true}
+			o := testOptions(t.TempDir())
+			o.Baseline, o.Pairing = "main", PairSlices
+			o.TurnTime, o.Turns = time.Millisecond, c.plan
+			o.SuiteRuns = 5
+			got, err := runFake(t, context.Background(), f, o)
+			require.NoError(t, err)
+			run, _, err := record.ReadFile(o.Raw)
+			require.NoError(t, err)
+
+			type pair struct{ sr, it int }
+			begin, end, turns := map[pair]time.Time{}, map[pair]time.Time{}, map[pair]int{}
+			for _, s := range run.Slices {
+				p := pair{s.SuiteRun, s.Iteration}
+				if b, ok := begin[p]; !ok || s.Start.Before(b) {
+					begin[p] = s.Start
+				}
+				if e := s.Start.Add(time.Duration(s.WallNs)); e.After(end[p]) {
+					end[p] = e
+				}
+				if !s.Warmup && s.Version == record.VersionHead {
+					turns[p]++
+				}
+			}
+			require.Len(t, begin, o.SuiteRuns)
+			for p := range begin {
+				assert.LessOrEqual(t, end[p].Sub(begin[p]), 3*time.Second, "suite run %d", p.sr)
+				if p.sr > 1 {
+					assert.Equal(t, c.turns, turns[p], "suite run %d", p.sr)
+				}
+			}
+			assert.Equal(t, 2*o.SuiteRuns, f.setups["BenchmarkLoop"], "one setup per worker")
+			assert.GreaterOrEqual(t, got.res.Summary.TimerShare(), 0.6)
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package rmit
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+// TestLoopHookSetupOncePerWorker builds testdata/loopsetup with and
+// without the turn hook's overlay and runs each benchmark for six slices
+// at a fixed b.N, counting the calls of its setup: a worker runs a b.Loop
+// benchmark's setup once, and a b.N loop's once per turn plus the first
+// turn's run1, where plain go test runs it twice a repetition. Each turn
+// prints a result line at the same b.N, allocating exactly what go test
+// reports.
+func TestLoopHookSetupOncePerWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	ctx := context.Background()
+	dir, err := filepath.Abs("testdata/loopsetup")
+	require.NoError(t, err)
+	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	ov, err := TurnOverlay(ctx, dir, filepath.Join(tmp, "overlay"), "")
+	require.NoError(t, err)
+	build := func(out string, flags ...string) *Package {
+		p := *pkgs[0]
+		built, _, failed := Build(ctx, []*Package{&p}, BuildOptions{Dir: dir, OutDir: filepath.Join(tmp, out), BuildFlags: flags})
+		require.Empty(t, failed)
+		return built[0]
+	}
+	hooked, plain := build("hooked", "-overlay="+ov), build("plain")
+
+	const slices, free = 6, 2
+	run := func(bin *Package, bench string, turns bool) (setups int, res []*benchfmt.Result) {
+		log := filepath.Join(t.TempDir(), "setups")
+		t.Setenv("SETUP_LOG", log)
+		args := []string{"-test.run=^$", "-test.bench=^" + bench + "$", "-test.benchtime=20000x", "-test.count=6", "-test.benchmem"}
+		var out []byte
+		if turns {
+			w, err := ExecStarter{}.StartWorker(bin.Binary, dir, args, free)
+			require.NoError(t, err)
+			for range slices - free {
+				require.NoError(t, w.Grant())
+			}
+			out, err = io.ReadAll(w.Stdout())
+			require.NoError(t, err)
+			require.NoError(t, w.Wait(), w.StderrTail())
+		} else {
+			p, err := ExecStarter{}.Start(bin.Binary, dir, args)
+			require.NoError(t, err)
+			out, err = io.ReadAll(p.Stdout())
+			require.NoError(t, err)
+			require.NoError(t, p.Wait(), p.StderrTail())
+		}
+		r := benchfmt.NewReader(bytes.NewReader(out), "out")
+		for r.Scan() {
+			if x, ok := r.Result().(*benchfmt.Result); ok {
+				res = append(res, x.Clone())
+			}
+		}
+		require.NoError(t, r.Err())
+		logged, err := os.ReadFile(log)
+		require.NoError(t, err)
+		return strings.Count(string(logged), "\n"), res
+	}
+	for _, c := range []struct {
+		bench               string
+		hookSetups, goTests int
+	}{
+		{"BenchmarkLoop", 1, slices},
+		{"BenchmarkN", 1 + slices, 2 * slices},
+	} {
+		t.Run(c.bench, func(t *testing.T) {
+			setups, withHook := run(hooked, c.bench, true)
+			assert.Equal(t, c.hookSetups, setups, "setups in one worker")
+			setups, goTest := run(plain, c.bench, false)
+			assert.Equal(t, c.goTests, setups, "setups in go test")
+			require.Len(t, withHook, slices)
+			require.Len(t, goTest, slices)
+			for i, r := range withHook {
+				assert.Equal(t, 20000, r.Iters, "slice %d", i+1)
+				for _, unit := range []string{"B/op", "allocs/op"} {
+					got, ok := r.Value(unit)
+					require.True(t, ok, "slice %d has %s", i+1, unit)
+					want, _ := goTest[i].Value(unit)
+					assert.Equal(t, want, got, "slice %d: %s", i+1, unit)
+				}
+				ns, _ := r.Value("sec/op")
+				assert.Positive(t, ns, "slice %d", i+1)
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/loopsetup
+
+go 1.26

@@ -1,0 +1,76 @@
+package rmit
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
+)
+
+// TimerShare is the share of a slice's wall time that should be spent
+// inside the benchmark's timer. The rest is what each slice costs besides
+// its b.N operations: the setup a benchmark function runs before its
+// timer starts, go test's run1 and garbage collection, and for turns the
+// hand-over. A slice shorter than its cost measures little for the wall
+// time it takes (docs/GATE.md, "Time inside the timer").
+const TimerShare = 0.7
+
+// timedFor returns how long a slice must run inside the timer to spend
+// TimerShare of its wall time there, given its cost outside the timer.
+func timedFor(outside time.Duration) time.Duration {
+	return time.Duration(float64(max(outside, 0)) * TimerShare / (1 - TimerShare))
+}
+
+// maxSliceStretch bounds how far recalibrate lengthens the slices of a
+// benchmark with a costly setup beyond the target slice time.
+const maxSliceStretch = 30
+
+// untimedNs returns the wall time slice s spent outside the timer, in
+// ns; 0 for a benchmark that reports no ns/op, whose time inside the
+// timer is unknown.
+func untimedNs(s *record.Slice) float64 {
+	if _, ok := s.Values["ns/op"]; !ok {
+		return 0
+	}
+	return float64(max(time.Duration(s.WallNs)-s.Timed(), 0))
+}
+
+// maxTurnStretch bounds how many times the planned turns amortiseStart
+// gives a duet.
+const maxTurnStretch = 8
+
+// amortiseStart sets, from a pair's first duet, how many measured turns
+// its later duets take when the workers' start, not their turns, took
+// most of the duet. Two workers start, set up and warm up side by side,
+// and a benchmark written with b.Loop runs its setup there only (the
+// loop hook): with a setup of 400 ms and ten turns of 10 ms, the start
+// is four fifths of the duet. perTurn is the time each turn will spend
+// inside the timer, costTurn its cost outside. With T turns on each side
+// and a start of s, the duet spends 2T·perTurn inside the timer of about
+// s + 2T·(perTurn + costTurn), so it spends TimerShare there from T ≥
+// k·s / (2(perTurn − k·costTurn)), k = TimerShare/(1 − TimerShare). A
+// start shorter than the turns is left alone: more turns would change
+// the duets of benchmarks with no setup to speak of. With write it
+// records the turns.
+func (r *Runner) amortiseStart(sides []*duetSide, plan TurnPlan, perTurn, costTurn time.Duration, write bool) {
+	var start time.Duration
+	for _, s := range sides {
+		start = max(start, s.wall-s.inSlices)
+	}
+	spare := 2 * (perTurn - timedFor(costTurn))
+	if spare <= 0 || start <= 2*time.Duration(plan.Turns)*(perTurn+costTurn) {
+		return
+	}
+	turns := min(maxTurnStretch*plan.Turns, int((timedFor(start)+spare-1)/spare))
+	if turns <= plan.Turns {
+		return
+	}
+	for _, s := range sides {
+		b := s.e.Bench
+		r.state[b].turns = turns
+		if write {
+			r.event(&record.Event{Event: record.EventCalibrated, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+				Value: float64(b.N), Reason: fmt.Sprintf("%d turns a duet: its workers take %v to start and warm up, for %v timed a turn", turns, start, perTurn)})
+		}
+	}
+}
