@@ -61,6 +61,17 @@ func run() int {
 				output[k] = b
 			}
 			b.WriteString(e.Output)
+		case e.Action == "fail" && e.Test == "":
+			// A test binary that panicked or timed out ends its package
+			// with the tests it was running unfinished: their output is
+			// where the panic is.
+			failed = true
+			for u, b := range output {
+				if u.pkg == e.Package {
+					fmt.Print(b.String())
+					delete(output, u)
+				}
+			}
 		case e.Action == "fail" || e.Action == "build-fail":
 			failed = true
 			if b := output[k]; b != nil && e.Test != "" {
