@@ -195,7 +195,7 @@ func TestPublishedAA(t *testing.T) {
 			// The goal of docs/COMPARE.md: at most 1% false alarms where
 			// run --baseline works, at the default rule and threshold.
 			three := slices.Index(thresholds, DefaultThreshold)
-			assert.LessOrEqual(t, float64(flagged[cases[0]][three])/float64(total), 0.01, "interleaved A/A false alarms at 3%%")
+			assert.LessOrEqual(t, float64(flagged[cases[0]][three])/float64(total), 0.01, "interleaved A/A false alarms at 3%")
 		}
 	}
 }
