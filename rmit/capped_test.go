@@ -24,7 +24,9 @@ func TestCappedWarmup(t *testing.T) {
 	}
 	assert.Len(t, warmup, 3)
 	assert.Len(t, measured, 2)
+	assert.GreaterOrEqual(t, p.MaxSlices("b"), 5, "the process is asked for every slice the iteration takes")
 
 	// Other benchmarks keep the policy's warmup.
 	assert.False(t, p.NextSlice("other", []float64{1}, nil).Warmup)
+	assert.Equal(t, 3, p.MaxSlices("other"))
 }

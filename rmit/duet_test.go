@@ -30,6 +30,8 @@ type fakeWorkers struct {
 	exit  map[string]int // dir → the slice after which its worker exits
 	hang  map[string]bool
 	frees []int // the free slices each worker was started with
+	// workers holds every worker started, in order.
+	workers []*fakeWorker
 	// outside is what each granted turn costs before its timed run.
 	outside time.Duration
 }
@@ -66,7 +68,10 @@ func (f *fakeWorkers) StartWorker(bin, dir string, args []string, free int) (Wor
 	n, _ := strconv.ParseInt(strings.TrimSuffix(flags["test.benchtime"], "x"), 10, 64)
 	name := strings.Trim(flags["test.bench"], "^$")
 	r, w := io.Pipe()
-	p := &fakeWorker{out: r, grants: make(chan struct{}), killed: make(chan struct{}), done: make(chan struct{})}
+	p := &fakeWorker{dir: dir, out: r, grants: make(chan struct{}), killed: make(chan struct{}), done: make(chan struct{})}
+	f.mu.Lock()
+	f.workers = append(f.workers, p)
+	f.mu.Unlock()
 	go func() {
 		defer close(p.done)
 		defer w.Close()
@@ -108,6 +113,7 @@ func (f *fakeWorkers) StartWorker(bin, dir string, args []string, free int) (Wor
 
 // fakeWorker is a worker of fakeWorkers.
 type fakeWorker struct {
+	dir    string
 	out    io.Reader
 	grants chan struct{}
 	once   sync.Once
@@ -298,7 +304,26 @@ func TestDuetTimeout(t *testing.T) {
 	sum, err := r.Run(context.Background())
 	require.NoError(t, err)
 	require.NotEmpty(t, sum.Failed)
+	assert.Equal(t, base, sum.Failed[0].Bench)
 	assert.Equal(t, "timeout", sum.Failed[0].Reason)
+
+	// Both workers were killed and have exited: the head worker, waiting
+	// for a turn that never comes, would otherwise be left running. (Its
+	// own timer, started with the base's, may kill it first, and then it
+	// fails for the timeout too.)
+	require.Len(t, f.workers, 2)
+	for _, w := range f.workers {
+		select {
+		case <-w.killed:
+		default:
+			t.Errorf("the %s worker was not killed", w.dir)
+		}
+		select {
+		case <-w.done:
+		default:
+			t.Errorf("the %s worker has not exited", w.dir)
+		}
+	}
 }
 
 // PlanDuet sees every completed duet's slice ratios and costs, and the

@@ -59,6 +59,12 @@ type Capped struct {
 	Warmup map[string]int
 }
 
+// MaxSlices implements Policy: a learned warmup longer than the policy's
+// own comes on top of the slices the policy would take.
+func (p *Capped) MaxSlices(bench string) int {
+	return p.Warmup[bench] + p.Policy.MaxSlices(bench)
+}
+
 // NextSlice implements Policy.
 func (p *Capped) NextSlice(bench string, warmup, measured []float64) policy.Step {
 	s := p.Policy.NextSlice(bench, warmup, measured)

@@ -184,7 +184,11 @@ func simulate(p *Policy, bench string, rng *rand.Rand, sigma float64, between fu
 // simulation, with a within-process sd of 2%: normal effects with ratios
 // of between to within sd of 0, 0.5, 1 and 3, and a bimodal case whose
 // processes land ±3% around the mean at random. least is the coverage the
-// test holds each case to.
+// test holds each case to: 93%, 2 points under the nominal 95%, for the
+// cases that reach it; for the two that fall short, ratio 3 and the
+// bimodal case, a floor just under their measured coverage (92.5% against
+// 92.7%, 86% against 86.4%, within the standard error of 0.5 points), so
+// the test catches them getting worse and claims no more.
 //
 // Ratio 3 comes out at 92.7%, just short of 93%: such a benchmark takes
 // about 18 processes, and the more looks a rule takes, the likelier one
@@ -217,9 +221,11 @@ var coverageCases = []struct {
 
 // TestIntervalCoverage: the interval a benchmark stops with, at the
 // default target and confidence, covers the true mean within 2 points of
-// its nominal 95% for normal between-process effects, although the stop
-// looks at the interval after every process; a bimodal benchmark falls
-// short (see coverageCases). 2000 benchmarks per case (a standard error of
+// its nominal 95% for normal between-process effects up to a ratio of 1,
+// although the stop looks at the interval after every process; at ratio 3
+// it falls just short, and a bimodal benchmark further (see
+// coverageCases). No case covers more than 97%: the interval is not
+// needlessly wide. 2000 benchmarks per case (a standard error of
 // 0.5 points), a cap of 30 processes, slices of 100 ms and processes
 // costing 150 ms besides them.
 func TestIntervalCoverage(t *testing.T) {
@@ -227,6 +233,7 @@ func TestIntervalCoverage(t *testing.T) {
 		cov := intervalCoverage(t, c.between, MinProcesses, 30)
 		t.Logf("%s: coverage %.1f%%", c.name, 100*cov)
 		assert.GreaterOrEqual(t, cov, c.least, c.name)
+		assert.LessOrEqual(t, cov, 0.97, c.name)
 	}
 }
 
@@ -241,7 +248,7 @@ func TestIntervalCoverageSixProcesses(t *testing.T) {
 		}
 		cov := intervalCoverage(t, c.between, 6, 30)
 		t.Logf("%s, at least 6 processes: coverage %.1f%%", c.name, 100*cov)
-		assert.GreaterOrEqual(t, cov, 0.93, c.name)
+		assert.InDelta(t, 0.95, cov, 0.02, c.name)
 	}
 }
 
@@ -260,6 +267,7 @@ func TestIntervalCoverageAtDefaultCap(t *testing.T) {
 			least = c.least
 		}
 		assert.GreaterOrEqual(t, cov, least, c.name)
+		assert.LessOrEqual(t, cov, 0.97, c.name)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -174,17 +175,27 @@ func TestSteadyFlags(t *testing.T) {
 	assert.Equal(t, fmt.Sprint(defaultProbeProcesses), cmd.Flags().Lookup("processes").DefValue)
 }
 
-// TestSteadyProbeEndToEnd probes a real benchmark with the built binary:
-// 2 processes of 40 slices of 2 ms, every slice recorded and analysed,
-// the verdicts written as JSON and the warmup as a configuration that
-// run reads back.
+// TestSteadyProbeEndToEnd probes a benchmark with the built command and
+// runs it with what it learned: testdata/warmcalls, whose first
+// warmcallsSlow slices in every process report ten times the time of the
+// rest. Its values are fixed, so the detected start of the steady state
+// has no tolerance: it is the first fast slice, slice 12 counted from 0,
+// in both processes. (examples/warmup warms up over a count of operations
+// that takes a varying number of slices, as many as the machine's speed
+// and load make it; a test on it could only accept any verdict.) The
+// configuration holds the warmup in slices of --run-slice-time, from the
+// wall time the slow slices took, which the probe's records give; run
+// --config then warms every process up for exactly that many slices.
 func TestSteadyProbeEndToEnd(t *testing.T) {
+	const warmcallsSlow = 12
 	dir := t.TempDir()
+	mod := absDir(t, filepath.Join("testdata", "warmcalls"))
 	js, conf, raw := filepath.Join(dir, "v.json"), filepath.Join(dir, "c.conf"), filepath.Join(dir, "p.jsonl")
-	stdout, stderr, code := gobenchDyn(t, moduleRoot(t), "steady", "--progress", "off", "--processes", "2", "--slices", "40",
-		"--slice-time", "2ms", "--json", js, "-o", conf, "--raw", raw, "-b", "BenchmarkLookup", "./examples/warmup")
+	stdout, stderr, code := gobenchDyn(t, mod, "steady", "--progress", "off", "--processes", "2", "--slices", "40",
+		"--slice-time", "2ms", "--json", js, "-o", conf, "--run-slice-time", "20ms", "--raw", raw, "-b", "BenchmarkLookup", ".")
 	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
-	assert.Contains(t, stdout, "examples/warmup.BenchmarkLookup")
+	assert.Contains(t, stdout, "example.com/warmcalls.BenchmarkLookup")
+
 	var got []steady.Verdict
 	data, err := os.ReadFile(js)
 	require.NoError(t, err)
@@ -192,14 +203,51 @@ func TestSteadyProbeEndToEnd(t *testing.T) {
 	require.Len(t, got, 2)
 	for i, v := range got {
 		assert.Equal(t, i, v.Fork)
-		assert.Contains(t, []string{"steady", "not steady"}, v.Class)
-		assert.True(t, v.Class == "steady" && v.Start >= 0 || v.Class == "not steady" && v.Start == -1, "%+v", v)
+		assert.Equal(t, "steady", v.Class, "%+v", v)
+		assert.Equal(t, warmcallsSlow, v.Start, "%+v", v)
 	}
-	run, _, err := record.ReadFile(raw)
+
+	// The learned warmup: the longer of the two processes' slow slices,
+	// in slices of 20 ms, rounded up.
+	probe, _, err := record.ReadFile(raw)
 	require.NoError(t, err)
-	assert.Len(t, run.Slices, 80)
-	if _, err := os.Stat(conf); err == nil {
-		_, err := optime.ReadConfigFile(conf)
-		require.NoError(t, err)
+	require.Len(t, probe.Slices, 80)
+	walls := map[int]float64{}
+	for _, s := range probe.Slices {
+		if s.Slice <= warmcallsSlow {
+			walls[s.SuiteRun] += float64(s.WallNs) / 1e9
+		}
 	}
+	require.Len(t, walls, 2)
+	want := max(1, int(math.Ceil(max(walls[1], walls[2])/0.02)))
+	cf, err := optime.ReadConfigFile(conf)
+	require.NoError(t, err)
+	require.Len(t, cf.Entries, 1)
+	e := cf.Entries[0]
+	assert.Equal(t, want, e.Warmup, "the slow slices took %v s and %v s", walls[1], walls[2])
+
+	// run --config, under its default dynamic stop, warms every process
+	// up for the learned warmup before it measures.
+	out, runRaw := filepath.Join(dir, "new.txt"), filepath.Join(dir, "r.jsonl")
+	stdout, stderr, code = gobenchDyn(t, mod, "run", "--progress", "off", "--config", conf, "--slice-time", "20ms",
+		"--seed", "1", "-o", out, "--raw", runRaw, ".")
+	require.Equal(t, 0, code, "%s\n%s", stdout, stderr)
+	run, _, err := record.ReadFile(runRaw)
+	require.NoError(t, err)
+	warm, measured := map[[2]int]int{}, map[[2]int]int{}
+	for _, s := range run.Slices {
+		it := [2]int{s.SuiteRun, s.Iteration}
+		if s.Warmup {
+			assert.Zero(t, measured[it], "a warmup slice after a measured one: %+v", s)
+			warm[it]++
+		} else {
+			measured[it]++
+		}
+	}
+	require.NotEmpty(t, warm)
+	for it, n := range warm {
+		assert.Equal(t, e.Warmup, n, "warmup slices of suite run %d iteration %d", it[0], it[1])
+		assert.Positive(t, measured[it], "suite run %d iteration %d measured nothing", it[0], it[1])
+	}
+	assert.Len(t, measured, len(warm))
 }

@@ -197,9 +197,17 @@ func (s *Store) Add(ctx context.Context, entries []Entry) (int, error) {
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
 		}
+		if pointInserted != nil {
+			pointInserted(i)
+		}
 	}
 	return added, tx.Commit()
 }
+
+// pointInserted, when a test sets it, is called after Add inserts the
+// point of entries[i], inside the transaction, so that the test can kill
+// the writing process at a known place in a write.
+var pointInserted func(i int)
 
 // seriesIDs returns the id of every series of entries, adding the new.
 func (s *Store) seriesIDs(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]int64, error) {

@@ -37,6 +37,8 @@ func synth(name string, n int, at []int, steps []float64, nz noise, rng *rand.Ra
 	level := 1000.0
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	k := 0
+	// The same for every point, and costly: computed once.
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(nz.Processes - 1)}.Quantile(0.975)
 	for i := range n {
 		if k < len(at) && at[k] == i {
 			level *= 1 + steps[k]
@@ -51,7 +53,7 @@ func synth(name string, n int, at []int, steps []float64, nz noise, rng *rand.Ra
 			means[j] = level * math.Exp(run+nz.Process*rng.NormFloat64())
 		}
 		m, sd := stat.MeanStdDev(means, nil)
-		h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(nz.Processes - 1)}.Quantile(0.975) * sd / math.Sqrt(float64(nz.Processes))
+		h := q * sd / math.Sqrt(float64(nz.Processes))
 		s.Points = append(s.Points, Point{
 			Commit: fmt.Sprintf("c%04d", i), Time: t0.Add(time.Duration(i) * time.Hour),
 			Mean: m, Lo: m - h, Hi: m + h, Confidence: 0.95, SE: sd / math.Sqrt(float64(nz.Processes)), Processes: nz.Processes, Runs: 1,

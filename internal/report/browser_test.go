@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +21,26 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const chromium = "/usr/bin/chromium"
+// chromiumNames are the commands a Chromium is installed as, looked up
+// on PATH: Debian's package (chromium, with /usr/lib/chromium/chromium
+// behind it), Ubuntu's and Fedora's (chromium-browser), and Google's.
+var chromiumNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// chromiumPath returns the Chromium to start, or an error naming what was
+// looked for.
+func chromiumPath() (string, error) {
+	for _, name := range chromiumNames {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	// Debian's binary, for a PATH without /usr/bin.
+	const debian = "/usr/lib/chromium/chromium"
+	if _, err := os.Stat(debian); err == nil {
+		return debian, nil
+	}
+	return "", fmt.Errorf("none of %s on PATH, nor %s", strings.Join(chromiumNames, ", "), debian)
+}
 
 // screenshotOut keeps TestBrowser's screenshot; docs/report.png is made
 // with go test ./report -run 'TestBrowser$' -screenshot ../docs/report.png
@@ -109,17 +129,19 @@ func runChromium(t *testing.T, s *pageServer, extra ...string) (stdout, stderr s
 	}
 	args = append(args, extra...)
 	args = append(args, s.url())
+	chromium, err := chromiumPath()
+	require.NoError(t, err)
 	cmd := exec.CommandContext(ctx, chromium, args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	err = cmd.Run()
 	require.NoError(t, err, "chromium: %s", errOut.String())
 	return out.String(), errOut.String()
 }
 
 func needChromium(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("%s is missing (apt-get install chromium): %v", chromium, err)
+	if _, err := chromiumPath(); err != nil {
+		t.Skipf("Chromium is missing (apt-get install chromium): %v", err)
 	}
 	if testing.Short() {
 		t.Skip("starts a browser")

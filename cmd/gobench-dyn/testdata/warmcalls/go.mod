@@ -1,0 +1,3 @@
+module example.com/warmcalls
+
+go 1.26
