@@ -302,3 +302,7 @@ func splitPattern(s string) []string {
 	}
 	return append(parts, s[start:])
 }
+
+// TopPattern returns the first level of a -test.bench pattern, the one
+// that selects top-level benchmarks.
+func TopPattern(s string) string { return splitPattern(s)[0] }
