@@ -91,6 +91,9 @@ type Benchmark struct {
 // A Report is the change's impact on every benchmark of the baseline.
 type Report struct {
 	Benchmarks []Benchmark
+	// New are the top-level benchmarks only the code under test has:
+	// measured, with nothing to compare with.
+	New []Benchmark
 	// Everything says why every benchmark counts as affected, or is "".
 	Everything string
 	// Changed lists the declarations that differ, and Packages the
@@ -201,8 +204,17 @@ func (a *analysis) compareFiles(ctx context.Context) error {
 	if a.base, err = load(a.config(ctx, a.opts.BaseDir, lightMode), a.opts.Patterns); err != nil {
 		return fmt.Errorf("the baseline: %w", err)
 	}
-	if err := a.listBenchmarks(); err != nil {
+	if a.rep.Benchmarks, err = listBenchmarks(a.base, a.first); err != nil {
 		return err
+	}
+	head, err := listBenchmarks(a.head, a.first)
+	if err != nil {
+		return err
+	}
+	for _, b := range head {
+		if !slices.ContainsFunc(a.rep.Benchmarks, func(x Benchmark) bool { return x.Package == b.Package && x.Name == b.Name }) {
+			a.rep.New = append(a.rep.New, Benchmark{Package: b.Package, Name: b.Name, Affected: true, Why: "not in the baseline"})
+		}
 	}
 	if a.opts.Overlay != "" {
 		a.rep.Everything = "--overlay replaces files of the code under test"
@@ -239,11 +251,12 @@ func (a *analysis) compareFiles(ctx context.Context) error {
 	return nil
 }
 
-// listBenchmarks finds the top-level benchmarks of the baseline's
-// packages that Bench selects, as go test would list them.
-func (a *analysis) listBenchmarks() error {
+// listBenchmarks returns the top-level benchmarks of t's packages that
+// first selects, as go test would list them.
+func listBenchmarks(t *tree, first *regexp.Regexp) ([]Benchmark, error) {
+	var out []Benchmark
 	seen := map[[2]string]bool{}
-	for _, p := range a.base.pkgs {
+	for _, p := range t.pkgs {
 		if p.ForTest == "" {
 			continue
 		}
@@ -253,29 +266,29 @@ func (a *analysis) listBenchmarks() error {
 			}
 			src, err := os.ReadFile(name)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			f, err := parseFile(token.NewFileSet(), name, src)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
-				if !ok || fd.Recv != nil || !isBenchmark(fd) || !a.first.MatchString(fd.Name.Name) {
+				if !ok || fd.Recv != nil || !isBenchmark(fd) || !first.MatchString(fd.Name.Name) {
 					continue
 				}
 				k := [2]string{p.ForTest, fd.Name.Name}
 				if !seen[k] {
 					seen[k] = true
-					a.rep.Benchmarks = append(a.rep.Benchmarks, Benchmark{Package: p.ForTest, Name: fd.Name.Name})
+					out = append(out, Benchmark{Package: p.ForTest, Name: fd.Name.Name})
 				}
 			}
 		}
 	}
-	slices.SortFunc(a.rep.Benchmarks, func(x, y Benchmark) int {
+	slices.SortFunc(out, func(x, y Benchmark) int {
 		return cmp.Or(cmp.Compare(x.Package, y.Package), cmp.Compare(x.Name, y.Name))
 	})
-	return nil
+	return out, nil
 }
 
 // isBenchmark reports whether fd is a benchmark as go test finds them:

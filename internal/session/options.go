@@ -79,6 +79,9 @@ type Options struct {
 	Pairing  Pairing
 	Turns    rmit.TurnPlan
 	TurnTime time.Duration
+	// Impact, with a baseline, measures only the benchmarks the change
+	// can reach (package impact) and reports the others unaffected.
+	Impact bool
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.

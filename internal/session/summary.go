@@ -39,6 +39,9 @@ type Result struct {
 	NonFinite []NonFinite
 	// Stopped is the output failure that stopped the run early, or nil.
 	Stopped error
+	// Unaffected counts the benchmarks of a baseline run the change
+	// cannot reach, which were not measured.
+	Unaffected int
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
@@ -91,6 +94,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 		state, plural(sum.Benchmarks, "benchmark"), plural(sum.Iterations, "iteration"), plural(sum.Slices, "measurement slice"), sum.Warmup, render.Duration(wall))
 	fmt.Fprintf(w, "  harness efficiency %.0f%% (time inside slices / wall time); harness CPU %s (%.1f%% of wall)\n",
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if r.Unaffected > 0 {
+		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code that differs from --baseline %s\n",
+			plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), o.Baseline)
+	}
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			o.Stop.Criterion, plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
