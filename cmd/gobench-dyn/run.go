@@ -54,7 +54,8 @@ type RunOptions struct {
 	Baseline    string
 	BaselineOut string
 	// Impact is "on" to measure only the benchmarks a baseline's change
-	// can reach, "off" to measure all.
+	// can reach, "off" to measure all, "list" to list what the change
+	// reaches and measure nothing.
 	Impact string
 	// Sequential stops each pair of a baseline run once its comparison
 	// is decided (gate.JudgePair) and runs the undecided on to the
@@ -173,7 +174,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.KeepGoing, "keep-going", false, "exit 0 even when a benchmark failed")
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
-	fs.StringVar(&opts.Impact, "impact", "on", "with --baseline, measure only the benchmarks whose code the change can reach and report the others unaffected: on or off")
+	fs.StringVar(&opts.Impact, "impact", "on", "with --baseline, measure only the benchmarks whose code the change can reach and report the others unaffected: on, off, or list (measure nothing, list which benchmarks the change reaches)")
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
@@ -225,8 +226,8 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
 	switch {
-	case o.Impact != "on" && o.Impact != "off":
-		return usageErr("--impact: want on or off, got %q", o.Impact)
+	case o.Impact != "on" && o.Impact != "off" && o.Impact != "list":
+		return usageErr("--impact: want on, off or list, got %q", o.Impact)
 	case fs.Changed("impact") && o.Baseline == "":
 		return usageErr("--impact: only meaningful with --baseline")
 	}
@@ -280,7 +281,7 @@ func (o *RunOptions) setSession() error {
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
-		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Impact: o.Impact == "on" && o.Baseline != "",
+		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Impact: o.Impact != "off" && o.Baseline != "",
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}
@@ -306,6 +307,9 @@ func parseCPU(s string) ([]int, error) {
 // runRun runs the session the flags describe, prints its summary and
 // comparison, and returns the exit status as an error.
 func runRun(opts *RunOptions) error {
+	if opts.Impact == "list" {
+		return listImpact(opts)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := opts.Env

@@ -423,14 +423,6 @@ func (e *evaluation) profile(ctx context.Context, p *rmit.Package, out string, a
 	return coverage.Runner{Starter: e.opts.Starter, Timeout: e.opts.Timeout}.Profile(ctx, p, out, args...)
 }
 
-func tail(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 2000 {
-		s = "…" + s[len(s)-2000:]
-	}
-	return s
-}
-
 // rank orders the candidates by how much the benchmarks exercise them,
 // most first, declaration order breaking ties, and keeps opts.Top.
 func (e *evaluation) rank() []int {

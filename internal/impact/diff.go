@@ -31,13 +31,6 @@ const fileLevel = "file "
 
 func (k declKey) String() string { return k.Pkg + "." + k.Name }
 
-// isFunc reports whether k names a function or method, which reaches
-// its callers through the call graph rather than through their code.
-func (k declKey) isFunc() bool {
-	return !strings.HasPrefix(k.Name, "type ") && !strings.HasPrefix(k.Name, "var ") &&
-		!strings.HasPrefix(k.Name, "const ") && !strings.HasPrefix(k.Name, fileLevel)
-}
-
 // A tree is one version of the module as package loading saw it.
 type tree struct {
 	root string // the main module's directory

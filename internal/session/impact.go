@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/impact"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -19,17 +22,8 @@ import (
 // It reports whether no benchmark is left to measure. When the analysis
 // fails, every benchmark is measured.
 func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
-	o := r.opts
-	patterns := o.Patterns
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
 	fmt.Fprintf(r.log, "gobench-dyn: impact: finding the benchmarks the change can reach\n")
-	rep, err := impact.Analyze(ctx, impact.Options{
-		HeadDir: cmp.Or(o.Dir, "."), BaseDir: co.Dir, BaseRev: co.Rev,
-		Patterns: patterns, Bench: o.Bench, BuildFlags: buildFlags(o, ""), Overlay: o.Overlay, TestArgs: o.TestArgs,
-		TempDir: tmp, Coverage: coverage.Runner{Starter: r.env.Starter, Timeout: o.Timeout}, Log: r.log,
-	})
+	rep, err := r.analyze(ctx, co, tmp)
 	if err != nil {
 		fmt.Fprintf(r.log, "gobench-dyn: impact: %v; every benchmark is measured\n", err)
 		return false
@@ -49,6 +43,45 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
 		fmt.Fprintf(r.log, "gobench-dyn: impact: every benchmark is measured: %s\n", rep.Everything)
 	}
 	return len(rep.Benchmarks) > 0 && len(r.unaffected) == len(rep.Benchmarks) && len(rep.New) == 0
+}
+
+// Impact checks out the baseline of opts, finds which of its benchmarks
+// the change can reach, and removes the checkout: what run --baseline
+// would measure, without measuring (run --impact list).
+func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.Report, error) {
+	r := newRun(&opts, outs, env)
+	defer r.cleanup()
+	if opts.Baseline != "" && r.env.Checkout == nil {
+		if err := worktree.Available(); err != nil {
+			return nil, usage.Errorf("Baseline", "%w", err)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "gobench-dyn-impact-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	co, err := r.checkoutBaseline(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = co.Remove() }()
+	return r.analyze(ctx, co, tmp)
+}
+
+// analyze runs the impact analysis of the run's packages against the
+// baseline checked out in co.
+func (r *run) analyze(ctx context.Context, co *Checkout, tmp string) (*impact.Report, error) {
+	o := r.opts
+	patterns := o.Patterns
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	return impact.Analyze(ctx, impact.Options{
+		HeadDir: cmp.Or(o.Dir, "."), BaseDir: co.Dir, BaseRev: co.Rev,
+		Patterns: patterns, Bench: o.Bench, BuildFlags: buildFlags(o, ""), Overlay: o.Overlay, TestArgs: o.TestArgs,
+		TempDir: tmp, Coverage: coverage.Runner{Starter: r.env.Starter, Timeout: o.Timeout}, Log: r.log,
+	})
 }
 
 // skipUnaffected tells discovery which top-level benchmarks not to
