@@ -143,6 +143,11 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	a.changedDecls()
 	a.rep.Diff = time.Since(start)
+	if len(a.changed) == 0 && len(a.wide) == 0 && len(a.depsDiffer) == 0 && a.rep.Everything == "" {
+		// Files differ only in what the compiler does not read
+		// (comments, layout): nothing to follow.
+		return a.rep, nil
+	}
 	if a.rep.Everything != "" {
 		for i := range a.rep.Benchmarks {
 			a.rep.Benchmarks[i].Affected, a.rep.Benchmarks[i].Why = true, a.rep.Everything

@@ -58,6 +58,7 @@ func TestChangeKinds(t *testing.T) {
 		{"inlined callee", []edit{{"kinds.go", "return x + 1", "return x + 2"}}, []string{"BenchmarkBody"}, true},
 		{"generic instantiation", []edit{{"kinds.go", "return x * 2", "return x * 4"}}, []string{"BenchmarkDouble"}, true},
 		{"interface method", []edit{{"kinds.go", "return s.S * s.S", "return s.S + s.S"}}, []string{"BenchmarkTotal"}, true},
+		{"compiler directive", []edit{{"kinds.go", "func helper(", "//go:noinline\nfunc helper("}}, []string{"BenchmarkBody"}, true},
 		{"closure", []edit{{"kinds.go", "return i * 3", "return i * 5"}}, []string{"BenchmarkClosure"}, true},
 		{"field", []edit{{"kinds.go", "type Point struct{ X, Y int }", "type Point struct{ X, Y, Z int }"}}, []string{"BenchmarkPoint"}, true},
 		{"constant", []edit{{"kinds.go", "const Scale = 3", "const Scale = 4"}}, []string{"BenchmarkScale"}, true},
@@ -124,4 +125,29 @@ func TestNothingDiffers(t *testing.T) {
 	entries, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing was built")
+}
+
+// TestOnlyCommentsDiffer: a change to comments and layout alone leaves
+// every benchmark unaffected, without measuring coverage.
+func TestOnlyCommentsDiffer(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base")
+	copyTree(t, "testdata/kinds", base)
+	head := filepath.Join(t.TempDir(), "head")
+	copyTree(t, "testdata/kinds", head)
+	path := filepath.Join(head, "kinds.go")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	src := strings.Replace(string(b), "// Body calls an inlinable helper.", "// Body calls an inlinable helper,\n// in a loop.", 1)
+	src = strings.Replace(src, "s := 0\n", "s := 0 // the sum\n\n", 1)
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	tmp := t.TempDir()
+	rep, err := Analyze(context.Background(), Options{HeadDir: head, BaseDir: base, Patterns: []string{"./..."}, TempDir: tmp})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Changed)
+	for _, b := range rep.Benchmarks {
+		assert.False(t, b.Affected, b.Name)
+	}
+	entries, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no coverage was measured")
 }
