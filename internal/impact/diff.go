@@ -172,9 +172,32 @@ func hashFile(out map[declKey][32]byte, pkg, name string, src []byte) error {
 	}
 	file := fileLevel + filepath.Base(name)
 	var level bytes.Buffer // what acts on the whole package
+	// A declaration's own directives, in its doc comment or its body,
+	// count for it (declTokens).
+	owned := func(c *ast.CommentGroup) bool {
+		for _, d := range f.Decls {
+			if c.Pos() >= d.Pos() && c.End() <= d.End() {
+				return true
+			}
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if c == d.Doc {
+					return true
+				}
+			case *ast.GenDecl:
+				if c == d.Doc {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, c := range f.Comments {
 		// Directives outside declarations (a linkname, a cgo
 		// preamble) and the build constraint.
+		if owned(c) {
+			continue
+		}
 		for _, l := range c.List {
 			if isDirective(l.Text) || c == f.Doc {
 				level.WriteString(l.Text + "\n")
@@ -215,6 +238,12 @@ func hashFile(out map[declKey][32]byte, pkg, name string, src []byte) error {
 		case *ast.GenDecl:
 			switch d.Tok {
 			case token.IMPORT:
+				// The cgo preamble is the comment on import "C".
+				for _, s := range d.Specs {
+					if s.(*ast.ImportSpec).Path.Value == `"C"` && d.Doc != nil {
+						level.WriteString(d.Doc.Text())
+					}
+				}
 			case token.CONST:
 				// iota and implicit repetition tie a group together.
 				h := tokens(d, d.Doc)
