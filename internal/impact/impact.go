@@ -329,7 +329,11 @@ func (a *analysis) loadBase(ctx context.Context) error {
 	a.baseDeps = a.base.testDeps()
 	var paths []string
 	for _, p := range a.base.local {
-		if p.ForTest == "" && !strings.HasSuffix(p.ID, ".test") {
+		// A package of test files alone has only its test variants.
+		switch {
+		case p.ForTest != "":
+			paths = append(paths, p.ForTest)
+		case !strings.HasSuffix(p.ID, ".test"):
 			paths = append(paths, p.PkgPath)
 		}
 	}

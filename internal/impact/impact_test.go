@@ -91,12 +91,13 @@ func TestChangeKinds(t *testing.T) {
 			for _, b := range rep.Benchmarks {
 				got[b.Name] = b
 			}
-			require.Len(t, got, 12, "every benchmark of the baseline is listed")
+			require.Len(t, got, 13, "every benchmark of the baseline is listed")
 			for _, name := range c.affected {
 				assert.True(t, got[name].Affected, "%s must be affected", name)
 			}
 			if c.local {
 				assert.False(t, got["BenchmarkUntouched"].Affected, "BenchmarkUntouched reaches none of it: %s", got["BenchmarkUntouched"].Why)
+				assert.False(t, got["BenchmarkOnlyTests"].Affected, "BenchmarkOnlyTests reaches none of it: %s", got["BenchmarkOnlyTests"].Why)
 			}
 			t.Logf("diff %v, coverage %v (cached %v), call graph %v", rep.Diff, rep.Coverage, rep.Cached, rep.CallGraph)
 			for _, b := range rep.Benchmarks {
@@ -117,7 +118,7 @@ func TestNothingDiffers(t *testing.T) {
 	tmp := t.TempDir()
 	rep, err := Analyze(context.Background(), Options{HeadDir: head, BaseDir: base, Patterns: []string{"./..."}, TempDir: tmp})
 	require.NoError(t, err)
-	assert.Len(t, rep.Benchmarks, 12)
+	assert.Len(t, rep.Benchmarks, 13)
 	assert.Empty(t, rep.Changed)
 	for _, b := range rep.Benchmarks {
 		assert.False(t, b.Affected, b.Name)
