@@ -22,7 +22,6 @@ package impact
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -33,14 +32,10 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
-	"golang.org/x/tools/go/callgraph/cha"
 	"golang.org/x/tools/go/packages"
-	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
@@ -578,112 +573,6 @@ func addType(t types.Type, out map[declKey]bool, seen map[types.Type]bool) {
 	}
 }
 
-// coverage returns the functions each benchmark of the baseline
-// executes, from the cache or from coverage runs.
-func (a *analysis) coverage(ctx context.Context) (map[[2]string][]declKey, error) {
-	key := a.cacheKey(ctx)
-	if key != "" {
-		if got, ok := a.readCache(key); ok {
-			a.rep.Cached = true
-			return got, nil
-		}
-	}
-	got, err := a.runCoverage(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if key != "" {
-		if err := a.writeCache(key, got); err != nil {
-			fmt.Fprintf(a.opts.Log, "gobench-dyn: impact: the coverage cache: %v\n", err)
-		}
-	}
-	return got, nil
-}
-
-// runCoverage builds the baseline's test binaries with coverage of every
-// local package and runs each top-level benchmark for one op. A
-// benchmark whose run fails gets no entry, and counts as affected.
-func (a *analysis) runCoverage(ctx context.Context) (map[[2]string][]declKey, error) {
-	var coverPkgs []string
-	var fns []coverage.Func
-	var keys []declKey
-	seen := map[coverage.Func]bool{}
-	for _, p := range a.base.local {
-		if p.ForTest == "" && p.Name != "main" && !slices.Contains(coverPkgs, p.PkgPath) {
-			coverPkgs = append(coverPkgs, p.PkgPath)
-		}
-		for i, f := range p.Syntax {
-			name := p.CompiledGoFiles[i]
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			for _, d := range f.Decls {
-				fd, ok := d.(*ast.FuncDecl)
-				if !ok || fd.Body == nil {
-					continue
-				}
-				s, e := p.Fset.Position(fd.Body.Lbrace), p.Fset.Position(fd.Body.Rbrace)
-				fn := coverage.Func{Package: p.PkgPath, File: name, Body: coverage.Span{StartLine: s.Line, StartCol: s.Column, EndLine: e.Line, EndCol: e.Column + 1}}
-				if !seen[fn] {
-					seen[fn] = true
-					fns = append(fns, fn)
-					keys = append(keys, declKey{p.PkgPath, inject.FuncName(fd)})
-				}
-			}
-		}
-	}
-	sort.Strings(coverPkgs)
-	pkgs, _, err := rmit.List(ctx, a.opts.Patterns, rmit.ListOptions{Dir: a.opts.BaseDir, BuildFlags: a.opts.BuildFlags})
-	if err != nil {
-		return nil, err
-	}
-	binDir := filepath.Join(a.opts.TempDir, "impact-bin")
-	profDir := filepath.Join(a.opts.TempDir, "impact-profiles")
-	for _, d := range []string{binDir, profDir} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	flags := append(slices.Clone(a.opts.BuildFlags), "-cover", "-covermode=set", "-coverpkg="+strings.Join(coverPkgs, ","))
-	fmt.Fprintf(a.opts.Log, "gobench-dyn: impact: building the baseline with coverage to see what each benchmark executes\n")
-	built, _, failed := rmit.Build(ctx, pkgs, rmit.BuildOptions{Dir: a.opts.BaseDir, BuildFlags: flags, OutDir: binDir})
-	if ctx.Err() != nil {
-		return nil, rmit.ErrInterrupted
-	}
-	for _, f := range failed {
-		fmt.Fprintf(a.opts.Log, "gobench-dyn: impact: coverage build of %s failed: its benchmarks count as affected\n", f.Package.ImportPath)
-	}
-	byPath := map[string]*rmit.Package{}
-	for _, p := range built {
-		p.TestArgs = a.opts.TestArgs
-		byPath[p.ImportPath] = p
-	}
-	out := map[[2]string][]declKey{}
-	for n, b := range a.rep.Benchmarks {
-		p := byPath[b.Package]
-		if p == nil {
-			continue
-		}
-		prof := filepath.Join(profDir, strconv.Itoa(n)+".out")
-		args := append([]string{"-test.bench=^" + regexp.QuoteMeta(b.Name) + "$", "-test.benchtime=1x"}, a.opts.TestArgs...)
-		profile, err := a.opts.Coverage.Profile(ctx, p, prof, args...)
-		if errors.Is(err, rmit.ErrInterrupted) {
-			return nil, err
-		}
-		if err != nil {
-			fmt.Fprintf(a.opts.Log, "gobench-dyn: impact: coverage of %s.%s failed: it counts as affected\n", b.Package, b.Name)
-			continue
-		}
-		ran := []declKey{}
-		for i := range coverage.Exercised(fns, profile, nil) {
-			ran = append(ran, keys[i])
-		}
-		slices.SortFunc(ran, func(x, y declKey) int { return cmp.Compare(x.String(), y.String()) })
-		out[[2]string{b.Package, b.Name}] = slices.Compact(ran)
-	}
-	return out, nil
-}
-
 // decide marks each benchmark affected or not: affected when its test
 // binary links a package where something outside declarations differs or
 // links other packages than before, when its coverage is unknown, or when
@@ -722,142 +611,4 @@ func (a *analysis) decide(executed map[[2]string][]declKey) {
 			b.Affected = b.Why != ""
 		}
 	}
-}
-
-// reachesChanged builds the baseline's call graph and returns the
-// functions that can call a function that differs, each with one such
-// function.
-//
-// The walk goes backwards over the edges of class hierarchy analysis,
-// which links a call through an interface or a function value to every
-// method or function it can reach, and over references: a function that
-// takes another as a value (a closure it makes, a function it passes on)
-// counts as calling it. It does not walk back through package testing:
-// the harness calls every benchmark through one function value, and a
-// benchmark that hands the harness a function (b.Run) refers to it.
-func (a *analysis) reachesChanged() map[declKey]string {
-	prog, _ := ssautil.Packages(a.base.pkgs, ssa.InstantiateGenerics)
-	prog.Build()
-	cg := cha.CallGraph(prog)
-	// refs[g] are the functions that take g as a value; ifaces[m], those
-	// that make an interface value of a type with method m.
-	refs := map[*ssa.Function][]*ssa.Function{}
-	ifaces := map[declKey][]*ssa.Function{}
-	for fn := range ssautil.AllFunctions(prog) {
-		if fn.Parent() != nil {
-			refs[fn] = append(refs[fn], fn.Parent())
-		}
-		var ops []*ssa.Value
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
-				if mi, ok := in.(*ssa.MakeInterface); ok {
-					ms := prog.MethodSets.MethodSet(mi.X.Type())
-					for i := range ms.Len() {
-						if k, ok := methodKey(ms.At(i).Obj()); ok {
-							ifaces[k] = append(ifaces[k], fn)
-						}
-					}
-				}
-				for _, op := range in.Operands(ops[:0]) {
-					if g, ok := (*op).(*ssa.Function); ok && g != fn {
-						refs[g] = append(refs[g], fn)
-					}
-				}
-			}
-		}
-	}
-	reached := map[*ssa.Function]string{}
-	var queue []*ssa.Function
-	for fn := range cg.Nodes {
-		if fn == nil {
-			continue
-		}
-		if k, ok := keyOf(fn); ok && a.changed[k] {
-			reached[fn] = k.String()
-			queue = append(queue, fn)
-		}
-	}
-	for len(queue) > 0 {
-		fn := queue[0]
-		queue = queue[1:]
-		via := reached[fn]
-		next := func(g *ssa.Function) {
-			if g == nil || harness(g) {
-				return
-			}
-			if _, ok := reached[g]; !ok {
-				reached[g] = via
-				queue = append(queue, g)
-			}
-		}
-		if n := cg.Nodes[fn]; n != nil {
-			for _, e := range n.In {
-				next(e.Caller.Func)
-			}
-		}
-		for _, g := range refs[fn] {
-			next(g)
-		}
-		if k, ok := keyOf(fn); ok {
-			for _, g := range ifaces[k] {
-				next(g)
-			}
-		}
-	}
-	out := map[declKey]string{}
-	for fn, via := range reached {
-		if k, ok := keyOf(fn); ok {
-			if _, seen := out[k]; !seen {
-				out[k] = via
-			}
-		}
-	}
-	return out
-}
-
-// methodKey names the declared method obj is.
-func methodKey(obj types.Object) (declKey, bool) {
-	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return declKey{}, false
-	}
-	recv := fn.Signature().Recv()
-	if recv == nil {
-		return declKey{}, false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return declKey{}, false
-	}
-	return declKey{fn.Pkg().Path(), n.Origin().Obj().Name() + "." + fn.Name()}, true
-}
-
-// harness reports whether fn belongs to package testing, which runs
-// every benchmark.
-func harness(fn *ssa.Function) bool {
-	if fn.Pkg == nil {
-		return false
-	}
-	p := fn.Pkg.Pkg.Path()
-	return p == "testing" || strings.HasPrefix(p, "testing/") && !strings.HasPrefix(p, "testing/fstest")
-}
-
-// keyOf names the declared function fn is, or is part of (a closure),
-// or an instance of (a generic function).
-func keyOf(fn *ssa.Function) (declKey, bool) {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	fd, ok := fn.Syntax().(*ast.FuncDecl)
-	if !ok || fn.Pkg == nil {
-		return declKey{}, false
-	}
-	return declKey{fn.Pkg.Pkg.Path(), inject.FuncName(fd)}, true
 }
