@@ -199,7 +199,7 @@ func hashFile(out map[declKey][32]byte, pkg, name string, src []byte) error {
 			continue
 		}
 		for _, l := range c.List {
-			if isDirective(l.Text) || c == f.Doc {
+			if isDirective(l.Text) {
 				level.WriteString(l.Text + "\n")
 			}
 		}
