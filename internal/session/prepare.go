@@ -110,9 +110,13 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		}
 		flags, sliceTime = buildFlags(o, ov), o.TurnTime
 	}
+	var skip func(pkg, top string) bool
+	if len(r.unaffected) > 0 {
+		skip = r.skipUnaffected
+	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
-		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: r.skipUnaffected},
+		Discover: rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip},
 	})
 	if err != nil {
 		if ctx.Err() != nil {
