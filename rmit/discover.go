@@ -29,6 +29,9 @@ type DiscoverOptions struct {
 	Timeout time.Duration
 	// Starter starts the test binaries; nil starts real processes.
 	Starter Starter
+	// Skip, when set, leaves out the top-level benchmarks of a package
+	// it returns true for: those a change cannot reach.
+	Skip func(pkg, top string) bool
 }
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
@@ -70,7 +73,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	var benches []*Benchmark
 	var failures []*DiscoveryFailure
 	for _, top := range tops {
-		if !first.MatchString(top) {
+		if !first.MatchString(top) || opts.Skip != nil && opts.Skip(pkg.ImportPath, top) {
 			continue
 		}
 		pattern := strings.Join(append([]string{"^" + regexp.QuoteMeta(top) + "$"}, levels[1:]...), "/")
@@ -308,3 +311,7 @@ func splitPattern(s string) []string {
 	}
 	return append(parts, s[start:])
 }
+
+// TopPattern returns the first level of a -test.bench pattern, the one
+// that selects top-level benchmarks.
+func TopPattern(s string) string { return splitPattern(s)[0] }

@@ -150,7 +150,11 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 			s.Failures = append(s.Failures, pf)
 		}
 		if len(bs) == 0 && failed == 0 {
-			logf("gobench-dyn: %s: no benchmarks match %q, skipped", p.ImportPath, opts.Discover.Bench)
+			reach := ""
+			if opts.Discover.Skip != nil {
+				reach = " that the change reaches"
+			}
+			logf("gobench-dyn: %s: no benchmarks match %q%s, skipped", p.ImportPath, opts.Discover.Bench, reach)
 			continue
 		}
 		s.Packages = append(s.Packages, p)

@@ -72,7 +72,7 @@ func gitRepo(t *testing.T, ns ...int) string {
 // length, and a handful of iterations of real timings then resolves
 // neither an eightfold slowdown nor its absence.
 func TestBaselineFlagsRegression(t *testing.T) {
-	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "3", "--slices", "2",
+	args := []string{"run", "--baseline", "HEAD~1", "--impact", "off", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "3", "--slices", "2",
 		"--seed", "1", "--progress", "off"}
 	t.Run("slower", func(t *testing.T) {
 		repo := gitRepo(t, 1000, 8000)
@@ -127,7 +127,7 @@ func TestBaselineSequential(t *testing.T) {
 func testBaselineSequential(t *testing.T, repo, pairing string) {
 	run := func(extra ...string) (*record.Run, string, int) {
 		raw := filepath.Join(t.TempDir(), "run.jsonl")
-		args := append([]string{"run", "--baseline", "HEAD~1", "--slice-time", "5ms", "--turn-time", "1ms", "--turns", "4", "--seed", "1",
+		args := append([]string{"run", "--baseline", "HEAD~1", "--impact", "off", "--slice-time", "5ms", "--turn-time", "1ms", "--turns", "4", "--seed", "1",
 			"--progress", "off", "--raw", raw, "--pairing", pairing}, extra...)
 		_, stderr, code := gobenchDyn(t, repo, args...)
 		r, _, err := record.ReadFile(raw)

@@ -34,7 +34,7 @@ func TestBaselineInShallowClone(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
 	clone := filepath.Join(t.TempDir(), "clone")
 	gittest.Git(t, repo, "clone", "-q", "--depth", "1", "file://"+repo, clone)
-	_, stderr, code := gobenchDyn(t, clone, append([]string{"run", "--baseline", "HEAD~1"}, quickProcesses...)...)
+	_, stderr, code := gobenchDyn(t, clone, append([]string{"run", "--baseline", "HEAD~1", "--impact", "off"}, quickProcesses...)...)
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, `gobench-dyn: --baseline: the repository is a shallow clone: "HEAD~1" is not among the commits it holds`)
 	assert.Contains(t, stderr, `"git fetch --unshallow"`)
@@ -52,7 +52,7 @@ func TestBaselineInShallowClone(t *testing.T) {
 func TestBaselineDirtyTree(t *testing.T) {
 	repo := gitRepo(t, 1000)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "calc_test.go"), fmt.Appendf(nil, metricSource, 3000), 0o644))
-	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD"}, quickProcesses...)...)
+	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD", "--impact", "off"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, "the edit is a regression:\n%s", stderr)
 	assert.Contains(t, stderr, "warning: the working tree has uncommitted changes (M calc_test.go): they are measured against --baseline HEAD")
 	assert.Contains(t, stderr, "HEAD vs working tree:")
@@ -60,7 +60,7 @@ func TestBaselineDirtyTree(t *testing.T) {
 
 	// Committed, the same change is HEAD against its parent.
 	gittest.Git(t, repo, "commit", "-qam", "slower")
-	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD~1"}, quickProcesses...)...)
+	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD~1", "--impact", "off"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, stderr)
 	assert.NotContains(t, stderr, "uncommitted")
 	assert.Contains(t, stderr, "HEAD~1 vs HEAD:")
@@ -103,7 +103,7 @@ func TestTestBinaryArgs(t *testing.T) {
 
 	repo := dayoneRepo(t)
 	base := filepath.Join(t.TempDir(), "base.txt")
-	_, stderr, code = gobenchDyn(t, repo, append(append([]string{"run", "./flags", "--baseline", "HEAD~1", "--baseline-out", base, "-o", out}, quickBaseline...), "--", "-size=50", "-test.short")...)
+	_, stderr, code = gobenchDyn(t, repo, append(append([]string{"run", "./flags", "--baseline", "HEAD~1", "--impact", "off", "--baseline-out", base, "-o", out}, quickBaseline...), "--", "-size=50", "-test.short")...)
 	require.Equal(t, 0, code, stderr)
 	// Paired slice by slice, each process's turns are one result line.
 	assert.Positive(t, sumPrefix(readBenchResults(t, base), "Size-"), "the baseline ran with the arguments too")
@@ -178,7 +178,7 @@ func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
 	write("calc/calc_test.go", fmt.Sprintf(metricSource, 1000))
 	gittest.Git(t, repo, "commit", "-qam", "fixed")
 
-	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "./...", "--baseline", "HEAD~1"}, quickProcesses...)...)
+	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "./...", "--baseline", "HEAD~1", "--impact", "off"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, "a failure fails the run:\n%s", stderr)
 	assert.Contains(t, stderr, "FAILED example.com/calc/calc (baseline): build failed")
 	assert.Contains(t, stderr, "example.com/calc/calc: build failed in the baseline HEAD~1; its benchmarks have nothing to compare with")
@@ -188,7 +188,7 @@ func TestBaselineBuildFailureSaysBaseline(t *testing.T) {
 	write("ok/ok_test.go", "package calc\n\nimport \"testing\"\n\nfunc BenchmarkBroken(b *testing.B) { var n int = \"not a number\"; _ = n }\n")
 	gittest.Git(t, repo, "commit", "-qam", "broken again")
 	gittest.Git(t, repo, "revert", "--no-edit", "HEAD")
-	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "./ok", "--baseline", "HEAD~1"}, quickProcesses...)...)
+	_, stderr, code = gobenchDyn(t, repo, append([]string{"run", "./ok", "--baseline", "HEAD~1", "--impact", "off"}, quickProcesses...)...)
 	assert.Equal(t, 1, code, stderr)
 	assert.Contains(t, stderr, "FAILED example.com/calc/ok (baseline): build failed")
 	assert.Contains(t, stderr, "gobench-dyn: no benchmark of the baseline HEAD~1 could be prepared: nothing to compare with")

@@ -170,7 +170,7 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "./no/such/package"}, "no/such/package"},
 		{[]string{"run", "--no-such-flag"}, "--no-such-flag"},
 		{[]string{"run", "--early-verdict"}, "--early-verdict: only acts with --baseline"},
-		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
+		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--impact", "off", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
 	} {
 		code, _, stderr := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)

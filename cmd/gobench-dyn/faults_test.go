@@ -425,7 +425,7 @@ func TestResumeOfAnInterruptedBaselineRun(t *testing.T) {
 		t.Run(tc.pairing[1], func(t *testing.T) {
 			tmp := privateTmp(t)
 			raw := filepath.Join(tmp, "raw.jsonl")
-			args := append([]string{"run", ".", "--baseline", "HEAD~1", "-b", "^BenchmarkA$", "--stop", "cv", "--suite-runs", "8",
+			args := append([]string{"run", ".", "--baseline", "HEAD~1", "--impact", "off", "-b", "^BenchmarkA$", "--stop", "cv", "--suite-runs", "8",
 				"--slice-time", "5ms", "--seed", "4", "--progress", "off", "--raw", raw, "-o", filepath.Join(tmp, "out.txt")}, tc.pairing...)
 			p := startGobenchDyn(t, repo, args...)
 			waitForMeasured(t, raw, tc.measured)
@@ -537,7 +537,7 @@ func TestKilledRunIsCleanedUpByTheNext(t *testing.T) {
 	t.Setenv("FAULTY_READY", ready)
 	t.Cleanup(func() { killMatching(t, "sleep "+mark) })
 	out := filepath.Join(repo, "out.txt")
-	p := startGobenchDyn(t, repo, "run", ".", "--baseline", "HEAD", "-b", "^BenchmarkHangReady$", "--stop", "none",
+	p := startGobenchDyn(t, repo, "run", ".", "--baseline", "HEAD", "--impact", "off", "-b", "^BenchmarkHangReady$", "--stop", "none",
 		"--suite-runs", "1", "--slices", "1", "--slice-time", "2ms", "--timeout", "1h", "-o", out)
 	for deadline := time.Now().Add(hangLimit); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(ready); err == nil {
@@ -618,7 +618,7 @@ func TestOutOfMemoryNamesTheCause(t *testing.T) {
 // message says so, before anything is built.
 func TestBaselineWithoutGit(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	code, _, stderr := inProcess("run", "--baseline", "HEAD~1", faultyDir(t))
+	code, _, stderr := inProcess("run", "--baseline", "HEAD~1", "--impact", "off", faultyDir(t))
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, "--baseline: git is not installed")
 	assert.NotContains(t, stderr, "not in a git repository")

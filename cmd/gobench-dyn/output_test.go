@@ -108,7 +108,7 @@ func TestRunEndsWithResultsTable(t *testing.T) {
 // their own.
 func TestBaselineCountsPackagesOnce(t *testing.T) {
 	repo := gitRepo(t, 1000, 1000)
-	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD~1"}, quickProcesses...)...)
+	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--baseline", "HEAD~1", "--impact", "off"}, quickProcesses...)...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "gobench-dyn: 2 benchmarks in 1 package, 2 of them also at the baseline HEAD~1, seed 1")
 }

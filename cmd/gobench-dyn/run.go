@@ -56,6 +56,10 @@ type RunOptions struct {
 	// JSON is where the verdicts against the baseline go, in the
 	// schema of compare --json; "-" is stdout.
 	JSON string
+	// Impact is "on" to measure only the benchmarks a baseline's change
+	// can reach, "off" to measure all, "list" to list what the change
+	// reaches and measure nothing.
+	Impact string
 	// Sequential stops each pair of a baseline run once its comparison
 	// is decided (gate.JudgePair) and runs the undecided on to the
 	// cap. EarlyVerdict is its deprecated former name.
@@ -179,6 +183,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.StringVar(&opts.Baseline, "baseline", "", "build the same packages at git `revision` (merge-base:REV for the merge base of HEAD and REV) and interleave both versions; exit 1 on a regression")
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
 	fs.StringVar(&opts.JSON, "json", "", "with --baseline, write every benchmark's verdict as JSON to `file` (- for stdout; docs/VERDICTS.md)")
+	fs.StringVar(&opts.Impact, "impact", "on", "with --baseline, measure only the benchmarks whose code the change can reach and report the others unaffected: on, off, or list (measure nothing, list which benchmarks the change reaches)")
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
@@ -232,6 +237,12 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if err := o.checkVerdictsFlag(); err != nil {
 		return err
+	}
+	switch {
+	case o.Impact != "on" && o.Impact != "off" && o.Impact != "list":
+		return usageErr("--impact: want on, off or list, got %q", o.Impact)
+	case fs.Changed("impact") && o.Baseline == "":
+		return usageErr("--impact: only meaningful with --baseline")
 	}
 	flag := "--sequential"
 	if fs.Changed("early-verdict") {
@@ -288,7 +299,8 @@ func (o *RunOptions) setSession() error {
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
-		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
+		Impact: o.Impact != "off" && o.Baseline != "",
+		Shard:  o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}
 	return nil
@@ -313,6 +325,9 @@ func parseCPU(s string) ([]int, error) {
 // runRun runs the session the flags describe, prints its summary and
 // comparison, and returns the exit status as an error.
 func runRun(opts *RunOptions) error {
+	if opts.Impact == "list" {
+		return listImpact(opts)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := opts.Env

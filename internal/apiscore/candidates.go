@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
 )
 
@@ -30,7 +31,7 @@ type Candidate struct {
 	File    string // absolute path of the file that declares it
 	// Body spans the function body, braces included; coverage blocks
 	// inside it count for the function. Zero for a function without body.
-	Body struct{ StartLine, StartCol, EndLine, EndCol int }
+	Body coverage.Span
 	// HasBody is false for functions implemented in assembly.
 	HasBody bool
 }

@@ -1,7 +1,6 @@
 package apiscore
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 
 	"golang.org/x/tools/cover"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
 	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -420,51 +420,7 @@ func (e *evaluation) coverage(ctx context.Context) error {
 // profile runs p's coverage binary with args and returns the coverage
 // profile it wrote to out.
 func (e *evaluation) profile(ctx context.Context, p *rmit.Package, out string, args ...string) ([]*cover.Profile, error) {
-	if e.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
-		defer cancel()
-	}
-	args = append([]string{"-test.run=^$", "-test.coverprofile=" + out}, args...)
-	if b, err := e.run(ctx, p, args); err != nil {
-		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, rmit.ErrInterrupted
-		}
-		return nil, fmt.Errorf("%w\n%s", err, tail(b))
-	}
-	f, err := os.Open(out)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ParseProfile(f)
-}
-
-// run runs p's binary with args in its directory through the Starter,
-// killing it when ctx ends, and returns what it wrote to stdout followed
-// by the tail of its stderr.
-func (e *evaluation) run(ctx context.Context, p *rmit.Package, args []string) ([]byte, error) {
-	starter := e.opts.Starter
-	if starter == nil {
-		starter = rmit.ExecStarter{}
-	}
-	proc, err := starter.Start(p.Binary, p.Dir, args)
-	if err != nil {
-		return nil, err
-	}
-	defer context.AfterFunc(ctx, proc.Kill)()
-	out, rerr := io.ReadAll(proc.Stdout())
-	werr := proc.Wait()
-	out = append(out, proc.StderrTail()...)
-	return out, cmp.Or(werr, rerr)
-}
-
-func tail(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 2000 {
-		s = "…" + s[len(s)-2000:]
-	}
-	return s
+	return coverage.Runner{Starter: e.opts.Starter, Timeout: e.opts.Timeout}.Profile(ctx, p, out, args...)
 }
 
 // rank orders the candidates by how much the benchmarks exercise them,

@@ -216,6 +216,16 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 			return err
 		}
 	}
+	for _, ev := range r.Events {
+		// A benchmark a baseline run did not measure has no result
+		// line: a note names it, so that its absence is not read as a
+		// failure or a gap.
+		if ev.Event == record.EventUnaffected {
+			if _, err := io.WriteString(w, NoteLine(fmt.Sprintf("unaffected %s %s: %s", ev.Package, ev.Benchmark, ev.Reason))); err != nil {
+				return err
+			}
+		}
+	}
 	bw := NewWriter(w)
 	bw.Versioned = versioned
 	stops := stopsOf(r)

@@ -204,6 +204,10 @@ const (
 	// too few processes to have one. The data can neither show a change
 	// nor rule one out.
 	Inconclusive Verdict = "inconclusive"
+	// Unaffected: not measured, as the benchmark executes no code that
+	// differs between the versions. Not a measured equivalence, which is
+	// NoChange.
+	Unaffected Verdict = "unaffected"
 )
 
 // The methods behind a comparison.
@@ -220,6 +224,9 @@ const (
 	// permutation test).
 	MethodSeparated = "separated"
 	MethodNone      = "" // not enough data for any
+	// MethodImpact: not measured; the change reaches no code the
+	// benchmark executes (a record.EventUnaffected).
+	MethodImpact = "impact"
 )
 
 // A Summary describes the samples of one benchmark and unit in one
@@ -430,7 +437,37 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	}
 	decide(res.Comparisons, opts)
 	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
+	res.Comparisons = append(res.Comparisons, unaffected(new, newKeys)...)
 	return res, nil
+}
+
+// UnaffectedNote is what a comparison of a benchmark that was not
+// measured says.
+const UnaffectedNote = "not measured: executes no code that differs"
+
+// unaffected returns a comparison for each benchmark r's events say was
+// not measured, for it executes no code that differs, unless it was
+// measured all the same. It comes after the corrections for multiple
+// comparisons, which count only what was measured.
+func unaffected(r *record.Run, measured map[record.Bench][]record.Key) []Comparison {
+	var out []Comparison
+	seen := map[record.Bench]bool{}
+	for _, ev := range r.Events {
+		b := record.Bench{Package: ev.Package, Benchmark: ev.Benchmark}
+		if ev.Event != record.EventUnaffected || seen[b] || len(measured[b]) > 0 {
+			continue
+		}
+		seen[b] = true
+		out = append(out, Comparison{
+			Package: b.Package, Benchmark: b.Benchmark, Unit: "ns/op", Better: -1,
+			Old:    Summary{Mean: math.NaN(), Median: math.NaN(), CI: stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}},
+			New:    Summary{Mean: math.NaN(), Median: math.NaN(), CI: stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}},
+			Ratio:  stats.Interval{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN()},
+			Change: math.NaN(), P: math.NaN(), Verdict: Unaffected, Method: MethodImpact,
+			Note: cmp.Or(ev.Reason, UnaffectedNote), done: true,
+		})
+	}
+	return out
 }
 
 // span returns the start of the first slice and the end of the last of

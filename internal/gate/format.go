@@ -125,7 +125,7 @@ func (r *Result) Count(v Verdict) int {
 // Summary returns a one-line count of the verdicts.
 func (r *Result) Summary() string {
 	var parts []string
-	for _, v := range []Verdict{Regression, Improvement, Changed, NoChange, Inconclusive} {
+	for _, v := range []Verdict{Regression, Improvement, Changed, NoChange, Inconclusive, Unaffected} {
 		if n := r.Count(v); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, v))
 		}
@@ -238,10 +238,10 @@ func (r *Result) tables() []*table {
 				name:    strings.TrimPrefix(c.Benchmark, "Benchmark"),
 				old:     center(scale, c.Old),
 				new:     center(scale, c.New),
-				change:  pctChange(c.Change),
+				change:  changeCell(c),
 				ci:      ratioCI(c.Ratio),
 				verdict: string(c.Verdict),
-				note:    c.Note,
+				note:    rowNote(c),
 			})
 		}
 		out = append(out, t)
@@ -273,6 +273,39 @@ var (
 	pctChange = render.Percent{Digits: 2, Sign: true}.Format
 	pctSize   = render.Percent{Digits: 2}.Format
 )
+
+// rowNote is the note under the table that c's row points to. Those
+// not measured share one line instead (writeUnaffected).
+func rowNote(c Comparison) string {
+	if c.Verdict == Unaffected {
+		return ""
+	}
+	return c.Note
+}
+
+// writeUnaffected says once what the rows of benchmarks that were not
+// measured mean.
+func (r *Result) writeUnaffected(w io.Writer) {
+	if n := r.Count(Unaffected); n > 0 {
+		fmt.Fprintf(w, "\nunaffected: %d %s, not measured: %s no code that differs\n", n, pick(n == 1, "benchmark", "benchmarks"), pick(n == 1, "it executes", "they execute"))
+	}
+}
+
+func pick(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
+
+// changeCell is the change column of c: empty for a benchmark that was
+// not measured.
+func changeCell(c Comparison) string {
+	if c.Verdict == Unaffected {
+		return ""
+	}
+	return pctChange(c.Change)
+}
 
 func ratioCI(iv stats.Interval) string {
 	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
@@ -311,6 +344,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	writeOnly(w, "only in old", r.OnlyOld, "")
 	writeOnly(w, "only in new", r.OnlyNew, "")
+	r.writeUnaffected(w)
 	r.writeInconclusive(w, "  ")
 	r.writeLayoutSensitive(w, "  ")
 	r.writeShift(w)
@@ -434,6 +468,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	}
 	writeOnly(w, "Only in old", r.OnlyOld, "- ")
 	writeOnly(w, "Only in new", r.OnlyNew, "- ")
+	r.writeUnaffected(w)
 	r.writeInconclusive(w, "- ")
 	r.writeLayoutSensitive(w, "- ")
 	r.writeShift(w)

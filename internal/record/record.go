@@ -150,6 +150,10 @@ const (
 	EventBudget     = "budget"      // the time budget cut the benchmark short
 	EventInterrupt  = "interrupted" // the run was interrupted; the file is partial
 	EventEnd        = "end"         // the run finished; the file is complete
+	// EventUnaffected: a benchmark of a baseline run was not measured,
+	// as it executes no code that differs between the versions; Reason
+	// says what was found.
+	EventUnaffected = "unaffected"
 	// EventResumed opens the records appended by gobench-dyn run
 	// --resume: the run continues where an interrupted one stopped.
 	EventResumed = "resumed"

@@ -83,6 +83,9 @@ type Options struct {
 	// many times with randomised code layouts, and each process runs one
 	// of them (rmit.Layout); 0 links each once.
 	Layouts int
+	// Impact, with a baseline, measures only the benchmarks the change
+	// can reach (package impact) and reports the others unaffected.
+	Impact bool
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.

@@ -26,6 +26,17 @@ type prepared struct {
 // a baseline, the baseline checked out under tmp. The baseline's worktree
 // stays until the run's cleanups: benchmarks that read files run in it.
 func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
+	var co *Checkout
+	if r.opts.Baseline != "" && r.opts.Impact {
+		// What the change reaches decides what is built and measured.
+		var err error
+		if co, err = r.checkoutBaseline(ctx, tmp); err != nil {
+			return nil, err
+		}
+		if r.findImpact(ctx, co, tmp) {
+			return noSuite(), nil
+		}
+	}
 	head, err := r.prepareVersion(ctx, r.opts.Dir, tmp, record.VersionHead)
 	if err != nil {
 		return nil, err
@@ -34,17 +45,11 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	if r.opts.Baseline == "" {
 		return p, nil
 	}
-	dir := r.opts.Dir
-	if dir == "" {
-		dir = "."
+	if co == nil {
+		if co, err = r.checkoutBaseline(ctx, tmp); err != nil {
+			return nil, err
+		}
 	}
-	co, err := r.checkout(ctx, dir, r.opts.Baseline, tmp)
-	if err != nil {
-		return nil, usage.Errorf("Baseline", "%w", err)
-	}
-	r.cleanups.Add(func() { _ = co.Remove() })
-	r.nameBaseline(co.Rev)
-	r.warnDirty(co.Changes)
 	base, err := r.prepareVersion(ctx, co.Dir, tmp, record.VersionBaseline)
 	if err != nil {
 		return nil, err
@@ -65,6 +70,23 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 		Skipped:    append(append([]*rmit.PrepareFailure(nil), head.Skipped...), base.Skipped...),
 	}
 	return p, nil
+}
+
+// checkoutBaseline checks out the baseline under tmp until the run's
+// cleanups.
+func (r *run) checkoutBaseline(ctx context.Context, tmp string) (*Checkout, error) {
+	dir := r.opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	co, err := r.checkout(ctx, dir, r.opts.Baseline, tmp)
+	if err != nil {
+		return nil, usage.Errorf("Baseline", "%w", err)
+	}
+	r.cleanups.Add(func() { _ = co.Remove() })
+	r.nameBaseline(co.Rev)
+	r.warnDirty(co.Changes)
+	return co, nil
 }
 
 // prepareVersion prepares one version of the code, resolving packages in
@@ -94,9 +116,13 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		// it, such a family fails as it did before.
 		flags, hooked = buildFlags(o, ov), true
 	}
+	var skip func(pkg, top string) bool
+	if len(r.unaffected) > 0 {
+		skip = r.skipUnaffected
+	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
-		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter},
+		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip},
 		LayoutSeeds: r.layoutSeeds(version),
 	})
 	if err != nil {

@@ -48,6 +48,9 @@ type run struct {
 	// render.FewestProcesses processes, preparation included, as
 	// estimated before the run; prepTime is the preparation.
 	minimumBudget, prepTime time.Duration
+	// unaffected are the top-level benchmarks of a baseline run the
+	// change cannot reach: not measured.
+	unaffected []record.Bench
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -89,7 +92,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head),
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head), Unaffected: len(r.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {
 		// An output failed: what was measured is still written
@@ -246,6 +249,9 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 		return nil, nil, err
 	}
 	obs := newObserver(o, bs, header, r.outs, r.log)
+	if err := r.recordUnaffected(rw, obs); err != nil {
+		return nil, nil, err
+	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: policy, Seed: o.Seed,
 		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget, Start: r.start,

@@ -39,6 +39,9 @@ type Result struct {
 	NonFinite []NonFinite
 	// Stopped is the output failure that stopped the run early, or nil.
 	Stopped error
+	// Unaffected counts the benchmarks of a baseline run the change
+	// cannot reach, which were not measured.
+	Unaffected int
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
@@ -94,6 +97,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "  time inside the timer %.0f%% of the measuring phase (%s of %s); inside slices, setup included, %.0f%% of wall; harness CPU %s (%.1f%% of wall)\n",
 		100*sum.TimerShare(), render.Duration(sum.InTimer), render.Duration(sum.Measuring()),
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if r.Unaffected > 0 {
+		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code that differs from --baseline %s\n",
+			plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), o.Baseline)
+	}
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
 			o.Stop.Criterion, plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))

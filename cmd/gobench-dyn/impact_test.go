@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
+)
+
+// reachSource has one benchmark that executes helper and one that does
+// not; both report a fixed ns/op, so that verdicts do not depend on the
+// machine.
+const reachSource = `package reach
+
+func helper(n int) int { return n + 1 }
+
+func other(n int) int { return n - 1 }
+`
+
+const reachTest = `package reach
+
+import "testing"
+
+var sink int
+
+func BenchmarkReached(b *testing.B) {
+	for range b.N {
+		sink = helper(3)
+	}
+	b.ReportMetric(1000, "ns/op")
+}
+
+func BenchmarkUnreached(b *testing.B) {
+	for range b.N {
+		sink = other(3)
+	}
+	b.ReportMetric(1000, "ns/op")
+}
+`
+
+// reachRepo makes a repository whose last commit applies change to the
+// files of the first.
+func reachRepo(t *testing.T, change map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	files := map[string]string{"go.mod": "module example.com/reach\n\ngo 1.26\n", "reach.go": reachSource, "reach_test.go": reachTest}
+	for _, fs := range []map[string]string{files, change} {
+		for name, content := range fs {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+		}
+		gittest.CommitAll(t, dir, "version")
+	}
+	return dir
+}
+
+// TestImpactSkipsWhatTheChangeCannotReach runs the real command on a
+// change to helper: the benchmark that executes it is measured, the
+// other is reported unaffected, in the summary, the comparison, the raw
+// records and the baseline's results, and with --impact off both are
+// measured. A change that reaches no code (documentation) measures
+// nothing and exits 0.
+func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
+	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "2",
+		"--seed", "1", "--progress", "off"}
+	repo := reachRepo(t, map[string]string{"reach.go": strings.Replace(reachSource, "n + 1", "n + 2", 1)})
+
+	t.Run("on", func(t *testing.T) {
+		dir := t.TempDir()
+		raw, base, verdicts := filepath.Join(dir, "raw.jsonl"), filepath.Join(dir, "old.txt"), filepath.Join(dir, "verdicts.json")
+		_, stderr, code := gobenchDyn(t, repo, append(args, "--raw", raw, "--baseline-out", base, "--json", verdicts)...)
+		require.Equal(t, 0, code, stderr)
+		doc, err := os.ReadFile(verdicts)
+		require.NoError(t, err)
+		validVerdicts(t, verdictsSchema(t), doc)
+		var verdictsDoc struct {
+			Comparisons []struct{ Bench, Verdict string }
+		}
+		require.NoError(t, json.Unmarshal(doc, &verdictsDoc))
+		for _, c := range verdictsDoc.Comparisons {
+			assert.Equal(t, c.Bench == "BenchmarkUnreached", c.Verdict == "unaffected", "%s: %s", c.Bench, c.Verdict)
+		}
+		assert.Regexp(t, `(?m)^Reached\S*\s.*no change`, stderr)
+		assert.Regexp(t, `(?m)^Unreached\s.*unaffected`, stderr)
+		assert.NotRegexp(t, `(?m)^Unreached\S*\s.*no change`, stderr, "not measured is never no change")
+		assert.Contains(t, stderr, "unaffected: 1 benchmark not measured: it executes no code that differs from --baseline HEAD~1")
+		rawText, err := os.ReadFile(raw)
+		require.NoError(t, err)
+		assert.Contains(t, string(rawText), `"event":"unaffected","pkg":"example.com/reach","bench":"BenchmarkUnreached"`)
+		assert.NotContains(t, string(rawText), `"bench":"BenchmarkUnreached-`, "it was not measured")
+		baseText, err := os.ReadFile(base)
+		require.NoError(t, err)
+		assert.Contains(t, string(baseText), "# gobench-dyn: unaffected example.com/reach BenchmarkUnreached: not measured")
+		measured := readBenchResults(t, base)
+		require.Len(t, measured, 1, "only the reached benchmark was measured: %v", measured)
+		for name, n := range measured {
+			assert.Contains(t, name, "Reached")
+			assert.Positive(t, n)
+		}
+
+		report, stderrReport, code := gobenchDyn(t, repo, "report", "--markdown", "-", raw)
+		require.Equal(t, 0, code, stderrReport)
+		assert.Regexp(t, "(?m)^\\| `Unreached` .*\\| unaffected \\|$", report)
+	})
+	t.Run("off", func(t *testing.T) {
+		_, stderr, code := gobenchDyn(t, repo, append(args, "--impact", "off")...)
+		require.Equal(t, 0, code, stderr)
+		assert.Regexp(t, `(?m)^Unreached\S*\s.*no change`, stderr)
+		assert.NotContains(t, stderr, "unaffected")
+	})
+	t.Run("docs", func(t *testing.T) {
+		docs := reachRepo(t, map[string]string{"README.md": "Documentation.\n"})
+		_, stderr, code := gobenchDyn(t, docs, args...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stderr, "0 measurement slices")
+		assert.Contains(t, stderr, "2 unaffected")
+		assert.NotContains(t, stderr, "impact: building", "nothing differs: no coverage is needed")
+	})
+	t.Run("bad flag", func(t *testing.T) {
+		_, stderr, code := gobenchDyn(t, repo, append(args, "--impact", "maybe")...)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, stderr, "--impact")
+	})
+}

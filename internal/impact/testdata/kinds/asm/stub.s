@@ -1,0 +1,1 @@
+// An assembly file lets asm.go declare a function without a body.
