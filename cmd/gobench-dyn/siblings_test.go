@@ -28,12 +28,13 @@ func TestSiblingsAsGoTest(t *testing.T) {
 	gittest.Git(t, repo, "init", "-q")
 	gittest.CommitAll(t, repo, "one")
 	together := []string{"BenchmarkParentReads", "BenchmarkSkipsAlone", "BenchmarkSameName"}
-	// One suite run: a family is found in the first.
+	// One suite run: a family is found in the first. The baseline is the
+	// same commit, so every benchmark is measured only with --impact off.
 	quick := []string{"--stop", "none", "--slice-time", "5ms", "--suite-runs", "1", "--slices", "2", "--seed", "1", "--progress", "off"}
 	variants := map[string][]string{
 		"run":                              quick,
-		"run --baseline":                   append([]string{"--baseline", "HEAD", "--turns", "10"}, quick...),
-		"run --baseline --pairing process": append([]string{"--baseline", "HEAD", "--pairing", "process"}, quick...),
+		"run --baseline":                   append([]string{"--baseline", "HEAD", "--impact", "off", "--turns", "10"}, quick...),
+		"run --baseline --pairing process": append([]string{"--baseline", "HEAD", "--impact", "off", "--pairing", "process"}, quick...),
 	}
 	for _, pkg := range []string{".", "./broken"} {
 		if testing.Short() {
