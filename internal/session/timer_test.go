@@ -90,13 +90,19 @@ func TestSlicesOutlastTheirSetup(t *testing.T) {
 // turns of 10 ms. With 100 turns a duet, the turns outlast that start;
 // with 10, the duets after the first take enough turns to amortise it:
 // 0.7/0.3 × 840 ms / (2 × 10 ms), 98, at most 8 times the 10 planned.
+// How much of the other worker's setup a worker's start takes in depends
+// on which first slice the harness reads first, so the start it measures
+// is 410 to 840 ms, and the turns 48 to 80; the fewer turns, the lower
+// the timer's share on a clock that runs the setups one after the other
+// (one CPU), down to about half.
 func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 	for _, c := range []struct {
-		plan  rmit.TurnPlan
-		turns int // of the duets after the first
+		plan            rmit.TurnPlan
+		fewest, most    int     // turns of the duets after the first
+		timerShareLeast float64 // of the measuring phase
 	}{
-		{rmit.TurnPlan{Warmup: 2, Turns: 100}, 100},
-		{rmit.TurnPlan{Warmup: 2, Turns: 10}, 80},
+		{rmit.TurnPlan{Warmup: 2, Turns: 100}, 100, 100, 0.6},
+		{rmit.TurnPlan{Warmup: 2, Turns: 10}, 48, 80, 0.45},
 	} {
 		t.Run(fmt.Sprint(c.plan.Turns), func(t *testing.T) {
 			f := newFake("BenchmarkLoop")
@@ -130,11 +136,12 @@ func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 			for p := range begin {
 				assert.LessOrEqual(t, end[p].Sub(begin[p]), 3*time.Second, "suite run %d", p.sr)
 				if p.sr > 1 {
-					assert.Equal(t, c.turns, turns[p], "suite run %d", p.sr)
+					assert.GreaterOrEqual(t, turns[p], c.fewest, "suite run %d", p.sr)
+					assert.LessOrEqual(t, turns[p], c.most, "suite run %d", p.sr)
 				}
 			}
 			assert.Equal(t, 2*o.SuiteRuns, f.setups["BenchmarkLoop"], "one setup per worker")
-			assert.GreaterOrEqual(t, got.res.Summary.TimerShare(), 0.6)
+			assert.GreaterOrEqual(t, got.res.Summary.TimerShare(), c.timerShareLeast)
 		})
 	}
 }
