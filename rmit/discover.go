@@ -197,7 +197,7 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 	defer stop()
 	var found []probed
 	var fail *DiscoveryFailure
-	var failText strings.Builder
+	var failText failureDetail
 	pending := ""
 	_ = scanOutput(p.stdout, func(name string, _ int64) bool { return leafOf(name, top) }, func(it outputItem) bool {
 		switch it.kind {
@@ -221,11 +221,9 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 			}
 			found = append(found, probed{it.name, ns})
 		case itemFailure, itemPanic:
+			failText.add(it, fail == nil)
 			if fail == nil {
 				fail = &DiscoveryFailure{Name: it.name, Reason: it.reason}
-				failText.WriteString(it.detail + "\n")
-			} else {
-				failText.WriteString(it.text() + "\n")
 			}
 		}
 		return false
@@ -241,7 +239,7 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 		if fail.Name == "" {
 			fail.Name = pending
 		}
-		fail.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
+		fail.Detail = failText.with(p.stderr.String())
 	}
 	return found, fail
 }

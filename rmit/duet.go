@@ -3,7 +3,6 @@ package rmit
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/record"
@@ -66,7 +65,7 @@ type duetSide struct {
 	timed    time.Duration // of that, the time go test timed: N × ns/op
 	wall     time.Duration // wall time of all slices, the first from the start
 	fail     *Failure
-	failText strings.Builder
+	failText failureDetail
 }
 
 // duet runs entries a and b, the two versions of one benchmark, as one
@@ -268,15 +267,12 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 		}
 		return true, true
 	case itemFailure, itemPanic:
+		// The first failure's message is its reason; the detail holds
+		// the rest, and every later failure.
+		s.failText.add(it, s.fail == nil)
 		if s.fail == nil {
-			// The first failure's message is its reason; the detail
-			// holds the rest, and every later failure.
 			s.failWith(it.reason, "")
-			s.failText.WriteString(it.detail)
-		} else {
-			s.failText.WriteString(it.text())
 		}
-		s.failText.WriteByte('\n')
 		// A failed slice prints no result: the worker waits for its
 		// next turn, which would never come.
 		return true, false
@@ -309,7 +305,7 @@ func (r *Runner) endDuet(sides []*duetSide, plan TurnPlan) {
 		case why == "interrupted" || why == "timeout" && s.slice < plan.slices():
 			s.failWith(why, killDetail(why, r.Timeout, s.proc.stderr.String()))
 		case s.fail != nil:
-			s.fail.Detail = strings.TrimSpace(s.failText.String() + "\n" + s.proc.stderr.String())
+			s.fail.Detail = s.failText.with(s.proc.stderr.String())
 		case s.ended && s.slice < plan.slices():
 			reason := fmt.Sprintf("the test binary printed %d of the %d slices asked for", s.slice, plan.slices())
 			if waitErr != nil {

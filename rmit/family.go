@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
@@ -345,7 +344,7 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 	last := r.now()
 	left := len(runs)
 	var failure string
-	var failText strings.Builder
+	var failText failureDetail
 	_ = scanOutput(p.stdout, accept, func(it outputItem) bool {
 		if ctx.Err() != nil {
 			return true
@@ -392,13 +391,10 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 				return true
 			}
 		case itemFailure, itemPanic:
+			failText.add(it, failure == "")
 			if failure == "" {
 				failure = it.reason
-				failText.WriteString(it.detail)
-			} else {
-				failText.WriteString(it.text())
 			}
-			failText.WriteByte('\n')
 		}
 		return false
 	})
@@ -412,7 +408,7 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 	case why == "timeout" && left > 0:
 		failAll(why, killDetail(why, r.Timeout, p.stderr.String()))
 	case failure != "":
-		failAll(failure, strings.TrimSpace(failText.String()+"\n"+p.stderr.String()))
+		failAll(failure, failText.with(p.stderr.String()))
 	case waitErr != nil && left > 0:
 		failAll(withCause(exitReason(waitErr), p.stderr.String()), p.stderr.String())
 	}

@@ -34,6 +34,27 @@ func (it outputItem) text() string {
 	return strings.TrimSpace(it.reason + "\n" + it.detail)
 }
 
+// failureDetail gathers what a test binary printed about its failures,
+// for the Detail of the failure they make: of the first, the message
+// after its reason (the reason is the failure's own); of every later one,
+// the whole message.
+type failureDetail struct{ b strings.Builder }
+
+// add records failure item it, the first one of its process if first.
+func (f *failureDetail) add(it outputItem, first bool) {
+	if first {
+		f.b.WriteString(it.detail)
+	} else {
+		f.b.WriteString(it.text())
+	}
+	f.b.WriteByte('\n')
+}
+
+// with returns the failures' messages followed by the process's stderr.
+func (f *failureDetail) with(stderr string) string {
+	return strings.TrimSpace(f.b.String() + "\n" + stderr)
+}
+
 // scanOutput parses the stdout of a test binary as it arrives and calls fn
 // for each item, until fn returns true or the output ends. It then drains
 // r, so that the process never blocks writing to a full pipe. accept, if

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/policy"
@@ -615,7 +614,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	done := feed.Step.Done
 	last := r.now()
 	var failure *Failure
-	var failText strings.Builder
+	var failText failureDetail
 	slice := 0
 	// The result of a slice is the line of this benchmark over the b.N
 	// asked for; any other is a print of the benchmark's own.
@@ -641,15 +640,12 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 				return true
 			}
 		case itemFailure, itemPanic:
+			// The first failure's message is its reason; the detail
+			// holds the rest, and every later failure.
+			failText.add(it, failure == nil)
 			if failure == nil {
-				// The first failure's message is its reason; the
-				// detail holds the rest, and every later failure.
 				failure = fail(it.reason, "")
-				failText.WriteString(it.detail)
-			} else {
-				failText.WriteString(it.text())
 			}
-			failText.WriteByte('\n')
 		}
 		return false
 	})
@@ -668,7 +664,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 		if failure == nil {
 			failure = fail(withCause(exitReason(waitErr), p.stderr.String()), "")
 		}
-		failure.Detail = strings.TrimSpace(failText.String() + "\n" + p.stderr.String())
+		failure.Detail = failText.with(p.stderr.String())
 		return feed.Measured, failure
 	}
 	if scanErr != nil && !done {

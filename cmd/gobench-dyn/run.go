@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"os"
 	"strconv"
 	"strings"
@@ -13,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -238,10 +239,10 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.checkVerdictsFlag(); err != nil {
 		return err
 	}
-	switch {
-	case o.Impact != "on" && o.Impact != "off" && o.Impact != "list":
-		return usageErr("--impact: want on, off or list, got %q", o.Impact)
-	case fs.Changed("impact") && o.Baseline == "":
+	if _, err := choice.Parse("impact mode", o.Impact, "on", "off", "list"); err != nil {
+		return usageErr("--impact: %w", err)
+	}
+	if fs.Changed("impact") && o.Baseline == "" {
 		return usageErr("--impact: only meaningful with --baseline")
 	}
 	flag := "--sequential"
