@@ -14,10 +14,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

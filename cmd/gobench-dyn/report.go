@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.

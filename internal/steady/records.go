@@ -1,8 +1,8 @@
 package steady
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // An Input is one benchmark's series: its processes' values in order,
