@@ -11,14 +11,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
-	"github.com/gobench-dyn/gobench-dyn/internal/report"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/record"
-	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
 // defaultStore is the history store of every history command and of
@@ -44,14 +42,13 @@ type HistoryOptions struct {
 	Fail      bool
 
 	// Confirm measures new change points again; Dir is the repository
-	// they are measured in, and ConfirmArgs are run flags for those runs.
-	Confirm     bool
-	Dir         string
-	SliceTime   time.Duration
-	SuiteRuns   int
-	Timeout     time.Duration
-	Tags        string
-	ConfirmArgs []string
+	// they are measured in.
+	Confirm   bool
+	Dir       string
+	SliceTime time.Duration
+	SuiteRuns int
+	Timeout   time.Duration
+	Tags      string
 
 	// Measurer replaces the real paired runs of --confirm in tests.
 	Measurer history.Measurer
@@ -183,7 +180,7 @@ func historyRun(opts *HistoryOptions) error {
 		defer store.Close()
 	}
 	if opts.HTML != "" {
-		q.KeepSeries, q.Plots = true, report.MaxHistoryPlots
+		q.KeepSeries, q.Plots = true, history.MaxPlots
 	}
 	a, err := history.Analyze(ctx, src, q, hopts)
 	if err != nil {
@@ -317,7 +314,7 @@ func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *histo
 		env := session.Env{Cleanups: &session.Cleanups{}}
 		defer env.Cleanups.Run()
 		defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
-		m = &history.GateMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
+		m = &session.CommitMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
 	}
 	now := opts.Now
 	if now == nil {
@@ -339,27 +336,16 @@ func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *histo
 }
 
 // runOptions returns the options of the confirmation runs: those of run
-// --baseline, with this command's slice time, cap, timeout and tags.
+// --baseline with its defaults, and the slice time, timeout, cap and tags
+// of history's flags.
 func (opts *HistoryOptions) runOptions() (session.Options, error) {
-	ro := &RunOptions{IO: opts.IO, Stop: stopper.Default(stopper.Interval)}
-	fs := pflag.NewFlagSet("confirm", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	bindRunFlags(fs, ro)
-	args := []string{"--baseline", "HEAD", "--slice-time", opts.SliceTime.String(), "--timeout", opts.Timeout.String(), "--progress", "off"}
+	run := session.BaselineOptions("HEAD")
+	run.SliceTime, run.Timeout, run.Tags, run.Progress = opts.SliceTime, opts.Timeout, opts.Tags, progress.Off
 	if opts.SuiteRuns > 0 {
-		args = append(args, "--suite-runs", fmt.Sprint(opts.SuiteRuns))
+		run.SuiteRuns = opts.SuiteRuns
 	}
-	if opts.Tags != "" {
-		args = append(args, "--tags", opts.Tags)
-	}
-	args = append(args, opts.ConfirmArgs...)
-	if err := fs.Parse(args); err != nil {
-		return session.Options{}, usageErr("%v", err)
-	}
-	if err := ro.validate(fs); err != nil {
-		return session.Options{}, err
-	}
-	return ro.session, nil
+	run.Tool = "gobench-dyn " + toolVersion()
+	return run, run.CheckLimits()
 }
 
 // write writes the table and the files the flags ask for.
@@ -375,7 +361,7 @@ func (opts *HistoryOptions) write(a *history.Analysis) error {
 	}{
 		{"--json", opts.JSON, a.WriteJSON},
 		{"--markdown", opts.Markdown, a.WriteMarkdown},
-		{"--html", opts.HTML, func(w io.Writer) error { return report.WriteHistoryHTML(w, a) }},
+		{"--html", opts.HTML, a.WriteHTML},
 	} {
 		switch o.path {
 		case "":

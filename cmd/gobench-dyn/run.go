@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
@@ -89,26 +88,14 @@ type RunOptions struct {
 	session session.Options // set by validate
 }
 
-// Defaults of gobench-dyn run; docs/EVALUATION.md gives the evidence
-// behind them.
+// Defaults of gobench-dyn run, which the session owns.
 const (
-	defaultSuiteRuns  = 5
-	defaultIterations = 1
-	defaultSliceTime  = 100 * time.Millisecond
-	defaultTimeout    = 10 * time.Minute
-	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
-	// decided pairs stop at one of the looks 5, 8, 12, 18 or 27, and the
-	// undecided get up to gate.DefaultLastLook paired suite runs
-	// (docs/COMPARE.md).
-	defaultBaselineSuiteRuns = gate.DefaultLastLook
-	// defaultIntervalSuiteRuns is the cap under the default --stop
-	// interval: a benchmark that reaches its target stops after 4
-	// processes and one predicted out of reach stops there too, so the
-	// cap is where the benchmarks in between get the processes they
-	// need. A cap of 10 stops most benchmarks early, in less time than 5
-	// static suite runs, and brings more of them to ±3%
-	// (docs/EVALUATION.md, "Simulations behind the defaults").
-	defaultIntervalSuiteRuns = 10
+	defaultSuiteRuns         = session.DefaultSuiteRuns
+	defaultIterations        = session.DefaultIterations
+	defaultSliceTime         = session.DefaultSliceTime
+	defaultTimeout           = session.DefaultTimeout
+	defaultBaselineSuiteRuns = session.DefaultBaselineSuiteRuns
+	defaultIntervalSuiteRuns = session.DefaultIntervalSuiteRuns
 )
 
 // NewCmdRun returns the run command. It binds flags to RunOptions,

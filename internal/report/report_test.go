@@ -274,21 +274,6 @@ func manyBenches(n int) []synthBench {
 	return bs
 }
 
-func TestNiceTicks(t *testing.T) {
-	labels := func(ts niceTicks, lo, hi float64) []string {
-		var out []string
-		for _, tk := range ts.Ticks(lo, hi) {
-			if tk.Label != "" {
-				out = append(out, tk.Label)
-			}
-		}
-		return out
-	}
-	assert.Equal(t, []string{"50", "100"}, labels(niceTicks{integer: true}, 0.5, 125.5))
-	assert.Equal(t, []string{"47.5", "48.0", "48.5", "49.0"}, labels(niceTicks{}, 47.3, 49.2))
-	assert.Equal(t, []string{"880", "900", "920"}, labels(niceTicks{}, 862, 929))
-}
-
 func TestFormat(t *testing.T) {
 	f := render.NewScale("ns/op", 1517.4)
 	assert.Equal(t, "1.517µs", f.Value(1517.4))
