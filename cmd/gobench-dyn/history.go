@@ -127,9 +127,9 @@ run or a write fails; 2 on bad flags or input.`,
 	f.Float64Var(&opts.MinChange, "min-change", 0, "smallest relative change that counts (0.02 = 2%)")
 	f.IntVar(&opts.Window, "window", d.Window, "points per sliding window of the first pass")
 	f.IntVar(&opts.MinSeg, "min-segment", d.MinSegment, "fewest points of a level on either side of a change point (weighted)")
-	f.StringVar(&opts.JSON, "json", "", "write the change points as JSON to `FILE` (- for standard output)")
-	f.StringVar(&opts.Markdown, "markdown", "", "write the change points as Markdown to `FILE` (- for standard output)")
-	f.StringVar(&opts.HTML, "html", "", "write a page with one plot per benchmark over commits to `FILE`")
+	bindReportFlag(f, &opts.JSON, "json", "the change points")
+	bindReportFlag(f, &opts.Markdown, "markdown", "the change points")
+	bindReportFlag(f, &opts.HTML, "html", "one plot per benchmark over commits")
 	f.BoolVar(&opts.Fail, "fail", false, "exit 1 when a regression is found (with --confirm: one not refuted)")
 	f.BoolVar(&opts.Confirm, "confirm", false, "measure each change point without a confirmation again, paired, and keep the outcome")
 	f.StringVar(&opts.Dir, "dir", ".", "with --confirm, a `directory` of the git repository to measure in")
@@ -247,12 +247,11 @@ func (opts *HistoryOptions) parse() (history.Query, history.Options, error) {
 		return q, hopts, usageErr("--window %d: want at least 4 points", opts.Window)
 	case opts.MinSeg < 1:
 		return q, hopts, usageErr("--min-segment %d: want at least 1", opts.MinSeg)
-	case opts.HTML == "-":
-		return q, hopts, usageErr("--html: write the page to a file, not standard output")
-	case opts.JSON == "-" && opts.Markdown == "-":
-		return q, hopts, usageErr("--json and --markdown cannot both write to standard output")
 	case opts.Confirm && strings.HasSuffix(opts.Store, ".jsonl"):
 		return q, hopts, usageErr("--confirm: %s is a JSON Lines export; confirmations are kept in a store (history import it first)", opts.Store)
+	}
+	if err := checkReportFiles(reportFile{"--json", opts.JSON, nil}, reportFile{"--markdown", opts.Markdown, nil}, reportFile{"--html", opts.HTML, nil}); err != nil {
+		return q, hopts, err
 	}
 	if opts.Bench != "" {
 		if q.Bench, err = regexp.Compile(opts.Bench); err != nil {
@@ -350,32 +349,10 @@ func (opts *HistoryOptions) runOptions() (session.Options, error) {
 
 // write writes the table and the files the flags ask for.
 func (opts *HistoryOptions) write(a *history.Analysis) error {
-	if opts.JSON != "-" && opts.Markdown != "-" {
-		if err := a.WriteText(opts.IO.Out); err != nil {
-			return failErr("writing the table: %v", err)
-		}
-	}
-	for _, o := range []struct {
-		flag, path string
-		write      func(io.Writer) error
-	}{
-		{"--json", opts.JSON, a.WriteJSON},
-		{"--markdown", opts.Markdown, a.WriteMarkdown},
-		{"--html", opts.HTML, a.WriteHTML},
-	} {
-		switch o.path {
-		case "":
-		case "-":
-			if err := o.write(opts.IO.Out); err != nil {
-				return failErr("%s: %v", o.flag, err)
-			}
-		default:
-			if err := writeOutputFile(o.flag, o.path, o.write); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return writeReports(opts.IO.Out, a.WriteText,
+		reportFile{"--json", opts.JSON, a.WriteJSON},
+		reportFile{"--markdown", opts.Markdown, a.WriteMarkdown},
+		reportFile{"--html", opts.HTML, a.WriteHTML})
 }
 
 // HistoryAddOptions holds the flags and arguments of gobench-dyn history add.

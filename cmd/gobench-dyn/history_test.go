@@ -191,7 +191,7 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"history", "--bench", "(", store}, "--bench"},
 		{[]string{"history", "--window", "1", store}, "--window"},
 		{[]string{"history", "--since", "feed", store}, `--since: no commit "feed"`},
-		{[]string{"history", "--html", "-", store}, "--html"},
+		{[]string{"history", "--html", "-", "--json", "-", store}, "--json - and --html -: only one report"},
 		{[]string{"history", "--confirm", jsonl}, "--confirm"},
 		{[]string{"history", bad}, "bad.jsonl:2:"},
 		{[]string{"history", "import", "--store", filepath.Join(dir, "i.db"), bad}, "bad.jsonl:2:"},
