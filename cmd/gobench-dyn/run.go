@@ -90,12 +90,10 @@ type RunOptions struct {
 
 // Defaults of gobench-dyn run, which the session owns.
 const (
-	defaultSuiteRuns         = session.DefaultSuiteRuns
-	defaultIterations        = session.DefaultIterations
-	defaultSliceTime         = session.DefaultSliceTime
-	defaultTimeout           = session.DefaultTimeout
-	defaultBaselineSuiteRuns = session.DefaultBaselineSuiteRuns
-	defaultIntervalSuiteRuns = session.DefaultIntervalSuiteRuns
+	defaultSuiteRuns  = session.DefaultSuiteRuns
+	defaultIterations = session.DefaultIterations
+	defaultSliceTime  = session.DefaultSliceTime
+	defaultTimeout    = session.DefaultTimeout
 )
 
 // NewCmdRun returns the run command. It binds flags to RunOptions,
@@ -192,14 +190,6 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	switch {
 	case o.Bench == "":
 		return usageErr("--bench: empty pattern selects nothing")
-	case fs.Changed("suite-runs") && o.SuiteRuns < 1:
-		return usageErr("--suite-runs: must be at least 1, got %d", o.SuiteRuns)
-	case o.Iterations < 1:
-		return usageErr("--iterations: must be at least 1, got %d", o.Iterations)
-	case o.SliceTime <= 0:
-		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
-	case o.Timeout < 0:
-		return usageErr("--timeout: must not be negative, got %v", o.Timeout)
 	case o.MinDistinct < 0:
 		return usageErr("--min-distinct: must not be negative, got %d", o.MinDistinct)
 	case o.Budget < 0:
@@ -243,14 +233,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
 	if !fs.Changed("suite-runs") {
-		switch {
-		case o.Sequential:
-			o.SuiteRuns = defaultBaselineSuiteRuns
-		case o.Stop.Criterion == stopper.Interval && o.ConfigFile == "":
-			o.SuiteRuns = defaultIntervalSuiteRuns
-		default:
-			o.SuiteRuns = defaultSuiteRuns
-		}
+		o.SuiteRuns = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile})
 	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
@@ -261,10 +244,13 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
 	}
-	if o.Stop.Criterion != stopper.None && o.SuiteRuns*o.Iterations < o.Stop.MinIterations {
-		return usageErr("--suite-runs × --iterations = %d is below --min-iterations %d", o.SuiteRuns*o.Iterations, o.Stop.MinIterations)
+	if err := o.setSession(); err != nil {
+		return err
 	}
-	return o.setSession()
+	if err := o.session.CheckLimits(); err != nil {
+		return exitUsage(err)
+	}
+	return nil
 }
 
 // setSession sets the session options the flags select.

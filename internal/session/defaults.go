@@ -85,7 +85,8 @@ func BaselineOptions(baseline string) Options {
 }
 
 // CheckLimits checks the options that bound a run's time (suite runs,
-// iterations, slice time, timeout), naming the field of the first bad one.
+// iterations, slice time, timeout), naming the field of the first bad
+// one: run checks its flags with it, and history its confirmation runs.
 func (o *Options) CheckLimits() error {
 	switch {
 	case o.SuiteRuns < 1:
@@ -97,7 +98,7 @@ func (o *Options) CheckLimits() error {
 	case o.Timeout < 0:
 		return usage.Errorf("Timeout", "must not be negative, got %v", o.Timeout)
 	case o.Stop.Criterion != stopper.None && o.SuiteRuns*o.Iterations < o.Stop.MinIterations:
-		return usage.Errorf("SuiteRuns", "%d suite runs × %d iterations are fewer than the %d iterations the stoppage criterion needs",
+		return usage.Errorf("SuiteRuns", "%d suite runs × %d iterations each are fewer than the %d iterations the stoppage criterion needs before it may stop a benchmark",
 			o.SuiteRuns, o.Iterations, o.Stop.MinIterations)
 	}
 	return nil
