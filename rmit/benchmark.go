@@ -3,7 +3,7 @@ package rmit
 import (
 	"strconv"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // A Config is the configuration of one benchmark: its caps on suite runs

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // A Family is the leaves of one top-level benchmark that discovery ran

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // Paired wraps a Policy for a run that interleaves two versions of the

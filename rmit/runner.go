@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // ErrInterrupted is returned by Run when its context was cancelled. What

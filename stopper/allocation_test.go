@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // A simBench is a simulated benchmark: within-process sd and a draw of

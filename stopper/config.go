@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // Confidence is the confidence level of every bootstrap interval the

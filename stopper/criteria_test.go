@@ -29,8 +29,8 @@ func TestRCIWOfKnownAnswers(t *testing.T) {
 	rng := func() *rand.PCG { return rand.NewPCG(1, 2) }
 	x := []float64{1, 2, 3, 4, 5}
 	// The exact value of this seed: it pins the resampling sequence.
-	assert.InDelta(t, 1.0003333333333333, RCIWOf(stats.Leaf(x), 1000, rng()), 1e-12)
-	assert.Equal(t, RCIWOf(stats.Leaf(x), 1000, rng()), RCIWOf(stats.Leaf(x), 1000, rng()), "same seed, same value")
+	assert.InDelta(t, 1.0003333333333333, rciwOf(stats.Leaf(x), 1000, rng()), 1e-12)
+	assert.Equal(t, rciwOf(stats.Leaf(x), 1000, rng()), rciwOf(stats.Leaf(x), 1000, rng()), "same seed, same value")
 
 	// Large normal sample: 2·z(0.995)·σ/(√n·μ) = 2·2.5758·1/(√4000·100).
 	r := rand.New(rng())
@@ -39,13 +39,13 @@ func TestRCIWOfKnownAnswers(t *testing.T) {
 		big[i] = 100 + r.NormFloat64()
 	}
 	want := 2 * 2.5758293035489 / math.Sqrt(4000) / 100
-	assert.InEpsilon(t, want, RCIWOf(stats.Leaf(big), 2000, rng()), 0.05)
+	assert.InEpsilon(t, want, rciwOf(stats.Leaf(big), 2000, rng()), 0.05)
 
-	assert.Equal(t, 0.0, RCIWOf(stats.Leaf([]float64{3, 3, 3}), 100, rng()), "constant")
-	assert.Equal(t, 0.0, RCIWOf(stats.Leaf([]float64{0, 0, 0}), 100, rng()), "zeros")
-	assert.True(t, math.IsNaN(RCIWOf(stats.Leaf([]float64{3}), 100, rng())), "one value")
-	assert.True(t, math.IsNaN(RCIWOf(nil, 100, rng())), "no tree")
-	assert.True(t, math.IsNaN(RCIWOf(stats.Leaf([]float64{1, math.NaN()}), 100, rng())), "NaN")
+	assert.Equal(t, 0.0, rciwOf(stats.Leaf([]float64{3, 3, 3}), 100, rng()), "constant")
+	assert.Equal(t, 0.0, rciwOf(stats.Leaf([]float64{0, 0, 0}), 100, rng()), "zeros")
+	assert.True(t, math.IsNaN(rciwOf(stats.Leaf([]float64{3}), 100, rng())), "one value")
+	assert.True(t, math.IsNaN(rciwOf(nil, 100, rng())), "no tree")
+	assert.True(t, math.IsNaN(rciwOf(stats.Leaf([]float64{1, math.NaN()}), 100, rng())), "NaN")
 }
 
 // The 99% interval must cover the true mean 99% of the time. 1000 trials

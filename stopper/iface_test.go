@@ -1,7 +1,7 @@
 package stopper_test
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

@@ -3,8 +3,8 @@ package stopper
 import (
 	"math"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // Intervals wraps a policy that estimates no interval of its own, such as

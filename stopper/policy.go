@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/policy"
 )
 
 // A Policy applies a Config to the benchmarks of a run, one state per
@@ -42,7 +42,7 @@ import (
 // Precision differs in both stages: warmup ends when the newest warmup
 // slice is no more than WarmupTolerance faster than the one before it
 // (WarmupSettled), and the benchmark stops when the newest value of F,
-// the relative width of PrecisionCI over the cumulative slices, is at
+// the relative width of precisionCIOf over the cumulative slices, is at
 // most the threshold. Window does not apply to it.
 //
 // Why the paper's F vector and not the last 2 values, as the public JMH

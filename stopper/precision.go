@@ -11,7 +11,7 @@ import (
 
 // Precision states a guarantee instead of a steadiness: the relative
 // width of a 99% confidence interval of the mean that holds its level
-// with few iterations (PrecisionCI). The benchmark stops once that width
+// with few iterations (precisionCIOf). The benchmark stops once that width
 // is at most t (t = PrecisionThreshold: the mean is known to about
 // ±1.5%). Warmup ends when a slice is no longer faster than the one
 // before it (WarmupSettled).
@@ -65,10 +65,10 @@ func WarmupSettled(xs []float64, tol float64) bool {
 	return last >= (1-tol)*prev
 }
 
-// PrecisionCI returns the 99% confidence interval of the mean of t that
+// precisionCIOf returns the 99% confidence interval of the mean of t that
 // the Precision criterion compares with its threshold: the union of the
 // hierarchical percentile bootstrap interval (resamples resamples from
-// src, as RCIWOf draws them) and the Student-t interval over the means of
+// src, as rciwOf draws them) and the Student-t interval over the means of
 // t's leaves, the iterations. Its Center is the mean of all values.
 //
 // The percentile bootstrap alone is too narrow with few iterations, since
@@ -83,14 +83,14 @@ func WarmupSettled(xs []float64, tol float64) bool {
 // With a single leaf there are no iterations to compare, and the interval
 // is NaN: one process says nothing about the variation between processes.
 // The interval is NaN also for any non-finite value.
-func PrecisionCI(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {
+func precisionCIOf(t *stats.Tree, resamples int, src *rand.PCG) stats.Interval {
 	var r resampler
 	return r.precisionCI(t, resamples, src)
 }
 
-// PrecisionOf returns the relative width (hi − lo)/mean of PrecisionCI.
-func PrecisionOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
-	return PrecisionCI(t, resamples, src).RelWidth()
+// precisionWidthOf returns the relative width (hi − lo)/mean of precisionCIOf.
+func precisionWidthOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
+	return precisionCIOf(t, resamples, src).RelWidth()
 }
 
 func (r *resampler) precisionWidth(t *stats.Tree, resamples int, src *rand.PCG) float64 {

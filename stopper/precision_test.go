@@ -22,11 +22,11 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 	// Two iterations of constant slices, means 99 and 101: the bootstrap
 	// stays within [99, 101], the t interval is 100 ± t(0.995; 1)·√2/√2.
 	two := stats.Node(stats.Leaf([]float64{99, 99, 99}), stats.Leaf([]float64{101, 101, 101}))
-	iv := PrecisionCI(two, 1000, src())
+	iv := precisionCIOf(two, 1000, src())
 	assert.InDelta(t, 100, iv.Center, 1e-12)
 	assert.InDelta(t, 100-tTable[1], iv.Lo, 1e-3)
 	assert.InDelta(t, 100+tTable[1], iv.Hi, 1e-3)
-	assert.InDelta(t, 2*tTable[1]/100, PrecisionOf(two, 1000, src()), 1e-5)
+	assert.InDelta(t, 2*tTable[1]/100, precisionWidthOf(two, 1000, src()), 1e-5)
 	assert.Equal(t, Confidence, iv.Confidence)
 
 	// Suite runs nest: the t interval is over the iterations (leaves), not
@@ -36,7 +36,7 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 		stats.Node(stats.Leaf([]float64{102, 102})),
 	)
 	h := tTable[2] * 2 / math.Sqrt(3)
-	iv = PrecisionCI(nested, 1000, src())
+	iv = precisionCIOf(nested, 1000, src())
 	assert.InDelta(t, 100-h, iv.Lo, 1e-3)
 	assert.InDelta(t, 100+h, iv.Hi, 1e-3)
 
@@ -51,18 +51,18 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 	many := stats.Node(leaves...)
 	var res resampler
 	boot := ciOf(&res, many, src())
-	union := PrecisionCI(many, 1000, src())
+	union := precisionCIOf(many, 1000, src())
 	assert.LessOrEqual(t, union.Lo, boot.Lo)
 	assert.GreaterOrEqual(t, union.Hi, boot.Hi)
 	assert.InEpsilon(t, boot.RelWidth(), union.RelWidth(), 0.25, "at 40 iterations the two agree closely")
 
-	assert.Equal(t, 0.0, PrecisionOf(stats.Node(stats.Leaf([]float64{5, 5}), stats.Leaf([]float64{5})), 100, src()), "constant")
-	assert.Equal(t, 0.0, PrecisionOf(stats.Node(stats.Leaf([]float64{0, 0}), stats.Leaf([]float64{0})), 100, src()), "zeros")
-	assert.True(t, math.IsNaN(PrecisionOf(stats.Leaf([]float64{1, 2, 3}), 100, src())), "one iteration")
-	assert.True(t, math.IsNaN(PrecisionOf(stats.Node(stats.Leaf([]float64{1, 2}), stats.Leaf(nil)), 100, src())), "one non-empty iteration")
-	assert.True(t, math.IsNaN(PrecisionOf(nil, 100, src())), "no tree")
-	assert.True(t, math.IsNaN(PrecisionOf(stats.Node(stats.Leaf([]float64{1, math.NaN()}), stats.Leaf([]float64{1})), 100, src())), "NaN")
-	assert.Equal(t, PrecisionOf(many, 1000, src()), PrecisionOf(many, 1000, src()), "same seed, same value")
+	assert.Equal(t, 0.0, precisionWidthOf(stats.Node(stats.Leaf([]float64{5, 5}), stats.Leaf([]float64{5})), 100, src()), "constant")
+	assert.Equal(t, 0.0, precisionWidthOf(stats.Node(stats.Leaf([]float64{0, 0}), stats.Leaf([]float64{0})), 100, src()), "zeros")
+	assert.True(t, math.IsNaN(precisionWidthOf(stats.Leaf([]float64{1, 2, 3}), 100, src())), "one iteration")
+	assert.True(t, math.IsNaN(precisionWidthOf(stats.Node(stats.Leaf([]float64{1, 2}), stats.Leaf(nil)), 100, src())), "one non-empty iteration")
+	assert.True(t, math.IsNaN(precisionWidthOf(nil, 100, src())), "no tree")
+	assert.True(t, math.IsNaN(precisionWidthOf(stats.Node(stats.Leaf([]float64{1, math.NaN()}), stats.Leaf([]float64{1})), 100, src())), "NaN")
+	assert.Equal(t, precisionWidthOf(many, 1000, src()), precisionWidthOf(many, 1000, src()), "same seed, same value")
 }
 
 // Coverage on nested normal data, as a benchmark with 2 to 6 iterations
@@ -70,7 +70,7 @@ func TestPrecisionCIKnownAnswers(t *testing.T) {
 // slices with sd 1% around their iteration's mean. 600 trials per
 // iteration count, 3000 in all: the standard error of a 99% coverage is
 // 0.18 points. The percentile bootstrap alone falls far short of its
-// nominal level there; PrecisionCI must not.
+// nominal level there; precisionCIOf must not.
 func TestPrecisionCoverage(t *testing.T) {
 	const trials, slices, mu = 600, 5, 100.0
 	var res resampler

@@ -31,10 +31,10 @@ var rciwDef = definition{
 	stable: StableVar,
 }
 
-// RCIWOf returns the relative width of the 99% percentile bootstrap
+// rciwOf returns the relative width of the 99% percentile bootstrap
 // confidence interval of the mean of t, from resamples hierarchical
 // resamples drawn from rng. It is NaN for fewer than two values or any NaN.
-func RCIWOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
+func rciwOf(t *stats.Tree, resamples int, src *rand.PCG) float64 {
 	var r resampler
 	return r.rciw(t, resamples, src)
 }

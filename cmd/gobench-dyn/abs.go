@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -16,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/apiscore"
-	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -92,8 +90,8 @@ covers the functions run so far).`,
 	fs.IntVar(&opts.Top, "top", 0, "only the N functions the benchmarks exercise most (0: all)")
 	fs.Float64Var(&opts.Slowdown, "slowdown", 0, "v: make each function's own time 1+v times longer (0: twice the 95th percentile maxSpread, measured first)")
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole evaluation (0: none)")
-	fs.StringVar(&opts.JSON, "json", "", "write the report as JSON to `file`")
-	fs.StringVar(&opts.HTML, "html", "", "write the report as a self-contained HTML page to `file`")
+	bindReportFlag(fs, &opts.JSON, "json", "the report")
+	bindReportFlag(fs, &opts.HTML, "html", "the report")
 	fs.StringVar(&opts.Rule, "rule", string(apiscore.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	bindPairingFlags(fs, &opts.Pairing, "")
@@ -108,6 +106,9 @@ covers the functions run so far).`,
 func absRun(opts *AbsOptions) error {
 	eo, err := opts.evaluateOptions()
 	if err != nil {
+		return err
+	}
+	if err := checkReportFiles(opts.reports(nil)...); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -201,26 +202,17 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	}, nil
 }
 
+// reports are the files of rep the flags ask for.
+func (opts *AbsOptions) reports(rep *apiscore.Report) []reportFile {
+	files := []reportFile{{flag: "--json", path: opts.JSON}, {flag: "--html", path: opts.HTML}}
+	if rep != nil {
+		files[0].write, files[1].write = rep.WriteJSON, rep.WriteHTML
+	}
+	return files
+}
+
 // write writes the table to standard output and the --json and --html
-// files, each replaced only once complete.
+// reports, each file replaced only once complete.
 func (opts *AbsOptions) write(rep *apiscore.Report) error {
-	if err := rep.WriteText(opts.Stdout); err != nil {
-		return err
-	}
-	for _, out := range []struct {
-		flag, path string
-		write      func(io.Writer) error
-	}{{"--json", opts.JSON, rep.WriteJSON}, {"--html", opts.HTML, rep.WriteHTML}} {
-		if out.path == "" {
-			continue
-		}
-		var buf bytes.Buffer
-		if err := out.write(&buf); err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(out.path, buf.Bytes()); err != nil {
-			return usageErr("%s: %w", out.flag, err)
-		}
-	}
-	return nil
+	return writeReports(opts.Stdout, rep.WriteText, opts.reports(rep)...)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // metricSource is a package whose benchmarks report a fixed ns/op, the

@@ -21,8 +21,10 @@ type CompareOptions struct {
 	FailOn     string
 	Confidence float64
 	Seed       uint64 // accepted for old scripts; the intervals draw no random numbers
-	Markdown   bool
-	JSON       bool
+	// Markdown and JSON are the files the comparison is written to in
+	// those formats; "-" is standard output, instead of the table.
+	Markdown string
+	JSON     string
 
 	Out    io.Writer
 	ErrOut io.Writer
@@ -91,8 +93,8 @@ writing the results fails; 2 on bad flags or runfile.`,
 	bindCompareFlags(f, opts, "threshold")
 	f.Uint64Var(&opts.Seed, "seed", 0, "ignored: the intervals are t intervals and draw no random numbers")
 	_ = f.MarkDeprecated("seed", "the intervals draw no random numbers")
-	f.BoolVar(&opts.Markdown, "markdown", false, "print Markdown, for pull-request comments and $GITHUB_STEP_SUMMARY")
-	f.BoolVar(&opts.JSON, "json", false, "print the verdicts as JSON, in the schema of docs/VERDICTS.md")
+	bindBareReportFlag(f, &opts.Markdown, "markdown", "the comparison (for pull-request comments and $GITHUB_STEP_SUMMARY)")
+	bindBareReportFlag(f, &opts.JSON, "json", "the verdicts (docs/VERDICTS.md)")
 	return cmd
 }
 
@@ -140,8 +142,8 @@ func (opts *CompareOptions) parse() (gate.Options, gate.FailOn, error) {
 }
 
 func compareRun(opts *CompareOptions) error {
-	if opts.Markdown && opts.JSON {
-		return usageErr("--markdown and --json exclude each other")
+	if err := checkReportFiles(reportFile{"--json", opts.JSON, nil}, reportFile{"--markdown", opts.Markdown, nil}); err != nil {
+		return err
 	}
 	copts, failOn, err := opts.parse()
 	if err != nil {
@@ -160,16 +162,10 @@ func compareRun(opts *CompareOptions) error {
 		return usageErr("%w", err)
 	}
 	res.OldName, res.NewName = opts.Old, opts.New
-	switch {
-	case opts.JSON:
-		err = res.WriteJSON(opts.Out, gate.JSONOptions{FailOn: failOn})
-	case opts.Markdown:
-		err = res.WriteMarkdown(opts.Out)
-	default:
-		err = res.WriteText(opts.Out)
-	}
-	if err != nil {
-		return failErr("writing results: %w", err)
+	verdicts := func(w io.Writer) error { return res.WriteJSON(w, gate.JSONOptions{FailOn: failOn}) }
+	if err := writeReports(opts.Out, res.WriteText,
+		reportFile{"--json", opts.JSON, verdicts}, reportFile{"--markdown", opts.Markdown, res.WriteMarkdown}); err != nil {
+		return err
 	}
 	if regs := res.Regressions(failOn); len(regs) > 0 {
 		return failErr("%d regression(s) beyond %.4g%% in %s", len(regs), 100*opts.Threshold, opts.FailOn)

@@ -68,7 +68,7 @@ func TestCompareBadInput(t *testing.T) {
 		func(o *CompareOptions) { o.FailOn = "cpu" },
 		func(o *CompareOptions) { o.Confidence = 99 },
 		func(o *CompareOptions) { o.Threshold = -0.1 },
-		func(o *CompareOptions) { o.JSON, o.Markdown = true, true },
+		func(o *CompareOptions) { o.JSON, o.Markdown = "-", "-" },
 	} {
 		_, code, msg = runCompare(t, mod, "old.txt", "same.txt")
 		assert.Equal(t, 2, code, msg)
@@ -77,7 +77,7 @@ func TestCompareBadInput(t *testing.T) {
 }
 
 func TestCompareFormats(t *testing.T) {
-	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON = true }, "old.txt", "slow.txt")
+	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON = "-" }, "old.txt", "slow.txt")
 	assert.Equal(t, 1, code)
 	var doc struct {
 		Rule        string
@@ -96,7 +96,7 @@ func TestCompareFormats(t *testing.T) {
 	assert.InDelta(t, 0.2, doc.Comparisons[0].Change, 0.02)
 	assert.Equal(t, "BenchmarkGone-8", doc.OnlyOld[0].Bench)
 
-	out, _, _ = runCompare(t, func(o *CompareOptions) { o.Markdown = true }, "old.txt", "slow.txt")
+	out, _, _ = runCompare(t, func(o *CompareOptions) { o.Markdown = "-" }, "old.txt", "slow.txt")
 	assert.Contains(t, out, "### Benchmarks: 1 regression, 5 no change; 1 only in old")
 	assert.Contains(t, out, "| sec/op | old | new | change | CI of change | verdict |")
 	assert.Regexp(t, "\\| `Parse/small-8` \\| .* \\| \\*\\*regression\\*\\* \\|", out)

@@ -11,14 +11,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
-	"github.com/gobench-dyn/gobench-dyn/internal/report"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // defaultStore is the history store of every history command and of
@@ -44,14 +42,13 @@ type HistoryOptions struct {
 	Fail      bool
 
 	// Confirm measures new change points again; Dir is the repository
-	// they are measured in, and ConfirmArgs are run flags for those runs.
-	Confirm     bool
-	Dir         string
-	SliceTime   time.Duration
-	SuiteRuns   int
-	Timeout     time.Duration
-	Tags        string
-	ConfirmArgs []string
+	// they are measured in.
+	Confirm   bool
+	Dir       string
+	SliceTime time.Duration
+	SuiteRuns int
+	Timeout   time.Duration
+	Tags      string
 
 	// Measurer replaces the real paired runs of --confirm in tests.
 	Measurer history.Measurer
@@ -130,9 +127,9 @@ run or a write fails; 2 on bad flags or input.`,
 	f.Float64Var(&opts.MinChange, "min-change", 0, "smallest relative change that counts (0.02 = 2%)")
 	f.IntVar(&opts.Window, "window", d.Window, "points per sliding window of the first pass")
 	f.IntVar(&opts.MinSeg, "min-segment", d.MinSegment, "fewest points of a level on either side of a change point (weighted)")
-	f.StringVar(&opts.JSON, "json", "", "write the change points as JSON to `FILE` (- for standard output)")
-	f.StringVar(&opts.Markdown, "markdown", "", "write the change points as Markdown to `FILE` (- for standard output)")
-	f.StringVar(&opts.HTML, "html", "", "write a page with one plot per benchmark over commits to `FILE`")
+	bindReportFlag(f, &opts.JSON, "json", "the change points")
+	bindReportFlag(f, &opts.Markdown, "markdown", "the change points")
+	bindReportFlag(f, &opts.HTML, "html", "one plot per benchmark over commits")
 	f.BoolVar(&opts.Fail, "fail", false, "exit 1 when a regression is found (with --confirm: one not refuted)")
 	f.BoolVar(&opts.Confirm, "confirm", false, "measure each change point without a confirmation again, paired, and keep the outcome")
 	f.StringVar(&opts.Dir, "dir", ".", "with --confirm, a `directory` of the git repository to measure in")
@@ -183,7 +180,7 @@ func historyRun(opts *HistoryOptions) error {
 		defer store.Close()
 	}
 	if opts.HTML != "" {
-		q.KeepSeries, q.Plots = true, report.MaxHistoryPlots
+		q.KeepSeries, q.Plots = true, history.MaxPlots
 	}
 	a, err := history.Analyze(ctx, src, q, hopts)
 	if err != nil {
@@ -250,12 +247,11 @@ func (opts *HistoryOptions) parse() (history.Query, history.Options, error) {
 		return q, hopts, usageErr("--window %d: want at least 4 points", opts.Window)
 	case opts.MinSeg < 1:
 		return q, hopts, usageErr("--min-segment %d: want at least 1", opts.MinSeg)
-	case opts.HTML == "-":
-		return q, hopts, usageErr("--html: write the page to a file, not standard output")
-	case opts.JSON == "-" && opts.Markdown == "-":
-		return q, hopts, usageErr("--json and --markdown cannot both write to standard output")
 	case opts.Confirm && strings.HasSuffix(opts.Store, ".jsonl"):
 		return q, hopts, usageErr("--confirm: %s is a JSON Lines export; confirmations are kept in a store (history import it first)", opts.Store)
+	}
+	if err := checkReportFiles(reportFile{"--json", opts.JSON, nil}, reportFile{"--markdown", opts.Markdown, nil}, reportFile{"--html", opts.HTML, nil}); err != nil {
+		return q, hopts, err
 	}
 	if opts.Bench != "" {
 		if q.Bench, err = regexp.Compile(opts.Bench); err != nil {
@@ -317,7 +313,7 @@ func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *histo
 		env := session.Env{Cleanups: &session.Cleanups{}}
 		defer env.Cleanups.Run()
 		defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
-		m = &history.GateMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
+		m = &session.CommitMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
 	}
 	now := opts.Now
 	if now == nil {
@@ -339,57 +335,24 @@ func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *histo
 }
 
 // runOptions returns the options of the confirmation runs: those of run
-// --baseline, with this command's slice time, cap, timeout and tags.
+// --baseline with its defaults, and the slice time, timeout, cap and tags
+// of history's flags.
 func (opts *HistoryOptions) runOptions() (session.Options, error) {
-	ro := &RunOptions{IO: opts.IO, Stop: stopper.Default(stopper.Interval)}
-	fs := pflag.NewFlagSet("confirm", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	bindRunFlags(fs, ro)
-	args := []string{"--baseline", "HEAD", "--slice-time", opts.SliceTime.String(), "--timeout", opts.Timeout.String(), "--progress", "off"}
+	run := session.BaselineOptions("HEAD")
+	run.SliceTime, run.Timeout, run.Tags, run.Progress = opts.SliceTime, opts.Timeout, opts.Tags, progress.Off
 	if opts.SuiteRuns > 0 {
-		args = append(args, "--suite-runs", fmt.Sprint(opts.SuiteRuns))
+		run.SuiteRuns = opts.SuiteRuns
 	}
-	if opts.Tags != "" {
-		args = append(args, "--tags", opts.Tags)
-	}
-	args = append(args, opts.ConfirmArgs...)
-	if err := fs.Parse(args); err != nil {
-		return session.Options{}, usageErr("%v", err)
-	}
-	if err := ro.validate(fs); err != nil {
-		return session.Options{}, err
-	}
-	return ro.session, nil
+	run.Tool = "gobench-dyn " + toolVersion()
+	return run, run.CheckLimits()
 }
 
 // write writes the table and the files the flags ask for.
 func (opts *HistoryOptions) write(a *history.Analysis) error {
-	if opts.JSON != "-" && opts.Markdown != "-" {
-		if err := a.WriteText(opts.IO.Out); err != nil {
-			return failErr("writing the table: %v", err)
-		}
-	}
-	for _, o := range []struct {
-		flag, path string
-		write      func(io.Writer) error
-	}{
-		{"--json", opts.JSON, a.WriteJSON},
-		{"--markdown", opts.Markdown, a.WriteMarkdown},
-		{"--html", opts.HTML, func(w io.Writer) error { return report.WriteHistoryHTML(w, a) }},
-	} {
-		switch o.path {
-		case "":
-		case "-":
-			if err := o.write(opts.IO.Out); err != nil {
-				return failErr("%s: %v", o.flag, err)
-			}
-		default:
-			if err := writeOutputFile(o.flag, o.path, o.write); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return writeReports(opts.IO.Out, a.WriteText,
+		reportFile{"--json", opts.JSON, a.WriteJSON},
+		reportFile{"--markdown", opts.Markdown, a.WriteMarkdown},
+		reportFile{"--html", opts.HTML, a.WriteHTML})
 }
 
 // HistoryAddOptions holds the flags and arguments of gobench-dyn history add.

@@ -18,6 +18,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // historyFile writes a JSON Lines history of two benchmarks over 40
@@ -128,11 +129,11 @@ func TestHistoryAddRaw(t *testing.T) {
 // historyMeasurer stands in for the paired runs of --confirm.
 type historyMeasurer struct{ calls int }
 
-func (m *historyMeasurer) Measure(_ context.Context, before, after string, keys []history.Key, threshold float64) (*gate.Result, error) {
+func (m *historyMeasurer) Measure(_ context.Context, before, after string, keys []record.Bench, threshold float64) (*gate.Result, error) {
 	m.calls++
 	res := &gate.Result{}
 	for _, k := range keys {
-		res.Comparisons = append(res.Comparisons, gate.Comparison{Package: k.Package, Benchmark: k.Benchmark, Unit: k.Unit, Verdict: gate.Regression,
+		res.Comparisons = append(res.Comparisons, gate.Comparison{Package: k.Package, Benchmark: k.Benchmark, Unit: "ns/op", Verdict: gate.Regression,
 			Ratio: stats.Interval{Center: 1.1, Lo: 1.08, Hi: 1.12, Confidence: 0.99}})
 	}
 	return res, nil
@@ -190,7 +191,7 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"history", "--bench", "(", store}, "--bench"},
 		{[]string{"history", "--window", "1", store}, "--window"},
 		{[]string{"history", "--since", "feed", store}, `--since: no commit "feed"`},
-		{[]string{"history", "--html", "-", store}, "--html"},
+		{[]string{"history", "--html", "-", "--json", "-", store}, "--json - and --html -: only one report"},
 		{[]string{"history", "--confirm", jsonl}, "--confirm"},
 		{[]string{"history", bad}, "bad.jsonl:2:"},
 		{[]string{"history", "import", "--store", filepath.Join(dir, "i.db"), bad}, "bad.jsonl:2:"},

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // OptimizeOptions holds the flags and arguments of gobench-dyn optimize.

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // writeOptimizeCSV writes a µOpTime CSV of two benchmarks on one instance,

@@ -19,11 +19,11 @@ type PairingOptions struct {
 	TurnWarmup time.Duration
 }
 
-// The shape of a duet iteration; docs/COMPARE.md has the evidence.
+// The shape of a duet iteration, which the session owns.
 const (
-	defaultTurnTime   = time.Millisecond
-	defaultTurns      = 100
-	defaultTurnWarmup = 10 * time.Millisecond
+	defaultTurnTime   = session.DefaultTurnTime
+	defaultTurns      = session.DefaultTurns
+	defaultTurnWarmup = session.DefaultTurnWarmup
 )
 
 // bindPairingFlags binds the pairing flags to o; when says when they act.
@@ -56,6 +56,5 @@ func (o *PairingOptions) slices() bool { return session.Pairing(o.Pairing) != se
 
 // plan returns the shape of a duet: the warmup in whole turns.
 func (o *PairingOptions) plan() rmit.TurnPlan {
-	return rmit.TurnPlan{Warmup: int((o.TurnWarmup + o.TurnTime - 1) / o.TurnTime), Turns: o.Turns,
-		Together: session.Pairing(o.Pairing) == session.PairTogether}
+	return session.TurnPlanOf(session.Pairing(o.Pairing), o.TurnTime, o.Turns, o.TurnWarmup)
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/replay"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -31,7 +31,9 @@ type ReplayOptions struct {
 	Resamples     int
 	Seed          uint64
 	ProcessCost   float64
-	JSON          bool
+	// JSON is the file the result is written to as JSON; "-" is
+	// standard output, instead of the table.
+	JSON string
 
 	Out    io.Writer
 	ErrOut io.Writer
@@ -93,7 +95,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or runfile.`,
 	fs.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the A/A test")
 	fs.Float64Var(&opts.ProcessCost, "process-cost", 0, "for recordings without slice times (CSV, JMH): the cost of starting and ending one process, in slice times, counted in the time saved and seen by --stop interval (0: slices alone, as the FSE'20 paper counts); a raw file's recorded times are used instead")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
-	fs.BoolVar(&opts.JSON, "json", false, "print JSON instead of a table")
+	bindBareReportFlag(fs, &opts.JSON, "json", "the result")
 	return cmd
 }
 
@@ -141,8 +143,6 @@ func replayRun(opts *ReplayOptions) error {
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	if opts.JSON {
-		return replay.WriteJSON(opts.Out, res)
-	}
-	return replay.WriteTable(opts.Out, res, fullWarmup)
+	table := func(w io.Writer) error { return replay.WriteTable(w, res, fullWarmup) }
+	return writeReports(opts.Out, table, reportFile{"--json", opts.JSON, func(w io.Writer) error { return replay.WriteJSON(w, res) }})
 }

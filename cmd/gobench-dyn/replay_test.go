@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -68,7 +68,7 @@ func TestReplayCommandRaw(t *testing.T) {
 	assert.Contains(t, out, "A/A not different")
 	assert.Regexp(t, `precision \(95%\)[\s\S]*BenchmarkA-8\s.*±\d`, out, "the interval of the mean over the replayed processes")
 
-	code, msg, out = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: true})
+	code, msg, out = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: "-"})
 	require.Zero(t, code, msg)
 	var js struct {
 		Stop       string `json:"stop"`

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.
@@ -69,8 +69,8 @@ runfile.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.HTML, "html", "", "write the HTML report to `FILE`")
-	f.StringVar(&opts.Markdown, "markdown", "", "write the Markdown report to `FILE` (- for standard output)")
+	bindReportFlag(f, &opts.HTML, "html", "the report")
+	bindReportFlag(f, &opts.Markdown, "markdown", "the report")
 	f.StringVar(&opts.Title, "title", "", "report title (default: the package, or \"Benchmark report\")")
 	f.StringVar(&opts.Unit, "unit", "ns/op", "unit to plot and summarise")
 	f.Float64Var(&opts.Confidence, "confidence", 0.99, "confidence level of the intervals")
@@ -83,8 +83,8 @@ func reportRun(opts *ReportOptions) error {
 	if opts.HTML == "" && opts.Markdown == "" {
 		return usageErr("report: give --html FILE, --markdown FILE, or both")
 	}
-	if opts.HTML == "-" {
-		return usageErr("--html: write the page to a file, not standard output")
+	if err := checkReportFiles(reportFile{"--html", opts.HTML, nil}, reportFile{"--markdown", opts.Markdown, nil}); err != nil {
+		return err
 	}
 	if !(opts.Confidence > 0 && opts.Confidence < 1) {
 		return usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
@@ -118,21 +118,7 @@ func reportRun(opts *ReportOptions) error {
 	if len(rep.Benchmarks) == 0 || !hasUnit(rep) {
 		return usageErr("--unit %s: no benchmark in the records reports it", opts.Unit)
 	}
-	if opts.HTML != "" {
-		if err := writeOutputFile("--html", opts.HTML, rep.WriteHTML); err != nil {
-			return err
-		}
-	}
-	if opts.Markdown == "-" {
-		if err := rep.WriteMarkdown(opts.Out); err != nil {
-			return failErr("--markdown: %w", err)
-		}
-	} else if opts.Markdown != "" {
-		if err := writeOutputFile("--markdown", opts.Markdown, rep.WriteMarkdown); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeReports(opts.Out, nil, reportFile{"--html", opts.HTML, rep.WriteHTML}, reportFile{"--markdown", opts.Markdown, rep.WriteMarkdown})
 }
 
 // hasUnit reports whether any benchmark of rep has a measurement in the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,7 +59,7 @@ func TestReportErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no output", ReportOptions{Raw: []string{raw}}, "--html FILE, --markdown FILE"},
-		{"html to stdout", ReportOptions{Raw: []string{raw}, HTML: "-"}, "--html"},
+		{"two reports to stdout", ReportOptions{Raw: []string{raw}, HTML: "-", Markdown: "-"}, "--html - and --markdown -: only one report"},
 		{"bad confidence", ReportOptions{Raw: []string{raw}, Markdown: "-", Confidence: 2, Unit: "ns/op"}, "--confidence"},
 		{"syntax error", ReportOptions{Raw: []string{bad}, Markdown: "-", Confidence: 0.99, Unit: "ns/op"}, bad + ":2:"},
 		{"missing file", ReportOptions{Raw: []string{filepath.Join(dir, "nope.jsonl")}, Markdown: "-", Confidence: 0.99, Unit: "ns/op"}, "nope.jsonl"},

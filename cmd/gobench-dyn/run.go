@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
@@ -89,26 +88,12 @@ type RunOptions struct {
 	session session.Options // set by validate
 }
 
-// Defaults of gobench-dyn run; docs/EVALUATION.md gives the evidence
-// behind them.
+// Defaults of gobench-dyn run, which the session owns.
 const (
-	defaultSuiteRuns  = 5
-	defaultIterations = 1
-	defaultSliceTime  = 100 * time.Millisecond
-	defaultTimeout    = 10 * time.Minute
-	// defaultBaselineSuiteRuns is the cap of a sequential baseline run:
-	// decided pairs stop at one of the looks 5, 8, 12, 18 or 27, and the
-	// undecided get up to gate.DefaultLastLook paired suite runs
-	// (docs/COMPARE.md).
-	defaultBaselineSuiteRuns = gate.DefaultLastLook
-	// defaultIntervalSuiteRuns is the cap under the default --stop
-	// interval: a benchmark that reaches its target stops after 4
-	// processes and one predicted out of reach stops there too, so the
-	// cap is where the benchmarks in between get the processes they
-	// need. A cap of 10 stops most benchmarks early, in less time than 5
-	// static suite runs, and brings more of them to ±3%
-	// (docs/EVALUATION.md, "Simulations behind the defaults").
-	defaultIntervalSuiteRuns = 10
+	defaultSuiteRuns  = session.DefaultSuiteRuns
+	defaultIterations = session.DefaultIterations
+	defaultSliceTime  = session.DefaultSliceTime
+	defaultTimeout    = session.DefaultTimeout
 )
 
 // NewCmdRun returns the run command. It binds flags to RunOptions,
@@ -205,14 +190,6 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	switch {
 	case o.Bench == "":
 		return usageErr("--bench: empty pattern selects nothing")
-	case fs.Changed("suite-runs") && o.SuiteRuns < 1:
-		return usageErr("--suite-runs: must be at least 1, got %d", o.SuiteRuns)
-	case o.Iterations < 1:
-		return usageErr("--iterations: must be at least 1, got %d", o.Iterations)
-	case o.SliceTime <= 0:
-		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
-	case o.Timeout < 0:
-		return usageErr("--timeout: must not be negative, got %v", o.Timeout)
 	case o.MinDistinct < 0:
 		return usageErr("--min-distinct: must not be negative, got %d", o.MinDistinct)
 	case o.Budget < 0:
@@ -256,14 +233,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
 	if !fs.Changed("suite-runs") {
-		switch {
-		case o.Sequential:
-			o.SuiteRuns = defaultBaselineSuiteRuns
-		case o.Stop.Criterion == stopper.Interval && o.ConfigFile == "":
-			o.SuiteRuns = defaultIntervalSuiteRuns
-		default:
-			o.SuiteRuns = defaultSuiteRuns
-		}
+		o.SuiteRuns = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile})
 	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
@@ -274,10 +244,13 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
 	}
-	if o.Stop.Criterion != stopper.None && o.SuiteRuns*o.Iterations < o.Stop.MinIterations {
-		return usageErr("--suite-runs × --iterations = %d is below --min-iterations %d", o.SuiteRuns*o.Iterations, o.Stop.MinIterations)
+	if err := o.setSession(); err != nil {
+		return err
 	}
-	return o.setSession()
+	if err := o.session.CheckLimits(); err != nil {
+		return exitUsage(err)
+	}
+	return nil
 }
 
 // setSession sets the session options the flags select.

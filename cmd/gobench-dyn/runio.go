@@ -11,8 +11,8 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 

@@ -109,7 +109,7 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.JSON, "json", "", "write per-process verdicts to `file` as JSON")
+	bindReportFlag(f, &opts.JSON, "json", "the per-process verdicts")
 	f.StringVarP(&opts.Out, "out", "o", "", "write a configuration `file` with each benchmark's learned warmup")
 	f.StringVar(&opts.Config, "config", "", "with -o, start from this configuration `file` and set the warmup of its entries")
 	f.Float64Var(&opts.Penalty, "penalty", 0, "fixed PELT penalty (0: the elbow of the CROPS path over [4, 1e5]·log n)")
@@ -180,13 +180,10 @@ func steadyRun(opts *SteadyOptions) error {
 		MinTailFraction: opts.MinTail,
 	}
 	results := steady.AnalyzeInputs(inputs, sopts, rand.New(rand.NewPCG(opts.Seed, 0x57ead)))
-	if err := steady.WriteTable(opts.IO.Out, inputs, results); err != nil {
+	table := func(w io.Writer) error { return steady.WriteTable(w, inputs, results) }
+	verdicts := func(w io.Writer) error { return steady.WriteJSON(w, inputs, results) }
+	if err := writeReports(opts.IO.Out, table, reportFile{"--json", opts.JSON, verdicts}); err != nil {
 		return err
-	}
-	if opts.JSON != "" {
-		if err := writeOutputFile("--json", opts.JSON, func(w io.Writer) error { return steady.WriteJSON(w, inputs, results) }); err != nil {
-			return err
-		}
 	}
 	if opts.Out != "" {
 		cf = steady.LearnedConfig(cf, inputs, results, steady.LearnOptions{

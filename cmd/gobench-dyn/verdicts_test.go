@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/compare/verdicts.golden.json")
@@ -43,7 +43,7 @@ func validVerdicts(t *testing.T, sch *jsonschema.Schema, doc []byte) {
 // test -update rewrites it after a deliberate change, which a change of
 // schema_version must accompany when a field changes meaning or goes.
 func TestVerdictsGolden(t *testing.T) {
-	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON, o.FailOn = true, "time,allocs" }, "old.txt", "verdicts.txt")
+	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON, o.FailOn = "-", "time,allocs" }, "old.txt", "verdicts.txt")
 	assert.Equal(t, 1, code, "the allocation regression fails")
 	golden := filepath.Join("testdata", "compare", "verdicts.golden.json")
 	if *updateGolden {
@@ -90,7 +90,7 @@ func TestVerdictsGolden(t *testing.T) {
 func TestVerdictsSchema(t *testing.T) {
 	sch := verdictsSchema(t)
 	for _, pair := range [][2]string{{"old.txt", "verdicts.txt"}, {"old.txt", "same.txt"}, {"old.jsonl", "slow.jsonl"}, {"old.txt", "allocs.txt"}} {
-		out, _, _ := runCompare(t, func(o *CompareOptions) { o.JSON = true }, pair[0], pair[1])
+		out, _, _ := runCompare(t, func(o *CompareOptions) { o.JSON = "-" }, pair[0], pair[1])
 		validVerdicts(t, sch, []byte(out))
 	}
 	golden, err := os.ReadFile(filepath.Join("testdata", "compare", "verdicts.golden.json"))

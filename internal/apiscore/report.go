@@ -8,7 +8,6 @@ import (
 	"math"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/report"
 )
 
 // A Verdict says whether the suite detects a candidate's slowdown.
@@ -215,24 +214,24 @@ func jsonSafe(r *Report) *Report {
 // change and interval of every benchmark that reaches it, and every
 // benchmark's maxSpread.
 func (r *Report) WriteHTML(w io.Writer) error {
-	a := &report.ABS{Slowdown: pct(r.Slowdown), Source: r.SlowdownSource, Threshold: pct(r.Threshold),
+	a := &absPage{Slowdown: pct(r.Slowdown), Source: r.SlowdownSource, Threshold: pct(r.Threshold),
 		Rule: string(r.Rule), Score: fmt.Sprintf("%.0f%%", 100*r.Score), Detected: r.Detected}
 	for _, f := range r.Functions {
 		v := string(f.Verdict)
 		if !f.Reachable {
 			v = "not reachable"
 		}
-		af := report.ABSFunction{Package: f.Package, Name: f.Name, Verdict: v, Note: f.Note}
+		af := absFunction{Package: f.Package, Name: f.Name, Verdict: v, Note: f.Note}
 		for _, b := range f.Benchmarks {
-			af.Benchmarks = append(af.Benchmarks, report.ABSBench{Name: b.Name, Change: signed(b.Change),
+			af.Benchmarks = append(af.Benchmarks, absBench{Name: b.Name, Change: signed(b.Change),
 				Interval: fmt.Sprintf("[%s, %s]", signed(b.Low), signed(b.High)), Verdict: string(b.Verdict)})
 		}
 		a.Functions = append(a.Functions, af)
 	}
 	for _, s := range r.Spreads {
-		a.Spreads = append(a.Spreads, report.ABSSpread{Package: s.Package, Benchmark: s.Benchmark, MaxSpread: pct(s.MaxSpread), Runs: s.Runs})
+		a.Spreads = append(a.Spreads, absSpread{Package: s.Package, Benchmark: s.Benchmark, MaxSpread: pct(s.MaxSpread), Runs: s.Runs})
 	}
-	return report.WriteABSHTML(w, a)
+	return writeABSPage(w, a)
 }
 
 // pct formats a share such as a slowdown or a spread, and signed a change

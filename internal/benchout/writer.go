@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	// Named apart from the tests' render helper.
 	rendering "github.com/gobench-dyn/gobench-dyn/internal/render"
 )

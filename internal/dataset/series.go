@@ -11,7 +11,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // ReadSeries reads a published time-series file: a JSON array of forks

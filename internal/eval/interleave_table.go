@@ -12,8 +12,8 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // confidence is the level of every interval of -interleave: that of

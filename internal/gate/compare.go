@@ -41,9 +41,9 @@ import (
 	"gonum.org/v1/gonum/stat/combin"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"

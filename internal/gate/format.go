@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"golang.org/x/perf/benchunit"
 )
 

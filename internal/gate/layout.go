@@ -9,9 +9,9 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // minLayoutDF is the fewest degrees of freedom the spread within groups of

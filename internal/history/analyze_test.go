@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // stepEntries returns the entries of one benchmark over n commits on
@@ -111,7 +111,7 @@ type fakeMeasurer struct {
 	calls  []string
 }
 
-func (f *fakeMeasurer) Measure(_ context.Context, before, after string, keys []Key, threshold float64) (*gate.Result, error) {
+func (f *fakeMeasurer) Measure(_ context.Context, before, after string, keys []record.Bench, threshold float64) (*gate.Result, error) {
 	f.calls = append(f.calls, fmt.Sprintf("%s..%s %d %.3f", before, after, len(keys), threshold))
 	res := &gate.Result{}
 	for _, k := range keys {
@@ -126,7 +126,7 @@ func (f *fakeMeasurer) Measure(_ context.Context, before, after string, keys []K
 		case ch < -threshold:
 			v = gate.Improvement
 		}
-		res.Comparisons = append(res.Comparisons, gate.Comparison{Package: k.Package, Benchmark: k.Benchmark, Unit: k.Unit, Verdict: v,
+		res.Comparisons = append(res.Comparisons, gate.Comparison{Package: k.Package, Benchmark: k.Benchmark, Unit: "ns/op", Verdict: v,
 			Ratio: stats.Interval{Center: 1 + ch, Lo: 1 + ch - 0.01, Hi: 1 + ch + 0.01, Confidence: 0.99}})
 	}
 	return res, nil
@@ -181,14 +181,6 @@ func TestConfirm(t *testing.T) {
 	require.Len(t, got.ChangePoints, 3)
 	assert.Equal(t, StatusConfirmed, got.ChangePoints[0].Confirmation.Status)
 	assert.Nil(t, got.ChangePoints[2].Confirmation.Change, "NaN is null")
-}
-
-func TestBenchPattern(t *testing.T) {
-	p := BenchPattern([]Key{{Benchmark: "BenchmarkA/size=1-8"}, {Benchmark: "BenchmarkB-8"}, {Benchmark: "BenchmarkA/x.y-8"}})
-	assert.Equal(t, `^(BenchmarkA|BenchmarkB|BenchmarkB-8)$/^(size=1|size=1-8|x\.y|x\.y-8)$`, p)
-	for _, name := range []string{"BenchmarkB", "BenchmarkA"} {
-		assert.Regexp(t, strings.Split(p, "/")[0], name)
-	}
 }
 
 func TestWriteText(t *testing.T) {

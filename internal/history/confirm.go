@@ -6,17 +6,19 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
-// A Measurer measures the benchmarks of keys at commit after against
-// commit before, paired (the gate of run --baseline), with the given
-// threshold, and returns the gate's comparison.
+// A Measurer measures benches at commit after against commit before,
+// paired (the gate of run --baseline), with the given threshold, and
+// returns the gate's comparison. benches holds one entry per series that
+// changed, so a benchmark appears once per unit. session.CommitMeasurer
+// is the one that runs them.
 type Measurer interface {
-	Measure(ctx context.Context, before, after string, keys []Key, threshold float64) (*gate.Result, error)
+	Measure(ctx context.Context, before, after string, benches []record.Bench, threshold float64) (*gate.Result, error)
 }
 
 // Attach sets the Confirmation of every change point of a that known
@@ -79,7 +81,11 @@ func Confirm(ctx context.Context, a *Analysis, m Measurer, now func() time.Time)
 			}
 		}
 		threshold = max(threshold, minThreshold)
-		res, err := m.Measure(ctx, p.before, p.after, keys, threshold)
+		benches := make([]record.Bench, len(keys))
+		for i, k := range keys {
+			benches[i] = record.Bench{Package: k.Package, Benchmark: k.Benchmark}
+		}
+		res, err := m.Measure(ctx, p.before, p.after, benches, threshold)
 		if err != nil {
 			return out, fmt.Errorf("measuring %s against %s: %w", short(p.after), short(p.before), err)
 		}
@@ -142,38 +148,3 @@ func find(res *gate.Result, k Key) *gate.Comparison {
 var procsSuffix = regexp.MustCompile(`-[0-9]+$`)
 
 func stripProcs(name string) string { return procsSuffix.ReplaceAllString(name, "") }
-
-// BenchPattern returns a go test -bench pattern that selects the
-// benchmarks of keys (and possibly a few more: each level is an
-// alternation of the levels of all of them). Names are matched both as
-// recorded and without a GOMAXPROCS suffix, which go test prints but
-// does not match.
-func BenchPattern(keys []Key) string {
-	var levels [][]string
-	for _, k := range keys {
-		parts := strings.Split(k.Benchmark, "/")
-		for i, p := range parts {
-			if i >= len(levels) {
-				levels = append(levels, nil)
-			}
-			alts := []string{p}
-			if i == len(parts)-1 {
-				if s := stripProcs(p); s != p && s != "" {
-					alts = append(alts, s)
-				}
-			}
-			for _, a := range alts {
-				q := regexp.QuoteMeta(a)
-				if !slices.Contains(levels[i], q) {
-					levels[i] = append(levels[i], q)
-				}
-			}
-		}
-	}
-	out := make([]string, len(levels))
-	for i, l := range levels {
-		slices.Sort(l)
-		out[i] = "^(" + strings.Join(l, "|") + ")$"
-	}
-	return strings.Join(out, "/")
-}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // A Meta says where a run was measured: what every entry of the run

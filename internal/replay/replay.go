@@ -36,9 +36,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/policy"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

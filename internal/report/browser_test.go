@@ -2,164 +2,36 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"flag"
-	"fmt"
 	"image/png"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/htmlpage/browsertest"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
-
-// chromiumNames are the commands a Chromium is installed as, looked up
-// on PATH: Debian's package (chromium, with /usr/lib/chromium/chromium
-// behind it), Ubuntu's and Fedora's (chromium-browser), and Google's.
-var chromiumNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
-// chromiumPath returns the Chromium to start, or an error naming what was
-// looked for.
-func chromiumPath() (string, error) {
-	for _, name := range chromiumNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	// Debian's binary, for a PATH without /usr/bin.
-	const debian = "/usr/lib/chromium/chromium"
-	if _, err := os.Stat(debian); err == nil {
-		return debian, nil
-	}
-	return "", fmt.Errorf("none of %s on PATH, nor %s", strings.Join(chromiumNames, ", "), debian)
-}
 
 // screenshotOut keeps TestBrowser's screenshot; docs/report.png is made
 // with go test ./report -run 'TestBrowser$' -screenshot ../docs/report.png
 var screenshotOut = flag.String("screenshot", "", "copy TestBrowser's screenshot to `FILE`")
 
-// A pageServer serves one page and, as the browser's proxy, records every
-// request for any other host.
-type pageServer struct {
-	page   *httptest.Server
-	proxy  *httptest.Server
-	mu     sync.Mutex
-	others []string
-}
-
-func newPageServer(t *testing.T, html []byte) *pageServer {
-	s := &pageServer{}
-	serve := func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/report.html" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write(html)
-	}
-	s.page = httptest.NewServer(http.HandlerFunc(serve))
-	s.proxy = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.URL.Host
-		if host == "" {
-			host = r.Host
-		}
-		if host == strings.TrimPrefix(s.page.URL, "http://") {
-			serve(w, r)
-			return
-		}
-		s.mu.Lock()
-		s.others = append(s.others, r.Method+" "+host+r.URL.Path)
-		s.mu.Unlock()
-		http.Error(w, "no network in tests", http.StatusForbidden)
-	}))
-	t.Cleanup(func() { s.page.Close(); s.proxy.Close() })
-	return s
-}
-
-func (s *pageServer) url() string { return s.page.URL + "/report.html" }
-
-// browserOwn are hosts Chromium itself calls whatever the flags say (the
-// component updater and the sign-in check). No report would load anything
-// from them; every other host, font and script CDNs included, counts.
-var browserOwn = []string{"update.googleapis.com", "accounts.google.com"}
-
-// requests returns the requests for other hosts, except the browser's own.
-func (s *pageServer) requests() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, r := range s.others {
-		own := false
-		for _, h := range browserOwn {
-			own = own || strings.Contains(r, " "+h+":") || strings.Contains(r, " "+h+"/")
-		}
-		if !own {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// runChromium runs headless Chromium on the page with extra arguments and
-// returns its standard output and error.
-func runChromium(t *testing.T, s *pageServer, extra ...string) (stdout, stderr string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	args := []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
-		// Chromium's own services, which would otherwise call home
-		// through the proxy and hide what the page does.
-		"--disable-client-side-phishing-detection", "--disable-domain-reliability", "--no-pings",
-		"--disable-breakpad", "--metrics-recording-only", "--safebrowsing-disable-auto-update",
-		"--disable-features=AutofillServerCommunication,NetworkTimeServiceQuerying,OptimizationHints,Translate,MediaRouter,CertificateTransparencyComponentUpdater,AccountConsistency,SignInProfileCreation,DnsOverHttps,InterestFeedContentSuggestions",
-		"--user-data-dir=" + t.TempDir(),
-		"--proxy-server=" + s.proxy.URL, "--proxy-bypass-list=<-loopback>",
-		"--enable-logging=stderr", "--v=0",
-		"--virtual-time-budget=3000",
-	}
-	args = append(args, extra...)
-	args = append(args, s.url())
-	chromium, err := chromiumPath()
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, chromium, args...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	require.NoError(t, err, "chromium: %s", errOut.String())
-	return out.String(), errOut.String()
-}
-
-func needChromium(t *testing.T) {
-	if _, err := chromiumPath(); err != nil {
-		t.Skipf("Chromium is missing (apt-get install chromium): %v", err)
-	}
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-}
-
 // TestBrowser opens a report in headless Chromium: the plots must be in
 // the rendered page, the script must run without errors, a screenshot
 // must come out, and no request may leave the machine.
 func TestBrowser(t *testing.T) {
-	needChromium(t)
+	browsertest.Need(t)
 	rep, err := Build([]*record.Run{demoRun()}, Options{Seed: 1})
 	require.NoError(t, err)
 	var page bytes.Buffer
 	require.NoError(t, rep.WriteHTML(&page))
-	s := newPageServer(t, page.Bytes())
+	s := browsertest.NewServer(t, page.Bytes())
 
-	dom, logs := runChromium(t, s, "--dump-dom")
+	dom, logs := browsertest.Run(t, s, "--dump-dom")
 	assert.Contains(t, dom, `data-ready="1"`, "the page's script did not finish")
 	assert.Equal(t, len(rep.Benchmarks)+1, strings.Count(dom, `<svg class="plot`))
 	assert.Contains(t, dom, "<circle")
@@ -167,7 +39,7 @@ func TestBrowser(t *testing.T) {
 	assert.NotContains(t, logs, "Refused to") // a Content-Security-Policy violation
 
 	shot := filepath.Join(t.TempDir(), "report.png")
-	runChromium(t, s, "--hide-scrollbars", "--window-size=1280,1640", "--screenshot="+shot)
+	browsertest.Run(t, s, "--hide-scrollbars", "--window-size=1280,1640", "--screenshot="+shot)
 	if *screenshotOut != "" {
 		b, err := os.ReadFile(shot)
 		require.NoError(t, err)
@@ -180,14 +52,14 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1280, img.Bounds().Dx())
 
-	assert.Empty(t, s.requests(), "requests that left the page's host")
+	assert.Empty(t, s.Requests(), "requests that left the page's host")
 }
 
 // TestBrowserCatchesRequests checks that the proxy sees a page that does
 // load something from elsewhere, so that TestBrowser can fail.
 func TestBrowserCatchesRequests(t *testing.T) {
-	needChromium(t)
-	s := newPageServer(t, []byte(`<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>`))
-	runChromium(t, s, "--dump-dom")
-	assert.Contains(t, strings.Join(s.requests(), "\n"), "example.invalid/x.png")
+	browsertest.Need(t)
+	s := browsertest.NewServer(t, []byte(`<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>`))
+	browsertest.Run(t, s, "--dump-dom")
+	assert.Contains(t, strings.Join(s.Requests(), "\n"), "example.invalid/x.png")
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"math"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/htmlpage"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
@@ -25,11 +26,9 @@ func plusMinus(iv stats.Interval) string {
 	return "± " + percent(hw)
 }
 
-// percent formats a share with two decimals below 10%, one above, and
-// signedPercent a change with its sign.
 var (
-	percent       = render.Percent{Digits: 2, Steps: []render.Step{{From: 0.1, Digits: 1}}, NaN: "—"}.Format
-	signedPercent = render.Percent{Digits: 2, Steps: []render.Step{{From: 0.1, Digits: 1}}, NaN: "—", Sign: true}.Format
+	percent       = htmlpage.Percent
+	signedPercent = htmlpage.SignedPercent
 	duration      = render.Duration
 	confidence    = render.Confidence
 )

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/htmlpage"
 )
 
 //go:embed report.html
@@ -16,16 +17,9 @@ var pageHTML string
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"slug": func(s any) string { return strings.ReplaceAll(fmt.Sprint(s), " ", "-") },
 	// Plots are SVG this package drew itself; vgsvg escapes their text.
-	"svg": func(s string) template.HTML { return template.HTML(s) },
+	"svg":   func(s string) template.HTML { return template.HTML(s) },
+	"style": func() template.CSS { return htmlpage.Style },
 }).Parse(pageHTML))
-
-// reportStyle is the style sheet of the run report, which the history
-// and abs pages share.
-var reportStyle = func() string {
-	_, rest, _ := strings.Cut(pageHTML, "<style>")
-	style, _, _ := strings.Cut(rest, "</style>")
-	return style
-}()
 
 // htmlView is what the page template reads.
 type htmlView struct {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -272,21 +272,6 @@ func manyBenches(n int) []synthBench {
 		bs[i] = synthBench{name: fmt.Sprintf("BenchmarkX/case%04d-2", i), ns: 100 + float64(i), noise: 0.02}
 	}
 	return bs
-}
-
-func TestNiceTicks(t *testing.T) {
-	labels := func(ts niceTicks, lo, hi float64) []string {
-		var out []string
-		for _, tk := range ts.Ticks(lo, hi) {
-			if tk.Label != "" {
-				out = append(out, tk.Label)
-			}
-		}
-		return out
-	}
-	assert.Equal(t, []string{"50", "100"}, labels(niceTicks{integer: true}, 0.5, 125.5))
-	assert.Equal(t, []string{"47.5", "48.0", "48.5", "49.0"}, labels(niceTicks{}, 47.3, 49.2))
-	assert.Equal(t, []string{"880", "900", "920"}, labels(niceTicks{}, 862, 929))
 }
 
 func TestFormat(t *testing.T) {

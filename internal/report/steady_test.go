@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // probeRun is one benchmark probed as gobench-dyn steady does: three

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // A row is one benchmark's line in the results table, formatted.

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // failingOutput is a results file on a disk that fills up after ok

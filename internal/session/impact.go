@@ -10,9 +10,9 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/impact"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 

@@ -15,11 +15,10 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
-	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -92,7 +91,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: steady.Drifting(obs.head), Unaffected: len(r.unaffected),
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unaffected: len(r.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {
 		// An output failed: what was measured is still written

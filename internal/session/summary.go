@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
-	"github.com/gobench-dyn/gobench-dyn/internal/steady"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -31,7 +30,7 @@ type Result struct {
 	Inconclusive bool
 	// Drifting lists the benchmarks whose slices trend inside their
 	// processes: not steady, whatever their stoppage criterion said.
-	Drifting []steady.Drift
+	Drifting []Drift
 	// Head holds the records of the code under test, for what keeps a
 	// summary of the run (run --history).
 	Head *record.Run

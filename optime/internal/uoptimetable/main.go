@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/dataset"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
 	"github.com/gobench-dyn/gobench-dyn/optime"
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 // methods maps each metric to the published result folder of its method.

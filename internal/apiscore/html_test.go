@@ -1,4 +1,4 @@
-package report
+package apiscore
 
 import (
 	"bytes"
@@ -8,19 +8,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestWriteABSHTML(t *testing.T) {
-	a := &ABS{Slowdown: "40%", Source: "measured", Threshold: "20%", Rule: "gate", Score: "33%", Detected: 1,
-		Functions: []ABSFunction{
-			{Package: "m/p", Name: "Parse", Verdict: "detected", Benchmarks: []ABSBench{
+func TestWriteABSPage(t *testing.T) {
+	a := &absPage{Slowdown: "40%", Source: "measured", Threshold: "20%", Rule: "gate", Score: "33%", Detected: 1,
+		Functions: []absFunction{
+			{Package: "m/p", Name: "Parse", Verdict: "detected", Benchmarks: []absBench{
 				{Name: "BenchmarkParse-8", Change: "+35.0%", Interval: "[+30.0%, +41.0%]", Verdict: "regression"},
 				{Name: "BenchmarkLex-8", Change: "+1.0%", Interval: "[-2.0%, +4.0%]", Verdict: "no change"},
 			}},
 			{Package: "m/p", Name: "T.<M>", Verdict: "not reachable", Note: "no benchmark runs it in its timed loop"},
 		},
-		Spreads: []ABSSpread{{Package: "m/p", Benchmark: "BenchmarkParse-8", MaxSpread: "5%", Runs: 5}},
+		Spreads: []absSpread{{Package: "m/p", Benchmark: "BenchmarkParse-8", MaxSpread: "5%", Runs: 5}},
 	}
 	var buf bytes.Buffer
-	require.NoError(t, WriteABSHTML(&buf, a))
+	require.NoError(t, writeABSPage(&buf, a))
 	page := buf.String()
 	assert.Contains(t, page, "<title>API benchmarking score</title>")
 	assert.Contains(t, page, "--bad:#d62728", "the report's style sheet, inline")

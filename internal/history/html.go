@@ -1,4 +1,4 @@
-package report
+package history
 
 import (
 	_ "embed"
@@ -13,7 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/history"
+	"github.com/gobench-dyn/gobench-dyn/internal/htmlpage"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 )
 
 //go:embed history.html
@@ -21,10 +22,10 @@ var historyHTML string
 
 var historyPage = template.Must(template.New("history").Parse(historyHTML))
 
-// MaxHistoryPlots bounds the plots of a history page: series with
-// change points first, then others while the page has room. The
-// analysis keeps the points of that many series (history.Query.Plots).
-const MaxHistoryPlots = 300
+// MaxPlots bounds the plots of a history page: series with change
+// points first, then others while the page has room. The analysis keeps
+// the points of that many series (Query.Plots).
+const MaxPlots = 300
 
 type historyRow struct {
 	ID, Name, Unit, Commit, Kind, Change, Interval, P, Levels, Machine, Status, Detail string
@@ -41,7 +42,7 @@ type historyPlot struct {
 type historyView struct {
 	Style                                    template.CSS
 	Series, Points                           int
-	Method                                   history.Method
+	Method                                   Method
 	PValue                                   float64
 	Conf                                     string
 	Since                                    string
@@ -50,23 +51,23 @@ type historyView struct {
 	Regressions, Confirmed, Refuted, Omitted int
 }
 
-// WriteHistoryHTML writes the change points of a as one self-contained
+// WriteHTML writes the change points of a as one self-contained
 // page: a table of the change points and, per series, a plot of its
 // points over commits with their intervals, the levels between change
 // points and the change points marked.
-func WriteHistoryHTML(w io.Writer, a *history.Analysis) error {
+func (a *Analysis) WriteHTML(w io.Writer) error {
 	v := historyView{
-		Style: template.CSS(reportStyle), Series: a.Series, Points: a.Points, Method: a.Options.Method,
-		PValue: a.Options.PValue, Conf: confidence(a.Options.Confidence), Since: a.Since,
+		Style: htmlpage.Style, Series: a.Series, Points: a.Points, Method: a.Options.Method,
+		PValue: a.Options.PValue, Conf: render.Confidence(a.Options.Confidence), Since: a.Since,
 	}
-	ids := map[history.Key]string{}
+	ids := map[Key]string{}
 	for i, r := range a.Results {
 		ids[r.Series.Key] = fmt.Sprintf("s%d", i+1)
 	}
 	for _, c := range a.ChangePoints() {
 		row := historyRow{
 			ID: ids[c.Key], Name: c.Key.Name(), Unit: c.Key.Unit, Commit: shortCommit(c.Commit), Kind: c.Kind(),
-			Change: signedPercent(c.Change), Interval: percentInterval(c.Lo, c.Hi), P: fmt.Sprintf("%.2g", c.P),
+			Change: htmlpage.SignedPercent(c.Change), Interval: percentInterval(c.Lo, c.Hi), P: fmt.Sprintf("%.2g", c.P),
 			Levels: historyLevel(c.LevelBefore, c.Key.Unit) + " → " + historyLevel(c.LevelAfter, c.Key.Unit), Machine: machineLabel(c.Key),
 		}
 		if c.Kind() == "regression" {
@@ -76,12 +77,12 @@ func WriteHistoryHTML(w io.Writer, a *history.Analysis) error {
 			row.Status = cf.Status
 			row.Detail = cf.Verdict
 			if !math.IsNaN(cf.Change) {
-				row.Detail += " " + signedPercent(cf.Change) + " " + percentInterval(cf.Lo, cf.Hi)
+				row.Detail += " " + htmlpage.SignedPercent(cf.Change) + " " + percentInterval(cf.Lo, cf.Hi)
 			}
 			switch cf.Status {
-			case history.StatusConfirmed:
+			case StatusConfirmed:
 				v.Confirmed++
-			case history.StatusRefuted:
+			case StatusRefuted:
 				v.Refuted++
 			}
 		}
@@ -119,15 +120,15 @@ func percentInterval(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""
 	}
-	return "[" + signedPercent(lo) + ", " + signedPercent(hi) + "]"
+	return "[" + htmlpage.SignedPercent(lo) + ", " + htmlpage.SignedPercent(hi) + "]"
 }
 
 func historyLevel(v float64, unit string) string {
-	sc := newScale(unit, []float64{v})
-	return fmt.Sprintf("%.4g %s", v*sc.factor, sc.label)
+	sc := htmlpage.NewScale(unit, []float64{v})
+	return fmt.Sprintf("%.4g %s", v*sc.Factor, sc.Label)
 }
 
-func machineLabel(k history.Key) string {
+func machineLabel(k Key) string {
 	if k.Options == "" {
 		return k.Machine
 	}
@@ -135,15 +136,15 @@ func machineLabel(k history.Key) string {
 }
 
 var (
-	colorPoint    = suiteRunColors[0]
+	colorPoint    = htmlpage.Palette[0]
 	colorRefuted  = color.RGBA{0x70, 0x70, 0x70, 0xff}
-	colorInterval = lighten(suiteRunColors[0], 0.35)
+	colorInterval = htmlpage.Lighten(htmlpage.Palette[0], 0.35)
 )
 
 // historyPlotSVG draws one series over commits: each point with its
 // interval, the level of each segment between change points, and the
 // change points as vertical lines.
-func historyPlotSVG(r history.Result) string {
+func historyPlotSVG(r Result) string {
 	pts := r.Series.Points
 	if len(pts) == 0 {
 		return ""
@@ -152,21 +153,21 @@ func historyPlotSVG(r history.Result) string {
 	for _, p := range pts {
 		vals = append(vals, p.Mean)
 	}
-	sc := newScale(r.Series.Key.Unit, vals)
-	p := newSeriesPlot("commit, in history order", sc.label)
+	sc := htmlpage.NewScale(r.Series.Key.Unit, vals)
+	p := htmlpage.NewSeriesPlot("commit, in history order", sc.Label)
 
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xys := make(plotter.XYs, len(pts))
 	for i, pt := range pts {
-		xys[i] = plotter.XY{X: float64(i + 1), Y: pt.Mean * sc.factor}
-		lo, hi = math.Min(lo, pt.Mean*sc.factor), math.Max(hi, pt.Mean*sc.factor)
+		xys[i] = plotter.XY{X: float64(i + 1), Y: pt.Mean * sc.Factor}
+		lo, hi = math.Min(lo, pt.Mean*sc.Factor), math.Max(hi, pt.Mean*sc.Factor)
 		if !math.IsNaN(pt.Lo) {
-			l, err := plotter.NewLine(plotter.XYs{{X: float64(i + 1), Y: pt.Lo * sc.factor}, {X: float64(i + 1), Y: pt.Hi * sc.factor}})
+			l, err := plotter.NewLine(plotter.XYs{{X: float64(i + 1), Y: pt.Lo * sc.Factor}, {X: float64(i + 1), Y: pt.Hi * sc.Factor}})
 			if err == nil {
 				l.Color, l.Width = colorInterval, vg.Points(0.8)
 				p.Add(l)
 			}
-			lo, hi = math.Min(lo, pt.Lo*sc.factor), math.Max(hi, pt.Hi*sc.factor)
+			lo, hi = math.Min(lo, pt.Lo*sc.Factor), math.Max(hi, pt.Hi*sc.Factor)
 		}
 	}
 	span := hi - lo
@@ -175,14 +176,14 @@ func historyPlotSVG(r history.Result) string {
 	}
 	p.Y.Min, p.Y.Max = lo-0.06*span, hi+0.06*span
 	p.X.Min, p.X.Max = 0.5, float64(len(pts))+0.5
-	p.X.Tick.Marker = niceTicks{integer: true}
-	p.Y.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = htmlpage.Ticks{Integer: true}
+	p.Y.Tick.Marker = htmlpage.Ticks{}
 
 	if s, err := plotter.NewScatter(xys); err == nil {
 		s.GlyphStyle = draw.GlyphStyle{Color: colorPoint, Radius: 1.8, Shape: draw.CircleGlyph{}}
 		p.Add(s)
 	}
-	addHistoryLevels(p, r, sc.factor)
+	addHistoryLevels(p, r, sc.Factor)
 	for _, c := range r.ChangePoints {
 		x := float64(c.Index) + 0.5
 		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
@@ -191,22 +192,22 @@ func historyPlotSVG(r history.Result) string {
 		}
 		l.Width = vg.Points(1.4)
 		switch {
-		case c.Confirmation != nil && c.Confirmation.Status == history.StatusRefuted:
+		case c.Confirmation != nil && c.Confirmation.Status == StatusRefuted:
 			l.Color = colorRefuted
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		case c.Regression():
-			l.Color = colorStop
+			l.Color = htmlpage.ColorWorse
 		default:
-			l.Color = colorBetter
+			l.Color = htmlpage.ColorBetter
 		}
 		p.Add(l)
 	}
-	return svgString(p, timelineW, timelineH)
+	return htmlpage.SVG(p, htmlpage.SeriesWidth, htmlpage.SeriesHeight)
 }
 
 // addHistoryLevels draws the level of each segment between change
 // points.
-func addHistoryLevels(p *plot.Plot, r history.Result, factor float64) {
+func addHistoryLevels(p *plot.Plot, r Result, factor float64) {
 	start := 0
 	for i := 0; i <= len(r.ChangePoints); i++ {
 		end := len(r.Series.Points)
@@ -220,7 +221,7 @@ func addHistoryLevels(p *plot.Plot, r history.Result, factor float64) {
 		if !math.IsNaN(level) {
 			l, err := plotter.NewLine(plotter.XYs{{X: float64(start) + 0.5, Y: level * factor}, {X: float64(end) + 0.5, Y: level * factor}})
 			if err == nil {
-				l.Width, l.Color = vg.Points(1.6), colorSegment
+				l.Width, l.Color = vg.Points(1.6), htmlpage.ColorSegment
 				p.Add(l)
 			}
 		}

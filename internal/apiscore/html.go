@@ -1,15 +1,17 @@
-package report
+package apiscore
 
 import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/htmlpage"
 )
 
-// An ABS is the API benchmarking score of a suite (gobench-dyn abs), as
-// its HTML section shows it: every value already formatted, so that the
+// An absPage is the API benchmarking score of a suite, as its HTML page
+// shows it: every value already formatted, so that the
 // page says exactly what the table on standard output says.
-type ABS struct {
+type absPage struct {
 	Title     string
 	Slowdown  string // v, for example "230%"
 	Source    string // where v came from: measured, flag or floor
@@ -17,40 +19,40 @@ type ABS struct {
 	Rule      string
 	Score     string // for example "75%"
 	Detected  int
-	Functions []ABSFunction
-	Spreads   []ABSSpread
+	Functions []absFunction
+	Spreads   []absSpread
 }
 
-// An ABSFunction is one candidate's verdict and the benchmarks that
+// An absFunction is one candidate's verdict and the benchmarks that
 // reach it.
-type ABSFunction struct {
+type absFunction struct {
 	Package, Name string
 	Verdict       string // detected, not detected, not reachable or inconclusive
 	Note          string
-	Benchmarks    []ABSBench
+	Benchmarks    []absBench
 }
 
-// An ABSBench is what one benchmark showed of a candidate's slowdown.
-type ABSBench struct {
+// An absBench is what one benchmark showed of a candidate's slowdown.
+type absBench struct {
 	Name     string
 	Change   string // relative change of ns/op
 	Interval string // its interval, for example "[+30.0%, +41.0%]"
 	Verdict  string // the comparison's
 }
 
-// An ABSSpread is one benchmark's maxSpread over the unchanged code's
+// An absSpread is one benchmark's maxSpread over the unchanged code's
 // runs.
-type ABSSpread struct {
+type absSpread struct {
 	Package, Benchmark string
 	MaxSpread          string
 	Runs               int
 }
 
-// styleHTML is the report page's style sheet, so that the abs page looks
-// like the report it sits beside.
-var styleHTML = template.HTML("<style>" + reportStyle + "</style>")
+// styleHTML is the pages' style sheet, so that the abs page looks like
+// the report it sits beside.
+var styleHTML = template.HTML("<style>" + string(htmlpage.Style) + "</style>")
 
-var absPage = template.Must(template.New("abs").Funcs(template.FuncMap{
+var absTemplate = template.Must(template.New("abs").Funcs(template.FuncMap{
 	"slug":  func(s string) string { return strings.ReplaceAll(s, " ", "-") },
 	"style": func() template.HTML { return styleHTML },
 }).Parse(absHTML))
@@ -95,11 +97,11 @@ const absHTML = `<!DOCTYPE html>
 </html>
 `
 
-// WriteABSHTML writes a as one self-contained HTML page in the style of
+// writeABSPage writes a as one self-contained HTML page in the style of
 // the report.
-func WriteABSHTML(w io.Writer, a *ABS) error {
+func writeABSPage(w io.Writer, a *absPage) error {
 	if a.Title == "" {
 		a.Title = "API benchmarking score"
 	}
-	return absPage.Execute(w, a)
+	return absTemplate.Execute(w, a)
 }
