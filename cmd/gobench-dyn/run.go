@@ -76,6 +76,13 @@ type RunOptions struct {
 	// History is the history store the run's summaries are added to.
 	History string
 
+	// Explain profiles both versions of each decided change after the
+	// verdicts, for at most ExplainTime per benchmark, and keeps the
+	// profiles in ExplainDir.
+	Explain     bool
+	ExplainTime time.Duration
+	ExplainDir  string
+
 	// Layout says how a baseline run links the test binaries: random or
 	// fixed.
 	Layout string
@@ -188,6 +195,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
+	bindExplainFlags(fs, opts)
 	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
 	bindLayoutFlag(fs, &opts.Layout)
 	bindCompareFlags(fs, &opts.Compare, "min-change")
@@ -237,6 +245,9 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
 	if err := o.checkVerdictsFlag(); err != nil {
+		return err
+	}
+	if err := o.checkExplainFlags(fs); err != nil {
 		return err
 	}
 	if _, err := choice.Parse("impact mode", o.Impact, "on", "off", "list"); err != nil {
@@ -300,8 +311,9 @@ func (o *RunOptions) setSession() error {
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
-		Impact: o.Impact != "off" && o.Baseline != "",
-		Shard:  o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
+		Impact:  o.Impact != "off" && o.Baseline != "",
+		Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
+		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}
 	return nil
@@ -361,6 +373,9 @@ func runRun(opts *RunOptions) error {
 				fmt.Fprintln(opts.IO.ErrOut, "PARTIAL: the verdicts reached on the slices measured before the run stopped; the exit status does not rest on them")
 			}
 			if werr := res.Comparison.WriteText(opts.IO.ErrOut); werr != nil && err == nil {
+				err = werr
+			}
+			if werr := res.WriteExplanations(opts.IO.ErrOut); werr != nil && err == nil {
 				err = werr
 			}
 			if verdicts != nil {

@@ -10,6 +10,7 @@ package explain
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -18,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 )
 
 // A Kind is the profile that explains a change in one unit, named by the
@@ -75,6 +78,17 @@ type Line struct {
 	// net change. It can exceed 1, or be negative, when other functions
 	// moved the other way.
 	Share float64 `json:"share"`
+}
+
+// MarshalJSON writes l with an undefined share (no net change) as null.
+func (l Line) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Function string           `json:"function"`
+		Base     float64          `json:"base"`
+		Head     float64          `json:"head"`
+		Change   float64          `json:"change"`
+		Share    render.JSONFloat `json:"share"`
+	}{l.Function, l.Base, l.Head, l.Change, render.JSONFloat(l.Share)})
 }
 
 // An Explanation is where a change went: the profiles' totals per

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+	"github.com/spf13/pflag"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
+)
+
+// explainBase is a benchmark that reports a fixed ns/op, so that its
+// verdict is the same on any machine; explainHead is the same benchmark
+// where each op also burns twenty times the work in burn and allocates
+// 4 KiB in grow, and reports eight times the ns/op.
+const explainBase = `package calc
+
+import "testing"
+
+var sink uint64
+
+func work(n int) {
+	x := uint64(1)
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink += x
+}
+
+func BenchmarkChanged(b *testing.B) {
+	for range b.N {
+		work(500)
+	}
+	b.ReportMetric(1000, "ns/op")
+}
+`
+
+const explainHead = `package calc
+
+import "testing"
+
+var sink uint64
+
+var kept []byte
+
+func work(n int) {
+	x := uint64(1)
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink += x
+}
+
+//go:noinline
+func burn(n int) {
+	x := uint64(3)
+	for i := 0; i < n; i++ {
+		x = x*2862933555777941757 + 3037000493
+	}
+	sink += x
+}
+
+//go:noinline
+func grow() []byte { return make([]byte, 4096) }
+
+func BenchmarkChanged(b *testing.B) {
+	for range b.N {
+		work(500)
+		burn(10000)
+		kept = grow()
+	}
+	b.ReportMetric(8000, "ns/op")
+}
+`
+
+// TestExplainNamesTheInjectedFunctions runs the gate with --explain on a
+// repository whose last commit adds a function burning twenty times what
+// the benchmark did, and one allocating 4 KiB per op. The verdicts rest
+// on fixed values; the profiles are real, and the added functions lead
+// their diffs by far more than any noise: burn holds most of the code
+// under test's CPU samples, however few a loaded machine lets it take,
+// and the alloc profile records every allocation.
+func TestExplainNamesTheInjectedFunctions(t *testing.T) {
+	repo := t.TempDir()
+	gittest.Git(t, repo, "init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/calc\n\ngo 1.26\n"), 0o644))
+	for i, src := range []string{explainBase, explainHead} {
+		require.NoError(t, os.WriteFile(filepath.Join(repo, "calc_test.go"), []byte(src), 0o644))
+		gittest.Git(t, repo, "add", ".")
+		gittest.Git(t, repo, "commit", "-q", "-m", []string{"base", "head"}[i])
+	}
+	out := t.TempDir()
+	verdicts := filepath.Join(out, "verdicts.json")
+	_, stderr, code := gobenchDyn(t, repo, "run", "--baseline", "HEAD~1", "--impact", "off", "--stop", "none", "--slice-time", "5ms",
+		"--suite-runs", "3", "--slices", "2", "--seed", "1", "--progress", "off", "-o", filepath.Join(out, "new.txt"), "--json", verdicts,
+		"--explain", "--explain-time", "1s")
+	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "where the changes went")
+	assert.Regexp(t, `flat Δ/op\s+share\s+function\n\s+\+\S+\s+\d+%\s+example.com/calc.burn\n`, stderr)
+	assert.Contains(t, stderr, "go tool pprof -diff_base "+filepath.Join(out, "explain"))
+
+	data, err := os.ReadFile(verdicts)
+	require.NoError(t, err)
+	validVerdicts(t, verdictsSchema(t), data)
+	var doc struct {
+		Comparisons []struct {
+			Unit        string
+			Verdict     string
+			Explanation *struct {
+				Profile     string
+				Flat        []struct{ Function string }
+				BaseProfile string `json:"base_profile"`
+				HeadProfile string `json:"head_profile"`
+				Processes   int
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &doc))
+	want := map[string]string{"ns/op": "example.com/calc.burn", "B/op": "example.com/calc.grow", "allocs/op": "example.com/calc.grow"}
+	for _, c := range doc.Comparisons {
+		if c.Unit == "B/op" && c.Verdict != "regression" {
+			// B/op holds the runtime's amortised bytes beside the 4
+			// KiB, and the interval of so few processes can straddle
+			// the threshold: only a decided change is explained.
+			assert.Nil(t, c.Explanation, "an undecided change is not explained")
+			delete(want, c.Unit)
+			continue
+		}
+		require.Equal(t, "regression", c.Verdict, c.Unit)
+		require.NotNil(t, c.Explanation, c.Unit)
+		require.NotEmpty(t, c.Explanation.Flat, c.Unit)
+		assert.Equal(t, want[c.Unit], c.Explanation.Flat[0].Function, c.Unit)
+		assert.GreaterOrEqual(t, c.Explanation.Processes, 1)
+		for _, path := range []string{c.Explanation.BaseProfile, c.Explanation.HeadProfile} {
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			_, err = profile.Parse(f)
+			f.Close()
+			assert.NoError(t, err, path)
+		}
+		delete(want, c.Unit)
+	}
+	assert.Empty(t, want, "every unit explained")
+}
+
+// The flags of --explain are refused where they cannot act, before
+// anything is built.
+func TestExplainFlagsRefused(t *testing.T) {
+	for args, want := range map[string]string{
+		"--explain":                                       "--explain: only meaningful with --baseline",
+		"--baseline HEAD~1 --explain-time 2s":             "--explain-time: only meaningful with --explain",
+		"--baseline HEAD~1 --explain --explain-time 0s":   "--explain-time: must be positive",
+		"--baseline HEAD~1 --explain-dir profiles":        "--explain-dir: only meaningful with --explain",
+		"--baseline HEAD~1 --explain --explain-dir=":      "--explain-dir: empty directory name",
+		"--baseline HEAD~1 --explain --explain-time fast": "explain-time",
+	} {
+		_, stderr, code := gobenchDyn(t, t.TempDir(), append([]string{"run"}, strings.Fields(args)...)...)
+		assert.Equal(t, 2, code, args)
+		assert.Contains(t, stderr, want, args)
+	}
+}
+
+// The profiles go beside the first file output, or to a directory of
+// their own in the current one.
+func TestExplainDirDefault(t *testing.T) {
+	for _, tc := range []struct {
+		opts RunOptions
+		want string
+	}{
+		{RunOptions{Out: "out/new.txt", Raw: "raw/run.jsonl"}, filepath.Join("out", "explain")},
+		{RunOptions{Out: "-", JSON: "ci/verdicts.json"}, filepath.Join("ci", "explain")},
+		{RunOptions{JSON: "-"}, "gobench-dyn-explain"},
+		{RunOptions{Raw: "run.jsonl", ExplainDir: "mine"}, "mine"},
+	} {
+		o := tc.opts
+		o.Explain, o.Baseline, o.ExplainTime = true, "HEAD~1", time.Second
+		fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+		bindExplainFlags(fs, &RunOptions{})
+		require.NoError(t, o.checkExplainFlags(fs))
+		assert.Equal(t, tc.want, o.ExplainDir)
+	}
+}
