@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,7 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/explain"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 )
 
 // explainBase is a benchmark that reports a fixed ns/op, so that its
@@ -186,4 +191,40 @@ func TestExplainDirDefault(t *testing.T) {
 		require.NoError(t, o.checkExplainFlags(fs))
 		assert.Equal(t, tc.want, o.ExplainDir)
 	}
+}
+
+// A verdict with an explanation stays as the golden file has it, and fits
+// the schema; go test -update rewrites it after a deliberate change.
+func TestVerdictsExplainedGolden(t *testing.T) {
+	c := gate.Comparison{Package: "example.com/m", Benchmark: "BenchmarkParse-8", Unit: "ns/op", Better: -1,
+		Old:   gate.Summary{N: 40, Iterations: 8, Mean: 1000, Median: 1000, CI: stats.Interval{Center: 1000, Lo: 990, Hi: 1010, Confidence: 0.99}},
+		New:   gate.Summary{N: 40, Iterations: 8, Mean: 2000, Median: 2000, CI: stats.Interval{Center: 2000, Lo: 1980, Hi: 2020, Confidence: 0.99}},
+		Ratio: stats.Interval{Center: 2, Lo: 1.9, Hi: 2.1, Confidence: 0.99}, Change: 1, P: 1e-9, Confidence: 0.99,
+		Verdict: gate.Regression, Method: gate.MethodPaired, Units: 8}
+	res := &gate.Result{Rule: gate.RuleCI, Threshold: 0.03, Confidence: 0.99, Correction: gate.CorrectionNone, Paired: true, OldName: "HEAD~1", NewName: "HEAD",
+		Comparisons: []gate.Comparison{c}}
+	e := &session.Explained{Package: c.Package, Benchmark: c.Benchmark, CompareUnit: c.Unit,
+		Explanation: &explain.Explanation{Kind: explain.CPU, Unit: "ns/op", Base: 1000, Head: 2010, Change: 1010,
+			Flat: []explain.Line{{Function: "example.com/m.burn", Head: 1000, Change: 1000, Share: 1000.0 / 1010},
+				{Function: "example.com/m.scan", Base: 600, Head: 610, Change: 10, Share: 10.0 / 1010}},
+			Cum: []explain.Line{{Function: "example.com/m.Parse", Base: 1000, Head: 2010, Change: 1010, Share: 1}}},
+		Processes: 4, Ops: 400000, Seconds: 2.5,
+		BaseProfile: "explain/m.BenchmarkParse-8.cpu.base.pprof", HeadProfile: "explain/m.BenchmarkParse-8.cpu.head.pprof",
+		Command: "go tool pprof -diff_base explain/m.BenchmarkParse-8.cpu.base.pprof explain/m.BenchmarkParse-8.cpu.head.pprof"}
+	e.Samples.Base, e.Samples.Head = 100, 201
+	var buf bytes.Buffer
+	require.NoError(t, res.WriteJSON(&buf, gate.JSONOptions{Explanation: func(pkg, bench, unit string) any {
+		if pkg == e.Package && bench == e.Benchmark && unit == e.CompareUnit {
+			return e
+		}
+		return nil
+	}}))
+	validVerdicts(t, verdictsSchema(t), buf.Bytes())
+	golden := filepath.Join("testdata", "compare", "verdicts-explained.golden.json")
+	if *updateGolden {
+		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), buf.String())
 }
