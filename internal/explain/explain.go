@@ -141,6 +141,9 @@ func Diff(base, head *profile.Profile, baseOps, headOps int64, kind Kind, opts O
 	if err != nil {
 		return nil, fmt.Errorf("explain: the code under test's profile: %w", err)
 	}
+	if kind.Memory() {
+		base, head = benchmarkOnly(base), benchmarkOnly(head)
+	}
 	diff, err := DiffProfile(base, head, baseOps, headOps)
 	if err != nil {
 		return nil, err
@@ -183,6 +186,25 @@ func MergeProfiles(ps []*profile.Profile) (*profile.Profile, error) {
 		return nil, fmt.Errorf("explain: the profiles of one version do not merge: %w", err)
 	}
 	return p, nil
+}
+
+// benchmarkFrames matches the frames of package testing that every
+// allocation of a benchmark's run passes through: runN, launch, run1 and
+// RunParallel's goroutines.
+var benchmarkFrames = regexp.MustCompile(`^testing\.\(\*B\)\.`)
+
+// benchmarkOnly returns a copy of the alloc profile p with only the
+// allocations made while a benchmark ran, as go tool pprof -focus keeps
+// them. The rest are not counted but sampled: package initialisation
+// runs before -test.memprofilerate applies, at the runtime's default of
+// one sample per 512 KiB, so a package that reads its fixtures at init
+// shows a different sampled share of them in every process, which would
+// read as a change of the same size. Allocations of goroutines the code
+// under test starts are left out with them.
+func benchmarkOnly(p *profile.Profile) *profile.Profile {
+	p = p.Copy()
+	p.FilterSamplesByName(benchmarkFrames, nil, nil, nil)
+	return p
 }
 
 // sampleIndex returns the index of kind's sample type in p.

@@ -231,3 +231,27 @@ func TestForUnitAndHarness(t *testing.T) {
 		assert.Equal(t, want, Harness(fn), fn)
 	}
 }
+
+// Allocations made outside a benchmark's run (package init, sampled
+// before -test.memprofilerate applies, so different in every process) are
+// left out of an alloc diff; CPU time outside it (the garbage collector's
+// workers) is not.
+func TestDiffAllocationsOfTheBenchmarkOnly(t *testing.T) {
+	initStack := []string{"example.com/m.loadFixtures", "example.com/m.init", "runtime.doInit1", "runtime.main"}
+	base := allocProfile(t, 64, stack{under("example.com/m.newNode"), 1000}, stack{initStack, 9000})
+	head := allocProfile(t, 64, stack{under("example.com/m.newNode"), 1000}, stack{initStack, 1000}, stack{under("example.com/m.copyKey"), 1000})
+	e, err := Diff(base, head, 1000, 1000, AllocSpace, Options{})
+	require.NoError(t, err)
+	require.Len(t, e.Flat, 1)
+	assert.Equal(t, "example.com/m.copyKey", e.Flat[0].Function)
+	assert.InDelta(t, 1, e.Flat[0].Share, 1e-9)
+	assert.Equal(t, int64(1000), e.Samples.Base)
+
+	gc := []string{"runtime.scanobject", "runtime.gcBgMarkWorker", "runtime.goexit"}
+	cb := cpuProfile(t, stack{under("example.com/m.newNode"), 100e6}, stack{gc, 10e6})
+	ch := cpuProfile(t, stack{under("example.com/m.newNode"), 100e6}, stack{gc, 50e6})
+	e, err = Diff(cb, ch, 1, 1, CPU, Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, e.Flat)
+	assert.Equal(t, "runtime.scanobject", e.Flat[0].Function)
+}
