@@ -110,6 +110,10 @@ func TestExplainNamesTheInjectedFunctions(t *testing.T) {
 	assert.Contains(t, stderr, "where the changes went")
 	assert.Regexp(t, `flat Δ/op\s+share\s+function\n\s+\+\S+\s+\d+%\s+example.com/calc.burn\n`, stderr)
 	assert.Contains(t, stderr, "go tool pprof -diff_base "+filepath.Join(out, "explain"))
+	assert.Contains(t, stderr, "differential flame graphs (red slower, blue faster): "+filepath.Join(out, "explain", "explain.html"))
+	page, err := os.ReadFile(filepath.Join(out, "explain", "explain.html"))
+	require.NoError(t, err)
+	assert.Regexp(t, `class="n new" style="[^"]*"><div class="f" title="example.com/calc.burn`, string(page), "burn is a new path")
 
 	data, err := os.ReadFile(verdicts)
 	require.NoError(t, err)

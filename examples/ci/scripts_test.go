@@ -508,6 +508,7 @@ func TestActionExplanation(t *testing.T) {
 	assert.NotContains(t, summary, "`f6`", "five functions")
 	assert.Contains(t, summary, "`m.BenchmarkParse-2.cpu.base.pprof`")
 	assert.NotContains(t, summary, "BenchmarkOther", "only explained changes")
+	assert.Contains(t, summary, "`explain/explain.html` in the artifact")
 	assert.Equal(t, "true", r.outputs["regression"])
 
 	j = newJob(t)

@@ -255,3 +255,46 @@ func TestDiffAllocationsOfTheBenchmarkOnly(t *testing.T) {
 	require.NotEmpty(t, e.Flat)
 	assert.Equal(t, "runtime.scanobject", e.Flat[0].Function)
 }
+
+// The tree holds both versions' paths, the one that vanished with Head
+// 0, each value per operation.
+func TestTree(t *testing.T) {
+	base := cpuProfile(t, stack{under("example.com/m.scan", "example.com/m.Parse"), 600e6}, stack{under("example.com/m.old", "example.com/m.Parse"), 200e6})
+	head := cpuProfile(t, stack{under("example.com/m.scan", "example.com/m.Parse"), 600e6}, stack{under("example.com/m.burn", "example.com/m.Parse"), 2000e6})
+	root, err := Tree(base, head, 100, 100, CPU)
+	require.NoError(t, err)
+	assert.InDelta(t, 8e6, root.Base, 1e-6)
+	assert.InDelta(t, 26e6, root.Head, 1e-6)
+	n := root
+	for _, fn := range []string{"runtime.goexit", "testing.(*B).launch", "testing.(*B).runN", "example.com/m.BenchmarkParse", "example.com/m.Parse"} {
+		require.Len(t, n.Children, 1, fn)
+		n = n.Children[0]
+		assert.Equal(t, fn, n.Function)
+	}
+	require.Len(t, n.Children, 3)
+	got := map[string][2]float64{}
+	for _, c := range n.Children {
+		got[c.Function] = [2]float64{c.Base, c.Head}
+	}
+	assert.Equal(t, map[string][2]float64{
+		"example.com/m.burn": {0, 20e6}, "example.com/m.old": {2e6, 0}, "example.com/m.scan": {6e6, 6e6},
+	}, got)
+	assert.Equal(t, "example.com/m.burn", n.Children[0].Function, "ordered by name")
+}
+
+// The page draws the new path red, the vanished one blue and dashed, the
+// unchanged one grey, each with its values in its title.
+func TestWriteHTML(t *testing.T) {
+	base := cpuProfile(t, stack{under("example.com/m.scan", "example.com/m.Parse"), 600e6}, stack{under("example.com/m.old", "example.com/m.Parse"), 200e6})
+	head := cpuProfile(t, stack{under("example.com/m.scan", "example.com/m.Parse"), 600e6}, stack{under("example.com/m.burn", "example.com/m.Parse"), 2000e6})
+	root, err := Tree(base, head, 100, 100, CPU)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, WriteHTML(&buf, "where <it> went", []Graph{{Title: "BenchmarkParse ns/op", Unit: "ns/op", Root: root}}))
+	page := buf.String()
+	assert.Contains(t, page, "<title>where &lt;it&gt; went</title>")
+	assert.Regexp(t, `class="n new" style="width:[\d.]+%;background:rgba\(214,39,40,1.00\)"><div class="f" title="example.com/m.burn\nbaseline 0 ns/op, code under test 2e&#43;07 ns/op, change &#43;2e&#43;07">example.com/m.burn<`, page)
+	assert.Regexp(t, `class="n gone" style="width:[\d.]+%;background:rgba\(31,119,180,1.00\)"><div class="f" title="example.com/m.old`, page)
+	assert.Regexp(t, `class="n " style="width:[\d.]+%;background:#ddd"><div class="f" title="example.com/m.scan`, page)
+	assert.NotContains(t, page, "<script", "nothing to load or run")
+}

@@ -41,6 +41,8 @@ type Explained struct {
 	BaseProfile string `json:"base_profile"`
 	HeadProfile string `json:"head_profile"`
 	Command     string `json:"command"`
+
+	tree *explain.Node // the call tree of both versions, for the flame graph
 }
 
 // explainTarget is one top-level turn of profiling: a benchmark in both
@@ -100,6 +102,30 @@ func (r *run) explainChanges(ctx context.Context, p *prepared, res *Result) {
 		res.Explained = append(res.Explained, ex...)
 	}
 	res.ExplainTime = r.now().Sub(start)
+	if len(res.Explained) > 0 {
+		path := filepath.Join(r.opts.ExplainDir, "explain.html")
+		if err := writeFlameGraphs(path, res.Explained); err != nil {
+			fmt.Fprintf(r.log, "gobench-dyn: explain: %v\n", err)
+			return
+		}
+		res.ExplainHTML = path
+	}
+}
+
+// writeFlameGraphs writes the differential flame graph of every
+// explanation to path, as one page.
+func writeFlameGraphs(path string, ex []*Explained) error {
+	var graphs []explain.Graph
+	for _, e := range ex {
+		graphs = append(graphs, explain.Graph{Title: fmt.Sprintf("%s %s (%s profiles)", record.Bench{Package: e.Package, Benchmark: e.Benchmark}, e.CompareUnit, e.Kind),
+			Unit: e.Unit, Root: e.tree})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = explain.WriteHTML(f, "Where the changes went", graphs)
+	return errors.Join(err, f.Close())
 }
 
 // explainTargets groups the decided changes by benchmark and profile.
@@ -216,6 +242,10 @@ func (r *run) explainTarget(ctx context.Context, t *explainTarget) ([]*Explained
 		if err != nil {
 			return nil, err
 		}
+		tree, err := explain.Tree(mb, mh, ops, ops, k)
+		if err != nil {
+			return nil, err
+		}
 		sample := ""
 		if k.Memory() {
 			sample = "-sample_index=" + string(k) + " "
@@ -225,6 +255,7 @@ func (r *run) explainTarget(ctx context.Context, t *explainTarget) ([]*Explained
 			Processes: len(base), Ops: ops, Seconds: took.Seconds(),
 			BaseProfile: basePath, HeadProfile: headPath,
 			Command: "go tool pprof " + sample + "-diff_base " + basePath + " " + headPath,
+			tree:    tree,
 		})
 	}
 	return out, nil
@@ -366,6 +397,11 @@ func (res *Result) WriteExplanations(w io.Writer) error {
 			return err
 		}
 		if _, err := fmt.Fprintf(w, "  %s\n", e.Command); err != nil {
+			return err
+		}
+	}
+	if res.ExplainHTML != "" {
+		if _, err := fmt.Fprintf(w, "\ndifferential flame graphs (red slower, blue faster): %s\n", res.ExplainHTML); err != nil {
 			return err
 		}
 	}

@@ -46,6 +46,8 @@ type Result struct {
 	// and ExplainTime what profiling them took.
 	Explained   []*Explained
 	ExplainTime time.Duration
+	// ExplainHTML is the page of their differential flame graphs, or "".
+	ExplainHTML string
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
