@@ -113,7 +113,7 @@ func TestExplainNamesTheInjectedFunctions(t *testing.T) {
 	assert.Contains(t, stderr, "differential flame graphs (red slower, blue faster): "+filepath.Join(out, "explain", "explain.html"))
 	page, err := os.ReadFile(filepath.Join(out, "explain", "explain.html"))
 	require.NoError(t, err)
-	assert.Regexp(t, `class="n new" style="[^"]*"><div class="f" title="example.com/calc.burn`, string(page), "burn is a new path")
+	assert.Regexp(t, `class="n new" style="[^"]*"><div class="f" style="[^"]*" title="example.com/calc.burn`, string(page), "burn is a new path")
 
 	data, err := os.ReadFile(verdicts)
 	require.NoError(t, err)

@@ -293,8 +293,9 @@ func TestWriteHTML(t *testing.T) {
 	require.NoError(t, WriteHTML(&buf, "where <it> went", []Graph{{Title: "BenchmarkParse ns/op", Unit: "ns/op", Root: root}}))
 	page := buf.String()
 	assert.Contains(t, page, "<title>where &lt;it&gt; went</title>")
-	assert.Regexp(t, `class="n new" style="width:[\d.]+%;background:rgba\(214,39,40,1.00\)"><div class="f" title="example.com/m.burn\nbaseline 0 ns/op, code under test 2e&#43;07 ns/op, change &#43;2e&#43;07">example.com/m.burn<`, page)
-	assert.Regexp(t, `class="n gone" style="width:[\d.]+%;background:rgba\(31,119,180,1.00\)"><div class="f" title="example.com/m.old`, page)
-	assert.Regexp(t, `class="n " style="width:[\d.]+%;background:#ddd"><div class="f" title="example.com/m.scan`, page)
+	assert.Regexp(t, `class="n new" style="width:[\d.]+%"><div class="f" style="background:rgba\(214,39,40,1.00\)" title="example.com/m.burn\nbaseline 0.000ms, code under test 20.000ms per op">example.com/m.burn<`, page)
+	assert.Regexp(t, `class="n gone" style="width:[\d.]+%"><div class="f" style="background:rgba\(31,119,180,1.00\)" title="example.com/m.old`, page)
+	assert.Regexp(t, `class="n " style="width:[\d.]+%"><div class="f" style="background:#ddd" title="example.com/m.scan`, page)
+	assert.Contains(t, page, "<p>8.000ms → 26.000ms per op</p>")
 	assert.NotContains(t, page, "<script", "nothing to load or run")
 }

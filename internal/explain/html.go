@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"io"
 	"math"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 )
 
 // A Graph is one differential flame graph of an HTML page: the tree of a
@@ -35,9 +37,10 @@ func WriteHTML(w io.Writer, title string, graphs []Graph) error {
 		Graphs []htmlGraph
 	}{Title: title}
 	for _, g := range graphs {
+		sc := render.NewScale(g.Unit, g.Root.Base, g.Root.Head)
 		page.Graphs = append(page.Graphs, htmlGraph{Title: g.Title, Unit: g.Unit,
-			Total: fmt.Sprintf("%.4g → %.4g %s", g.Root.Base, g.Root.Head, g.Unit),
-			Nodes: layout(g.Root.Children, width(g.Root), width(g.Root), g.Unit, 0)})
+			Total: fmt.Sprintf("%s → %s per op", sc.Value(g.Root.Base), sc.Value(g.Root.Head)),
+			Nodes: layout(g.Root.Children, width(g.Root), width(g.Root), sc, 0)})
 	}
 	return htmlPage.Execute(w, page)
 }
@@ -49,16 +52,18 @@ type htmlGraph struct {
 
 type htmlNode struct {
 	Label, Title string
-	Style        template.CSS
-	Class        string
-	Children     []htmlNode
+	// Width goes on the path's box, which holds its callees, and
+	// Colour on its own frame only.
+	Width, Colour template.CSS
+	Class         string
+	Children      []htmlNode
 }
 
 func width(n *Node) float64 { return math.Max(n.Base, n.Head) }
 
 // layout lays out siblings whose parent is parent wide, root being the
 // root's width.
-func layout(nodes []*Node, parent, root float64, unit string, depth int) []htmlNode {
+func layout(nodes []*Node, parent, root float64, sc render.Scale, depth int) []htmlNode {
 	if depth >= graphMaxDepth || parent <= 0 {
 		return nil
 	}
@@ -89,10 +94,11 @@ func layout(nodes []*Node, parent, root float64, unit string, depth int) []htmlN
 		}
 		out = append(out, htmlNode{
 			Label:    n.Function,
-			Title:    fmt.Sprintf("%s\nbaseline %.4g %s, code under test %.4g %s, change %+.4g", n.Function, n.Base, unit, n.Head, unit, n.Head-n.Base),
-			Style:    template.CSS(fmt.Sprintf("width:%.3f%%;background:%s", 100*w/span, colour(d))),
+			Title:    fmt.Sprintf("%s\nbaseline %s, code under test %s per op", n.Function, sc.Value(n.Base), sc.Value(n.Head)),
+			Width:    template.CSS(fmt.Sprintf("width:%.3f%%", 100*w/span)),
+			Colour:   template.CSS("background:" + colour(d)),
 			Class:    class,
-			Children: layout(n.Children, w, root, unit, depth+1),
+			Children: layout(n.Children, w, root, sc, depth+1),
 		})
 	}
 	return out
@@ -115,7 +121,7 @@ var htmlPage = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
 body{font:13px sans-serif;margin:1em}
-.row{display:flex;width:100%}
+.row{display:flex;align-items:flex-start;width:100%}
 .n{box-sizing:border-box;overflow:hidden}
 .f{box-sizing:border-box;border:1px solid #fff;height:18px;line-height:16px;padding:0 2px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font:11px monospace}
 .gone>.f{border:1px dashed #1f77b4}
@@ -126,5 +132,5 @@ body{font:13px sans-serif;margin:1em}
 {{range .Graphs}}<h2>{{.Title}}</h2><p>{{.Total}}</p>
 <div class="row">{{range .Nodes}}{{template "node" .}}{{end}}</div>
 {{end}}</body></html>
-{{define "node"}}<div class="n {{.Class}}" style="{{.Style}}"><div class="f" title="{{.Title}}">{{.Label}}</div>{{if .Children}}<div class="row">{{range .Children}}{{template "node" .}}{{end}}</div>{{end}}</div>{{end}}
+{{define "node"}}<div class="n {{.Class}}" style="{{.Width}}"><div class="f" style="{{.Colour}}" title="{{.Title}}">{{.Label}}</div>{{if .Children}}<div class="row">{{range .Children}}{{template "node" .}}{{end}}</div>{{end}}</div>{{end}}
 `))
