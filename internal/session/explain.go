@@ -89,7 +89,12 @@ func (r *run) explainChanges(ctx context.Context, p *prepared, res *Result) {
 	}
 	r.opts.ExplainDir = dir
 	start := r.now()
-	fmt.Fprintf(r.log, "gobench-dyn: explaining %s: profiling both versions, at most %s each\n", plural(len(targets), "change"), render.Duration(r.opts.ExplainTime))
+	changes := 0
+	for _, t := range targets {
+		changes += len(t.comps)
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: explaining %s: profiling both versions, %s, at most %s per CPU profile\n",
+		plural(changes, "decided change"), plural(len(targets), "profile"), render.Duration(r.opts.ExplainTime))
 	for _, t := range targets {
 		if ctx.Err() != nil {
 			return
