@@ -208,7 +208,7 @@ func TestVerdictsExplainedGolden(t *testing.T) {
 	res := &gate.Result{Rule: gate.RuleCI, Threshold: 0.03, Confidence: 0.99, Correction: gate.CorrectionNone, Paired: true, OldName: "HEAD~1", NewName: "HEAD",
 		Comparisons: []gate.Comparison{c}}
 	e := &session.Explained{Package: c.Package, Benchmark: c.Benchmark, CompareUnit: c.Unit,
-		Explanation: &explain.Explanation{Kind: explain.CPU, Unit: "ns/op", Base: 1000, Head: 2010, Change: 1010,
+		Explanation: &explain.Explanation{Kind: explain.CPU, Unit: "ns/op", Base: 1000, Head: 2010, Change: 1010, Moved: 1010,
 			Flat: []explain.Line{{Function: "example.com/m.burn", Head: 1000, Change: 1000, Share: 1000.0 / 1010},
 				{Function: "example.com/m.scan", Base: 600, Head: 610, Change: 10, Share: 10.0 / 1010}},
 			Cum: []explain.Line{{Function: "example.com/m.Parse", Base: 1000, Head: 2010, Change: 1010, Share: 1}}},

@@ -74,13 +74,15 @@ type Line struct {
 	Head     float64 `json:"head"`
 	// Change is Head − Base as the diff profile has it.
 	Change float64 `json:"change"`
-	// Share is Change over the Explanation's Change: 0.9 is 90% of the
-	// net change. It can exceed 1, or be negative, when other functions
-	// moved the other way.
+	// Share is Change over the Explanation's Moved, the sum of every
+	// function's flat change in size: 0.9 is 90% of all that moved,
+	// negative for a function that got cheaper. Against the net change
+	// a share would mean nothing when functions moved both ways and the
+	// net is near zero, or when the net is the machine's noise.
 	Share float64 `json:"share"`
 }
 
-// MarshalJSON writes l with an undefined share (no net change) as null.
+// MarshalJSON writes l with an undefined share (nothing moved) as null.
 func (l Line) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Function string           `json:"function"`
@@ -103,6 +105,9 @@ type Explanation struct {
 	Base   float64 `json:"base"`
 	Head   float64 `json:"head"`
 	Change float64 `json:"change"`
+	// Moved is the sum of every function's flat change in size, what
+	// the shares are of: Change when every function moved the same way.
+	Moved float64 `json:"moved"`
 	// Flat ranks functions by the change in their own time (or what they
 	// allocated themselves), Cum by the change in everything under them,
 	// largest first, without the harness's frames (Harness).
@@ -141,9 +146,7 @@ func Diff(base, head *profile.Profile, baseOps, headOps int64, kind Kind, opts O
 	if err != nil {
 		return nil, fmt.Errorf("explain: the code under test's profile: %w", err)
 	}
-	if kind.Memory() {
-		base, head = benchmarkOnly(base), benchmarkOnly(head)
-	}
+	base, head = relevant(base, kind), relevant(head, kind)
 	diff, err := DiffProfile(base, head, baseOps, headOps)
 	if err != nil {
 		return nil, err
@@ -156,8 +159,11 @@ func Diff(base, head *profile.Profile, baseOps, headOps int64, kind Kind, opts O
 	e := &Explanation{Kind: kind, Unit: kind.Unit(), Base: bs.total, Head: hs.total, Change: ds.total}
 	e.Samples.Base, e.Samples.Head = Samples(base, kind), Samples(head, kind)
 	top := cmp.Or(opts.Top, DefaultTop)
-	e.Flat = rank(ds.flat, bs.flat, hs.flat, e.Change, top, nil)
-	e.Cum = rank(ds.cum, bs.cum, hs.cum, e.Change, top, Harness)
+	for _, d := range ds.flat {
+		e.Moved += math.Abs(d)
+	}
+	e.Flat = rank(ds.flat, bs.flat, hs.flat, e.Moved, top, nil)
+	e.Cum = rank(ds.cum, bs.cum, hs.cum, e.Moved, top, Harness)
 	return e, nil
 }
 
@@ -192,6 +198,28 @@ func MergeProfiles(ps []*profile.Profile) (*profile.Profile, error) {
 // allocation of a benchmark's run passes through: runN, launch, run1 and
 // RunParallel's goroutines.
 var benchmarkFrames = regexp.MustCompile(`^testing\.\(\*B\)\.`)
+
+// schedulerFrames matches the roots of the scheduler's own stacks: the
+// system stack a goroutine switches to when it parks or yields
+// (runtime.mcall, then schedule and findRunnable), and a thread's start
+// (runtime.mstart, then schedule when idle, or sysmon).
+var schedulerFrames = regexp.MustCompile(`^runtime\.(mcall|mstart)$`)
+
+// relevant returns what a diff of kind reads of p: an alloc profile's
+// allocations of the benchmark's run (benchmarkOnly), and a CPU profile
+// without the scheduler's own time. That time is spent looking for work
+// and spinning for it, and a loaded machine charges it unevenly to each
+// version's few processes: at load 8, a third of a zap benchmark's
+// change went there (docs/GATE.md). The time of the goroutines it runs,
+// the garbage collector's included, stays.
+func relevant(p *profile.Profile, kind Kind) *profile.Profile {
+	if kind.Memory() {
+		return benchmarkOnly(p)
+	}
+	p = p.Copy()
+	p.FilterSamplesByName(nil, schedulerFrames, nil, nil)
+	return p
+}
 
 // benchmarkOnly returns a copy of the alloc profile p with only the
 // allocations made while a benchmark ran, as go tool pprof -focus keeps

@@ -108,22 +108,27 @@ func TestDiffNormalisesPerOperation(t *testing.T) {
 	assert.InDelta(t, 0.5e6, e.Flat[0].Change, 1e-6)
 }
 
-// A faster function and a slower one: each line's share is of the net
-// change, so the slower one's exceeds 1 and the faster one's is negative.
-func TestDiffSharesOfTheNetChange(t *testing.T) {
+// A faster function and a slower one: each line's share is of all that
+// moved, both ways, the faster one's negative.
+func TestDiffSharesOfAllThatMoved(t *testing.T) {
 	base := cpuProfile(t, stack{under("example.com/m.a"), 300e6}, stack{under("example.com/m.b"), 300e6})
 	head := cpuProfile(t, stack{under("example.com/m.a"), 600e6}, stack{under("example.com/m.b"), 200e6})
 	e, err := Diff(base, head, 100, 100, CPU, Options{Top: 1})
 	require.NoError(t, err)
 	assert.InDelta(t, 2e6, e.Change, 1e-6)
+	assert.InDelta(t, 4e6, e.Moved, 1e-6)
 	require.Len(t, e.Flat, 1, "Top keeps one")
 	assert.Equal(t, "example.com/m.a", e.Flat[0].Function)
-	assert.InDelta(t, 1.5, e.Flat[0].Share, 1e-9)
+	assert.InDelta(t, 0.75, e.Flat[0].Share, 1e-9)
 	e, err = Diff(base, head, 100, 100, CPU, Options{})
 	require.NoError(t, err)
 	require.Len(t, e.Flat, 2)
 	assert.Equal(t, "example.com/m.b", e.Flat[1].Function)
-	assert.InDelta(t, -0.5, e.Flat[1].Share, 1e-9)
+	assert.InDelta(t, -0.25, e.Flat[1].Share, 1e-9)
+	// Cumulative lines have the same denominator.
+	require.NotEmpty(t, e.Cum)
+	assert.Equal(t, "example.com/m.a", e.Cum[0].Function)
+	assert.InDelta(t, 0.75, e.Cum[0].Share, 1e-9)
 }
 
 // An extra allocation: the alloc profile's bytes and objects each rank
@@ -254,6 +259,28 @@ func TestDiffAllocationsOfTheBenchmarkOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, e.Flat)
 	assert.Equal(t, "runtime.scanobject", e.Flat[0].Function)
+}
+
+// The scheduler's own time (on the system stack after runtime.mcall, or
+// an idle thread's after runtime.mstart) is left out of a CPU diff; a
+// lock the benchmark's goroutine takes is not.
+func TestDiffLeavesTheSchedulerOut(t *testing.T) {
+	sched := []string{"runtime.lock2", "runtime.findRunnable", "runtime.schedule", "runtime.gosched_m", "runtime.mcall"}
+	idle := []string{"runtime.futex", "runtime.stopm", "runtime.schedule", "runtime.mstart1", "runtime.mstart"}
+	base := cpuProfile(t, stack{under("example.com/m.Add"), 100e6}, stack{sched, 10e6}, stack{idle, 10e6})
+	head := cpuProfile(t, stack{under("example.com/m.Add"), 120e6}, stack{sched, 90e6}, stack{idle, 40e6},
+		stack{under("runtime.lock2", "example.com/m.(*Pool).Get"), 5e6})
+	e, err := Diff(base, head, 1, 1, CPU, Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, 25e6, e.Change, 1e-6)
+	var flat []string
+	for _, l := range e.Flat {
+		flat = append(flat, l.Function)
+	}
+	assert.Equal(t, []string{"example.com/m.Add", "runtime.lock2"}, flat)
+	root, err := Tree(base, head, 1, 1, CPU)
+	require.NoError(t, err)
+	assert.InDelta(t, 125e6, root.Head, 1e-6)
 }
 
 // The tree holds both versions' paths, the one that vanished with Head

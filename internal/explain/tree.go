@@ -22,9 +22,7 @@ type Node struct {
 // vanish) is there with Head 0. Children are ordered by name, as flame
 // graphs order them, so that the two versions' paths line up.
 func Tree(base, head *profile.Profile, baseOps, headOps int64, kind Kind) (*Node, error) {
-	if kind.Memory() {
-		base, head = benchmarkOnly(base), benchmarkOnly(head)
-	}
+	base, head = relevant(base, kind), relevant(head, kind)
 	root := &Node{}
 	for _, side := range []struct {
 		p   *profile.Profile
