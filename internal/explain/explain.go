@@ -74,15 +74,15 @@ type Line struct {
 	Head     float64 `json:"head"`
 	// Change is Head − Base as the diff profile has it.
 	Change float64 `json:"change"`
-	// Share is Change over the Explanation's Moved, the sum of every
-	// function's flat change in size: 0.9 is 90% of all that moved,
-	// negative for a function that got cheaper. Against the net change
-	// a share would mean nothing when functions moved both ways and the
-	// net is near zero, or when the net is the machine's noise.
+	// Share is Change over the Explanation's Change, the net change:
+	// 0.9 is 90% of it, negative for a function that moved against it.
+	// It is NaN when the net change is under a tenth of Moved: the
+	// profiles then see the functions' moves cancel out, and a share of
+	// what is left would be a ratio of noise.
 	Share float64 `json:"share"`
 }
 
-// MarshalJSON writes l with an undefined share (nothing moved) as null.
+// MarshalJSON writes l with an undefined share (no net change) as null.
 func (l Line) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Function string           `json:"function"`
@@ -105,8 +105,9 @@ type Explanation struct {
 	Base   float64 `json:"base"`
 	Head   float64 `json:"head"`
 	Change float64 `json:"change"`
-	// Moved is the sum of every function's flat change in size, what
-	// the shares are of: Change when every function moved the same way.
+	// Moved is the sum of every function's flat change in size: Change
+	// when every function moved the same way, more when some moved
+	// against it or by the profiler's chance.
 	Moved float64 `json:"moved"`
 	// Flat ranks functions by the change in their own time (or what they
 	// allocated themselves), Cum by the change in everything under them,
@@ -162,8 +163,12 @@ func Diff(base, head *profile.Profile, baseOps, headOps int64, kind Kind, opts O
 	for _, d := range ds.flat {
 		e.Moved += math.Abs(d)
 	}
-	e.Flat = rank(ds.flat, bs.flat, hs.flat, e.Moved, top, nil)
-	e.Cum = rank(ds.cum, bs.cum, hs.cum, e.Moved, top, Harness)
+	net := e.Change
+	if math.Abs(net) < e.Moved/10 {
+		net = 0
+	}
+	e.Flat = rank(ds.flat, bs.flat, hs.flat, net, top, nil)
+	e.Cum = rank(ds.cum, bs.cum, hs.cum, net, top, Harness)
 	return e, nil
 }
 

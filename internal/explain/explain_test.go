@@ -2,6 +2,8 @@ package explain
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -108,9 +110,10 @@ func TestDiffNormalisesPerOperation(t *testing.T) {
 	assert.InDelta(t, 0.5e6, e.Flat[0].Change, 1e-6)
 }
 
-// A faster function and a slower one: each line's share is of all that
-// moved, both ways, the faster one's negative.
-func TestDiffSharesOfAllThatMoved(t *testing.T) {
+// A faster function and a slower one: each line's share is of the net
+// change, the slower one's above 1 and the faster one's negative; when
+// the moves cancel out, no share is given.
+func TestDiffShares(t *testing.T) {
 	base := cpuProfile(t, stack{under("example.com/m.a"), 300e6}, stack{under("example.com/m.b"), 300e6})
 	head := cpuProfile(t, stack{under("example.com/m.a"), 600e6}, stack{under("example.com/m.b"), 200e6})
 	e, err := Diff(base, head, 100, 100, CPU, Options{Top: 1})
@@ -119,16 +122,24 @@ func TestDiffSharesOfAllThatMoved(t *testing.T) {
 	assert.InDelta(t, 4e6, e.Moved, 1e-6)
 	require.Len(t, e.Flat, 1, "Top keeps one")
 	assert.Equal(t, "example.com/m.a", e.Flat[0].Function)
-	assert.InDelta(t, 0.75, e.Flat[0].Share, 1e-9)
+	assert.InDelta(t, 1.5, e.Flat[0].Share, 1e-9)
 	e, err = Diff(base, head, 100, 100, CPU, Options{})
 	require.NoError(t, err)
 	require.Len(t, e.Flat, 2)
 	assert.Equal(t, "example.com/m.b", e.Flat[1].Function)
-	assert.InDelta(t, -0.25, e.Flat[1].Share, 1e-9)
-	// Cumulative lines have the same denominator.
+	assert.InDelta(t, -0.5, e.Flat[1].Share, 1e-9)
 	require.NotEmpty(t, e.Cum)
-	assert.Equal(t, "example.com/m.a", e.Cum[0].Function)
-	assert.InDelta(t, 0.75, e.Cum[0].Share, 1e-9)
+	assert.InDelta(t, 1.5, e.Cum[0].Share, 1e-9)
+
+	head = cpuProfile(t, stack{under("example.com/m.a"), 600e6}, stack{under("example.com/m.b"), 10e6})
+	e, err = Diff(base, head, 100, 100, CPU, Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, 0.1e6, e.Change, 1e-6)
+	require.Len(t, e.Flat, 2)
+	assert.True(t, math.IsNaN(e.Flat[0].Share), "a net change of 0.1 ms against 5.9 ms moved")
+	data, err := json.Marshal(e.Flat[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"share":null`)
 }
 
 // An extra allocation: the alloc profile's bytes and objects each rank
