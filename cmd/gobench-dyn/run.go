@@ -75,6 +75,13 @@ type RunOptions struct {
 	// History is the history store the run's summaries are added to.
 	History string
 
+	// Explain profiles both versions of each decided change after the
+	// verdicts, for at most ExplainTime per benchmark, and keeps the
+	// profiles in ExplainDir.
+	Explain     bool
+	ExplainTime time.Duration
+	ExplainDir  string
+
 	// Layout says how a baseline run links the test binaries: random or
 	// fixed.
 	Layout string
@@ -173,6 +180,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
+	bindExplainFlags(fs, opts)
 	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
 	bindLayoutFlag(fs, &opts.Layout)
 	bindCompareFlags(fs, &opts.Compare, "min-change")
@@ -214,6 +222,9 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
 	if err := o.checkVerdictsFlag(); err != nil {
+		return err
+	}
+	if err := o.checkExplainFlags(fs); err != nil {
 		return err
 	}
 	if _, err := choice.Parse("impact mode", o.Impact, "on", "off", "list"); err != nil {
@@ -271,7 +282,7 @@ func (o *RunOptions) setSession() error {
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
-		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn,
+		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
 		Impact: o.Impact != "off" && o.Baseline != "",
 		Shard:  o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
@@ -334,6 +345,9 @@ func runRun(opts *RunOptions) error {
 				fmt.Fprintln(opts.IO.ErrOut, "PARTIAL: the verdicts reached on the slices measured before the run stopped; the exit status does not rest on them")
 			}
 			if werr := res.Comparison.WriteText(opts.IO.ErrOut); werr != nil && err == nil {
+				err = werr
+			}
+			if werr := res.WriteExplanations(opts.IO.ErrOut); werr != nil && err == nil {
 				err = werr
 			}
 			if verdicts != nil {

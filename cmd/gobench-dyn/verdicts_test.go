@@ -102,7 +102,7 @@ func TestVerdictsSchema(t *testing.T) {
 		"unknown verdict": func(d map[string]any) { d["comparisons"].([]any)[0].(map[string]any)["verdict"] = "slower" },
 		"no version":      func(d map[string]any) { delete(d, "schema_version") },
 		"undocumented comparison field": func(d map[string]any) {
-			d["comparisons"].([]any)[0].(map[string]any)["explanation"] = map[string]any{}
+			d["comparisons"].([]any)[0].(map[string]any)["explained"] = map[string]any{}
 		},
 	} {
 		var doc map[string]any

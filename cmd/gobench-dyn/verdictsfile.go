@@ -81,5 +81,12 @@ func (o *RunOptions) checkVerdictsFlag() error {
 // verdictsOf returns what the verdicts JSON of a run says beyond its
 // comparison.
 func (o *RunOptions) verdictsOf(res *session.Result) gate.JSONOptions {
-	return gate.JSONOptions{FailOn: o.session.FailOn, Partial: res.Interrupted()}
+	return gate.JSONOptions{FailOn: o.session.FailOn, Partial: res.Interrupted(), Explanation: func(pkg, bench, unit string) any {
+		// A nil *Explained in an interface is not nil: none is
+		// returned as nil itself.
+		if e := res.Explanation(pkg, bench, unit); e != nil {
+			return e
+		}
+		return nil
+	}}
 }

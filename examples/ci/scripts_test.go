@@ -420,6 +420,7 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"--config", "my config.json",
 		"--baseline", "origin/main", "--baseline-out", out["baseline-results"], "--json", out["verdicts"], "--min-change", "0.05",
 		"--layout", "fixed $(touch pwned-layout)",
+		"--explain", "--explain-dir", filepath.Join(j.outputs["paths"]["out"], "explain"),
 		"./a/...", "./b/...", "*", "$(touch", "pwned-packages)",
 		"--slice-time", "200ms", "--fail-on", "time,allocs",
 	}, runs[0].Args)
@@ -479,6 +480,43 @@ func TestActionRegression(t *testing.T) {
 	assert.Contains(t, string(log), "gobench-dyn: exit 1", "the log goes into the artifact")
 	assert.FileExists(t, r.outputs["verdicts"], "the verdicts go into the artifact")
 	assert.Equal(t, j.outputs["paths"]["out"], filepath.Dir(r.outputs["verdicts"]))
+}
+
+// With a baseline the run explains its decided changes unless the explain
+// input says false, and the job summary shows the explanations the
+// verdicts file holds, five functions each, names in code spans.
+func TestActionExplanation(t *testing.T) {
+	explained := `{"schema_version":1,"failed":true,"partial":false,"comparisons":[
+	  {"bench":"BenchmarkParse-2","unit":"ns/op","verdict":"regression","fails":true,
+	   "explanation":{"profile":"cpu","unit":"ns/op","base":1000,"head":2000,"change":1000,
+	     "flat":[{"function":"example.com/m.burn","change":900,"share":0.9},{"function":"a|b` + "`" + `c","change":-5,"share":null},
+	       {"function":"f3","change":3,"share":0},{"function":"f4","change":2,"share":0},{"function":"f5","change":1,"share":0},{"function":"f6","change":0.5,"share":0}],
+	     "base_profile":"/runner/out/explain/m.BenchmarkParse-2.cpu.base.pprof","head_profile":"/runner/out/explain/m.BenchmarkParse-2.cpu.head.pprof"}},
+	  {"bench":"BenchmarkOther-2","unit":"ns/op","verdict":"no change","fails":false}]}`
+	j := newJob(t)
+	j.env = append(j.env, stubVerdictsEnv+"="+explained)
+	r := j.runAction(map[string]string{"baseline": "origin/main"}, 1, "")
+	runs := j.callsOf("gobench-dyn", "run")
+	require.Len(t, runs, 1)
+	assert.Contains(t, strings.Join(runs[0].Args, " "), "--explain --explain-dir "+filepath.Join(j.outputs["paths"]["out"], "explain"))
+	summary := j.readSummary()
+	assert.Contains(t, summary, "### Where the changes went")
+	assert.Contains(t, summary, "**`BenchmarkParse-2`** `ns/op`: regression, 1000 → 2000 ns/op in the cpu profiles")
+	assert.Contains(t, summary, "| +900 | 90% | `example.com/m.burn` |")
+	assert.Contains(t, summary, "| -5 | — | `abc` |", "no backtick or pipe breaks the table")
+	assert.Contains(t, summary, "`f5`")
+	assert.NotContains(t, summary, "`f6`", "five functions")
+	assert.Contains(t, summary, "`m.BenchmarkParse-2.cpu.base.pprof`")
+	assert.NotContains(t, summary, "BenchmarkOther", "only explained changes")
+	assert.Contains(t, summary, "`explain/explain.html` in the artifact")
+	assert.Equal(t, "true", r.outputs["regression"])
+
+	j = newJob(t)
+	j.runAction(map[string]string{"baseline": "origin/main", "explain": "false"}, 0, "")
+	runs = j.callsOf("gobench-dyn", "run")
+	require.Len(t, runs, 1)
+	assert.NotContains(t, runs[0].Args, "--explain")
+	assert.NotContains(t, j.readSummary(), "Where the changes went")
 }
 
 // A strict gate that fails on an inconclusive comparison says so; a
@@ -671,6 +709,10 @@ func TestActionRealRegression(t *testing.T) {
 	t.Logf("job summary:\n%s", summary)
 	assert.Contains(t, summary, "**Regression** against the baseline HEAD")
 	assert.Contains(t, summary, "BenchmarkSum")
+	// Explained by default: Sum does eight times the work, and its
+	// profiles say so.
+	assert.Contains(t, summary, "### Where the changes went")
+	assert.Regexp(t, "\\| \\+\\S+ \\| \\d+% \\| `example.com/work.Sum` \\|", summary)
 	require.True(t, r.verdictRan)
 	assert.Equal(t, 1, r.verdict)
 }

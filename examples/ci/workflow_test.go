@@ -300,6 +300,8 @@ func TestCommandLinesParse(t *testing.T) {
 				value = "1m"
 			case "--min-change":
 				value = "0.05"
+			case "--explain":
+				value = "true"
 			}
 			args = append(args, f+"="+value)
 			out, err := exec.Command(bin, args...).CombinedOutput()

@@ -26,6 +26,10 @@ type JSONOptions struct {
 	// the verdicts rest on what it measured, and the exit status does
 	// not.
 	Partial bool
+	// Explanation returns where the change of the comparison of pkg's
+	// bench in unit went (run --explain), written as its "explanation",
+	// or nil for none.
+	Explanation func(pkg, bench, unit string) any
 }
 
 // num is a float that JSON writes as null when it is NaN or infinite.
@@ -89,6 +93,7 @@ type jsonComparison struct {
 	Note       string             `json:"note,omitempty"`
 	// LayoutSpread as Comparison's.
 	LayoutSpread num `json:"layout_spread,omitempty"`
+	Explanation  any `json:"explanation,omitempty"`
 }
 
 // WriteJSON writes r as one indented JSON object in the verdicts schema
@@ -112,6 +117,10 @@ func (r *Result) WriteJSON(w io.Writer, o JSONOptions) error {
 		FailOn: failOn, Failed: r.Failed(failOn), Partial: o.Partial, Summary: r.Summary(),
 	}
 	for _, c := range r.Comparisons {
+		var why any
+		if o.Explanation != nil {
+			why = o.Explanation(c.Package, c.Benchmark, c.Unit)
+		}
 		out.Comparisons = append(out.Comparisons, jsonComparison{
 			Package: c.Package, Benchmark: c.Benchmark, Unit: c.Unit, Better: c.Better,
 			Old: jsonSum(c.Old), New: jsonSum(c.New), Ratio: jsonIV(c.Ratio), Change: num(c.Change),
@@ -121,7 +130,7 @@ func (r *Result) WriteJSON(w io.Writer, o JSONOptions) error {
 			Reason: r.Reason(c), Fails: fails(c, failOn),
 			Method: c.Method, Trimmed: c.Trimmed, Units: c.Units, Look: c.Look,
 			Detectable: num(c.Detectable), More: c.More, Note: c.Note,
-			LayoutSpread: num(c.LayoutSpread),
+			LayoutSpread: num(c.LayoutSpread), Explanation: why,
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -86,6 +86,12 @@ type Options struct {
 	// Impact, with a baseline, measures only the benchmarks the change
 	// can reach (package impact) and reports the others unaffected.
 	Impact bool
+	// Explain, with a baseline, profiles both versions of every
+	// decided change after the verdicts, for at most ExplainTime per
+	// benchmark, and writes the profiles to ExplainDir.
+	Explain     bool
+	ExplainTime time.Duration
+	ExplainDir  string
 
 	// Shard is the part of the suite this job runs (zero: all of it),
 	// and Instance names the machine in the records.

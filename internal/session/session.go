@@ -130,6 +130,9 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		if err := r.compare(res, obs); err != nil {
 			return res, err
 		}
+		if r.opts.Explain {
+			r.explainChanges(ctx, p, res)
+		}
 	}
 	return res, nil
 }

@@ -41,6 +41,12 @@ type Result struct {
 	// Unaffected counts the benchmarks of a baseline run the change
 	// cannot reach, which were not measured.
 	Unaffected int
+	// Explained are the explanations of decided changes (Options.Explain),
+	// and ExplainTime what profiling them took.
+	Explained   []*Explained
+	ExplainTime time.Duration
+	// ExplainHTML is the page of their differential flame graphs, or "".
+	ExplainHTML string
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
