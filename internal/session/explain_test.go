@@ -10,7 +10,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/explain"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/record"
+	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
