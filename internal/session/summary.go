@@ -116,7 +116,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 		if sum.NoVerdict > 0 {
 			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", plural(sum.NoVerdict, "benchmark"), 100*gate.OutOfReach)
 		}
-		if o.ExtendPast > 0 {
+		if o.ExtendPast > 0 && r.PastCap+sum.AtCap > 0 {
 			fmt.Fprintf(w, "  --budget: %s ran past %d process pairs, up to %d, because their interval excluded zero: the change was shown, not yet its size against ±%.3g%%; %d stopped undecided at %d\n",
 				plural(r.PastCap, "pair"), o.ExtendPast, o.SuiteRuns, 100*o.Compare.Threshold, sum.AtCap/2, o.ExtendPast)
 		}
