@@ -263,6 +263,11 @@ const (
 	// because a verdict was predicted out of reach within the cap
 	// (compare.OutOfReach); their comparison is inconclusive.
 	ReasonNoVerdict = "verdict out of reach"
+	// ReasonUndecidedAtCap: the benchmark and its baseline stopped
+	// undecided at the default cap of a run whose later looks are for
+	// pairs with a change already shown (gate.Plan.Extend), their
+	// interval holding zero; their comparison is inconclusive.
+	ReasonUndecidedAtCap = "undecided at the cap"
 )
 
 // A Bench identifies a benchmark in every package of gobench-dyn: its

@@ -147,6 +147,7 @@ type Summary struct {
 	Settled     int // of those, benchmarks stopped with their baseline on a settled verdict
 	OutOfReach  int // of those, benchmarks stopped unmet because their target was out of reach
 	NoVerdict   int // of those, benchmarks stopped with their baseline because a verdict was out of reach
+	AtCap       int // of those, benchmarks stopped with their baseline undecided at the default cap of an extended plan
 	CapHit      int // benchmarks that reached their cap
 	Failed      []*Failure
 	Padded      int
@@ -522,6 +523,8 @@ func (r *Runner) stop(b *Benchmark, k, it int, sum *Summary, recorded map[string
 		sum.OutOfReach++
 	case record.ReasonNoVerdict:
 		sum.NoVerdict++
+	case record.ReasonUndecidedAtCap:
+		sum.AtCap++
 	}
 	if !recorded[b.ID] {
 		r.event(ev)

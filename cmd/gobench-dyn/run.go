@@ -27,10 +27,13 @@ type RunOptions struct {
 	Patterns []string
 	// TestArgs are the arguments after "--", passed to every test binary
 	// of both versions as go test -args passes them.
-	TestArgs   []string
-	Bench      string
-	Stop       stopper.Config
-	SuiteRuns  int
+	TestArgs  []string
+	Bench     string
+	Stop      stopper.Config
+	SuiteRuns int
+	// ExtendPast is the suite run past which only pairs whose change is
+	// shown run on, up to SuiteRuns (session.Options.ExtendPast).
+	ExtendPast int
 	Iterations int
 	SliceTime  time.Duration
 	Timeout    time.Duration
@@ -155,7 +158,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.SortFlags = false
 	fs.StringVarP(&opts.Bench, "bench", "b", ".", "run only benchmarks matching `regexp`, as go test -bench")
 	bindStopFlags(fs, &opts.Stop)
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, "s: maximum suite runs (default 10 under --stop interval, 40 with --baseline --sequential, 5 otherwise)")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, "s: maximum suite runs (default 10 under --stop interval, 40 with --baseline --sequential, 90 then for pairs whose change is shown under --budget, 5 otherwise)")
 	fs.IntVar(&opts.Iterations, "iterations", defaultIterations, "i: iterations per benchmark per suite run")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
@@ -244,7 +247,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
 	if !fs.Changed("suite-runs") {
-		o.SuiteRuns = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile})
+		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget})
 	}
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
@@ -280,7 +283,7 @@ func (o *RunOptions) setSession() error {
 	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
-		Stop: o.Stop, SuiteRuns: o.SuiteRuns, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
+		Stop: o.Stop, SuiteRuns: o.SuiteRuns, ExtendPast: o.ExtendPast, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,

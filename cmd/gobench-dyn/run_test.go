@@ -78,3 +78,23 @@ func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
 		assert.Contains(t, ex.msg, args)
 	}
 }
+
+// TestBudgetExtendsTheCap: a sequential baseline run bounded by --budget
+// plans looks past the default cap for pairs whose change is shown; an
+// explicit --suite-runs, or no budget, keeps one cap.
+func TestBudgetExtendsTheCap(t *testing.T) {
+	for _, c := range []struct {
+		args             []string
+		suiteRuns, after int
+	}{
+		{[]string{"--baseline", "main"}, gate.DefaultLastLook, 0},
+		{[]string{"--baseline", "main", "--budget", "6m"}, gate.ExtendedLastLook, gate.DefaultLastLook},
+		{[]string{"--baseline", "main", "--budget", "6m", "--suite-runs", "30"}, 30, 0},
+		{[]string{"--baseline", "main", "--budget", "6m", "--sequential=false"}, session.DefaultIntervalSuiteRuns, 0},
+	} {
+		o, err := parseRun(t, c.args...)
+		require.NoError(t, err, c.args)
+		assert.Equal(t, c.suiteRuns, o.session.SuiteRuns, c.args)
+		assert.Equal(t, c.after, o.session.ExtendPast, c.args)
+	}
+}

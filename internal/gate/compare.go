@@ -416,6 +416,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		}
 		ok2 := oldKeys[b]
 		newUnits := units(new, nk)
+		allocs := allocsOf(series(old, ok2, "allocs/op"), series(new, nk, "allocs/op"))
 		for _, u := range units(old, ok2) {
 			if slices.Contains(newUnits, u) {
 				olds := series(old, ok2, u)
@@ -423,7 +424,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 				// of them to judge leave every comparison without a method
 				// (a run interrupted after its first duets).
 				res.SlicePaired = res.SlicePaired || opts.Paired && slices.ContainsFunc(olds, func(s record.IterationSample) bool { return s.Duet })
-				res.Comparisons = append(res.Comparisons, summarize(b, u, olds, series(new, nk, u), opts))
+				res.Comparisons = append(res.Comparisons, summarize(b, u, olds, series(new, nk, u), allocs, opts))
 			}
 		}
 	}
@@ -582,7 +583,7 @@ func constant(s []record.IterationSample) (float64, bool) {
 	return vs[0], true
 }
 
-func summarize(b record.Bench, unit string, olds, news []record.IterationSample, opts Options) Comparison {
+func summarize(b record.Bench, unit string, olds, news []record.IterationSample, allocs allocCounts, opts Options) Comparison {
 	c := Comparison{
 		Package:    b.Package,
 		Benchmark:  b.Benchmark,
@@ -619,7 +620,17 @@ func summarize(b record.Bench, unit string, olds, news []record.IterationSample,
 			c.Note = fmt.Sprintf("below the resolution of one per op: %.3g → %.3g", c.Old.Mean, c.New.Mean)
 			return c
 		}
+		if allocs.measured && !allocs.whole && allocs.none {
+			// The code allocates nothing per op in either version:
+			// what the slices counted was made per call.
+			c.Method, c.done, c.P, c.Verdict = MethodExact, true, 1, NoChange
+			c.Note = fmt.Sprintf("no allocation per op in either version (a slice of each counted 0 allocs/op): %s → %s per call, spread over b.N", fmtCount(c.Old.Mean), fmtCount(c.New.Mean))
+			return c
+		}
 		if separated(&c, opts) {
+			return c
+		}
+		if amortised(&c, allocs) {
 			return c
 		}
 	}
@@ -725,6 +736,57 @@ func separated(c *Comparison, opts Options) bool {
 	c.Ratio = stats.Interval{Center: c.Change + 1, Lo: lo, Hi: hi, Confidence: 1 - p}
 	c.Verdict = directed(c.Better, up)
 	c.Note = fmt.Sprintf("every process: %s–%s → %s–%s (p = %.2g, exact)", fmtCount(slices.Min(olds)), fmtCount(slices.Max(olds)), fmtCount(slices.Min(news)), fmtCount(slices.Max(news)), p)
+	return true
+}
+
+// allocCounts describes the allocations per op a benchmark's slices
+// counted in both versions, which decide how its allocation units are
+// read.
+type allocCounts struct {
+	// measured is whether both versions reported allocs/op.
+	measured bool
+	// whole is whether every slice of each version counted the same
+	// number of allocations per op: then they are the code's, made on
+	// every op.
+	whole bool
+	// none is whether some slice of each version counted fewer than one
+	// allocation per op. Allocations the code makes on every op are
+	// whole per op, so then it makes none in either version.
+	none bool
+}
+
+// allocsOf describes the allocs/op slices of a benchmark's two versions.
+func allocsOf(olds, news []record.IterationSample) allocCounts {
+	a, z := record.Measurements(olds), record.Measurements(news)
+	if len(a) == 0 || len(z) == 0 {
+		return allocCounts{}
+	}
+	_, ok1 := constant(olds)
+	_, ok2 := constant(news)
+	return allocCounts{measured: true, whole: ok1 && ok2, none: slices.Min(a) < 1 && slices.Min(z) < 1}
+}
+
+// amortised decides an allocation unit that varies between processes
+// while the allocations are not the same whole number per op in every
+// slice: some of them, and their bytes, are made once per call of the
+// benchmark function and spread over b.N (the goroutines of
+// b.RunParallel, the runtime's own), so they move with b.N, the
+// goroutines the runtime happens to reuse and the moment of the call, not
+// with the code's ops. Their log ratio is not a measure of the code, and
+// a change of 15% in such bytes, with the same allocations per op in both
+// versions, read as a regression on a function that allocates nothing.
+// What remains is what separated decides: every process of one version
+// above every process of the other. Short of that the unit is
+// inconclusive. (When a slice of each version counted fewer than one
+// allocation per op, summarize has already called it no change: the code
+// allocates nothing per op in either version.)
+func amortised(c *Comparison, allocs allocCounts) bool {
+	if !allocs.measured || allocs.whole {
+		return false
+	}
+	c.Method, c.done, c.P = MethodExact, true, 1
+	c.Verdict = Inconclusive
+	c.Note = fmt.Sprintf("allocations partly per call, spread over b.N: %s → %s is decided only when every process of one version counts more than every process of the other", fmtCount(c.Old.Mean), fmtCount(c.New.Mean))
 	return true
 }
 

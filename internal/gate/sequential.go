@@ -30,6 +30,13 @@ type Plan struct {
 	// Spending is how the level is spent over the looks;
 	// SpendBonferroni when empty.
 	Spending Spending
+	// Extend, when above zero, is the look past which an undecided pair
+	// runs on only while its interval excludes zero: the change is shown,
+	// its size against the threshold not yet. Other undecided pairs stop
+	// there, as at a cap. The level is spent over every look up to the
+	// last, so pairs that stop without a verdict, whatever the rule, add
+	// no wrong verdict.
+	Extend int
 }
 
 // PlanGrowth is the ratio between successive looks: looking after every
@@ -71,6 +78,29 @@ func NewPlan(first, last int) Plan {
 // String returns the looks as a comma-separated list, as ParsePlan reads
 // them and run records them in its raw file's header.
 func (p Plan) String() string { return strings.ReplaceAll(joinInts(p.Looks), " ", "") }
+
+// ExtendedLastLook is the last look of a baseline run bounded by
+// --budget: 90 process pairs, looks at 60 and 90 after the default cap,
+// which the pairs whose change is shown but not its size (a +6% change
+// whose interval holds +2% to +10% after 40 pairs) run on to while the
+// budget lasts (Plan.Extend; docs/GATE.md, "Past the cap, within the
+// budget").
+const ExtendedLastLook = 90
+
+// ExtendedPlan returns the looks of NewPlan(first, last), then looks
+// growing by PlanGrowth from last up to extended, with Extend at last.
+func ExtendedPlan(first, last, extended int) Plan {
+	p := NewPlan(first, last)
+	if extended <= last {
+		return p
+	}
+	for n := last; n < extended; {
+		n = min(extended, max(n+1, int(math.Ceil(float64(n)*PlanGrowth))))
+		p.Looks = append(p.Looks, n)
+	}
+	p.Extend = last
+	return p
+}
 
 // ParsePlan reads the looks of a plan from a comma-separated list of
 // ascending positive integers.
@@ -158,16 +188,22 @@ const (
 	// PairOutOfReach: undecided, and predicted to stay so until far past
 	// the last look.
 	PairOutOfReach
+	// PairAtCap: undecided at the plan's Extend with an interval that
+	// holds zero; it stops there as at its cap.
+	PairAtCap
 )
 
 // Reason returns why a pair in state s stops, as a stop record gives it:
-// record.ReasonSettled, record.ReasonNoVerdict, or "" when it runs on.
+// record.ReasonSettled, record.ReasonNoVerdict,
+// record.ReasonUndecidedAtCap, or "" when it runs on.
 func (s PairState) Reason() string {
 	switch s {
 	case PairSettled:
 		return record.ReasonSettled
 	case PairOutOfReach:
 		return record.ReasonNoVerdict
+	case PairAtCap:
+		return record.ReasonUndecidedAtCap
 	}
 	return ""
 }
@@ -258,16 +294,34 @@ func DuetTurns(ratios [][]float64, c1, c2 time.Duration) int {
 
 // judge places the per-suite-run log ratios d, taken at a look, under the
 // plan.
+//
+// With Extend, a pair whose interval excludes zero is judged against the
+// last look, and any other against Extend, where it stops: the looks past
+// Extend are for the pairs whose change is shown but not its size.
 func (p Plan) judge(d []float64, threshold, alpha float64) PairState {
 	lr := pairedOf(d)
-	if direction(lr, p.levelAt(alpha, len(d)), threshold) != undecided {
+	level := p.levelAt(alpha, len(d))
+	if direction(lr, level, threshold) != undecided {
 		return PairSettled
 	}
 	last := p.Looks[len(p.Looks)-1]
+	if p.Extend > 0 && !excludesZero(lr, level) {
+		if len(d) >= p.Extend {
+			return PairAtCap
+		}
+		last = p.Extend
+	}
 	if len(d) < last && p.lookIndex(len(d)) >= FutilityLooks && verdictChance(d, lr, p.levelAt(alpha, last), threshold, last) < OutOfReach {
 		return PairOutOfReach
 	}
 	return PairOpen
+}
+
+// excludesZero reports whether the interval of lr at level alpha lies
+// wholly on one side of no change.
+func excludesZero(lr logRatio, alpha float64) bool {
+	_, lo, hi := lr.interval(alpha)
+	return lo > 1 || hi < 1
 }
 
 // verdictChance returns the predictive probability that the interval at

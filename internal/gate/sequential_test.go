@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/gobench-dyn/gobench-dyn/record"
 )
 
 func TestNewPlan(t *testing.T) {
@@ -146,7 +148,7 @@ func simulateSequential(seed uint64, reps int, plan Plan, futility bool, shift f
 		n := last
 		for _, look := range plan.Looks {
 			st := plan.judge(d[:look], DefaultThreshold, alpha)
-			if st == PairSettled || futility && st == PairOutOfReach {
+			if st == PairSettled || st == PairAtCap || futility && st == PairOutOfReach {
 				n = look
 				break
 			}
@@ -264,4 +266,82 @@ func FuzzParsePlan(f *testing.F) {
 
 func TestPlanString(t *testing.T) {
 	assert.Equal(t, "5,8,12,18,20", NewPlan(5, 20).String())
+}
+
+// TestExtendedPlan holds the looks past the cap to their promise: with the
+// level spent over looks up to ExtendedLastLook and only the pairs whose
+// interval excludes zero running on past the default cap, A/A pairs are
+// called a change in at most 1%, a change of exactly the threshold is
+// called a regression in at most 1%, a change of 4% is called no change
+// in at most 1%, and more changes of twice the threshold are found than
+// with the default plan, at the spread of the fastjson pull request in
+// docs/GATE.md (process pairs' log ratios 6–10% apart) and of a CPU-bound
+// benchmark.
+//
+//	go test -run TestExtendedPlan -v ./internal/gate/ -args -reps 2000
+func TestExtendedPlan(t *testing.T) {
+	reps := *simReps
+	if testing.Short() {
+		reps = min(reps, 300)
+	}
+	def := NewPlan(DefaultFirstLook, DefaultLastLook)
+	def.Spending = DefaultSpending
+	ext := ExtendedPlan(DefaultFirstLook, DefaultLastLook, ExtendedLastLook)
+	ext.Spending = DefaultSpending
+	assert.Equal(t, []int{5, 8, 12, 18, 27, 40, 60, 90}, ext.Looks)
+	var b strings.Builder
+	b.WriteString("| pairs' log ratios spread | plan | A/A false alarms | A/A no change | +3% called regression | +4% called no change | +6% found | +6% inconclusive | mean pairs (A/A, +6%) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	for i, nz := range []noise{{0.02, 0.02, 0}, {0.045, 0.03, 0}, {0.065, 0.05, 0}} {
+		var found []float64
+		for j, p := range []Plan{def, ext} {
+			seed := uint64(700 + 10*i)
+			aa := simulateSequential(seed, reps, p, true, 0, nz)
+			at := simulateSequential(seed+1, reps, p, true, DefaultThreshold, nz)
+			near := simulateSequential(seed+2, reps, p, true, 0.04, nz)
+			r6 := simulateSequential(seed+3, reps, p, true, 2*DefaultThreshold, nz)
+			name := fmt.Sprintf("sequential ≤ %d", DefaultLastLook)
+			if j == 1 {
+				name = fmt.Sprintf("**past %d while zero is excluded, ≤ %d**", DefaultLastLook, ExtendedLastLook)
+			}
+			sd := math.Sqrt(2 * (nz.sdB*nz.sdB + nz.sdE*nz.sdE/5))
+			fmt.Fprintf(&b, "| %.1f%% | %s | %.2f%% | %.1f%% | %.2f%% | %.2f%% | %.1f%% | %.1f%% | %.1f, %.1f |\n",
+				100*sd, name, 100*(aa.reg+aa.imp), 100*aa.same, 100*at.reg, 100*near.same, 100*r6.reg, 100*r6.open, aa.pairs, r6.pairs)
+			assert.LessOrEqual(t, aa.reg+aa.imp, 0.01, "A/A, %s, %v", name, nz)
+			assert.LessOrEqual(t, at.reg, 0.01, "+3%%, %s, %v", name, nz)
+			assert.LessOrEqual(t, near.same, 0.01, "+4%%, %s, %v", name, nz)
+			found = append(found, r6.reg)
+		}
+		assert.GreaterOrEqual(t, found[1], found[0], "the looks past the cap find more +6%% changes, spread %v", nz)
+	}
+	t.Logf("%d simulated pairs per cell\n%s", reps, b.String())
+}
+
+// TestExtendedPlanStopsAtTheCap: at the default cap of an extended plan,
+// an undecided pair whose interval holds zero stops there, one whose
+// interval excludes zero but straddles the threshold runs on, and past the
+// cap the last look is as any plan's.
+func TestExtendedPlanStopsAtTheCap(t *testing.T) {
+	p := ExtendedPlan(DefaultFirstLook, DefaultLastLook, ExtendedLastLook)
+	p.Spending = DefaultSpending
+	assert.Equal(t, DefaultLastLook, p.Extend)
+	assert.Equal(t, []int{5, 8, 12, 18, 27, 40, 60, 90}, p.Looks)
+	assert.Equal(t, NewPlan(5, 40), ExtendedPlan(5, 40, 40), "no looks past the cap")
+	spread := func(n int, center, sd float64) []float64 {
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = center + sd*float64(2*(i%2)-1)
+		}
+		return d
+	}
+	// ±6% around +6%: the interval at 40 pairs is +2.2% to +9.9%,
+	// beyond zero but across +3%.
+	shown := spread(40, math.Log(1.06), 0.06)
+	assert.Equal(t, PairOpen, JudgeDuets(shown, 0.03, 0.99, p))
+	held := spread(40, math.Log(1.01), 0.06)
+	assert.Equal(t, PairAtCap, JudgeDuets(held, 0.03, 0.99, p))
+	assert.Equal(t, record.ReasonUndecidedAtCap, PairAtCap.Reason())
+	assert.Equal(t, PairOpen, JudgeDuets(held[:39], 0.03, 0.99, p), "not a look")
+	def := NewPlan(DefaultFirstLook, DefaultLastLook)
+	def.Spending = DefaultSpending
+	assert.Equal(t, PairOpen, JudgeDuets(held, 0.03, 0.99, def), "past its last look a plan runs on to the cap")
 }

@@ -51,15 +51,20 @@ func DefaultStop() stopper.Config {
 
 // DefaultSuiteRunsOf returns the suite-run cap of a run with options o
 // that sets none: that of a sequential baseline run, or of the Interval
-// criterion without a configuration file, or else DefaultSuiteRuns.
-func DefaultSuiteRunsOf(o *Options) int {
+// criterion without a configuration file, or else DefaultSuiteRuns. A
+// sequential baseline run with a budget also gets extendPast: the budget
+// bounds the run, so pairs whose change is shown but not its size may run
+// on past DefaultBaselineSuiteRuns up to gate.ExtendedLastLook.
+func DefaultSuiteRunsOf(o *Options) (suiteRuns, extendPast int) {
 	switch {
+	case o.Sequential && o.Budget > 0:
+		return gate.ExtendedLastLook, DefaultBaselineSuiteRuns
 	case o.Sequential:
-		return DefaultBaselineSuiteRuns
+		return DefaultBaselineSuiteRuns, 0
 	case o.Stop.Criterion == stopper.Interval && o.ConfigFile == "":
-		return DefaultIntervalSuiteRuns
+		return DefaultIntervalSuiteRuns, 0
 	}
-	return DefaultSuiteRuns
+	return DefaultSuiteRuns, 0
 }
 
 // TurnPlanOf returns the shape of a duet iteration under pairing p: turns
@@ -80,7 +85,7 @@ func BaselineOptions(baseline string) Options {
 		Pairing: PairSlices, TurnTime: DefaultTurnTime, Turns: TurnPlanOf(PairSlices, DefaultTurnTime, DefaultTurns, DefaultTurnWarmup),
 		Layouts: DefaultLayouts, Impact: true,
 	}
-	o.SuiteRuns = DefaultSuiteRunsOf(&o)
+	o.SuiteRuns, o.ExtendPast = DefaultSuiteRunsOf(&o)
 	return o
 }
 

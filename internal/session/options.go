@@ -37,6 +37,11 @@ type Options struct {
 	Stop       stopper.Config
 	SuiteRuns  int
 	Iterations int
+	// ExtendPast, when above zero, is the suite run past which a
+	// sequential baseline run's undecided pairs run on, up to
+	// SuiteRuns, only while their interval excludes zero
+	// (gate.Plan.Extend).
+	ExtendPast int
 	// SliceTime is the target length of one slice, Timeout the longest
 	// an iteration may take, and Budget the longest the whole run may
 	// take (0: no limit).

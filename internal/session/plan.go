@@ -62,6 +62,9 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 	}
 	if o.Sequential {
 		plan := gate.NewPlan(gate.DefaultFirstLook, maxSuiteRuns(o, cf))
+		if o.ExtendPast > 0 {
+			plan = gate.ExtendedPlan(gate.DefaultFirstLook, o.ExtendPast, maxSuiteRuns(o, cf))
+		}
 		plan.Spending = gate.DefaultSpending
 		o.Compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence

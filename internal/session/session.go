@@ -93,6 +93,13 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unaffected: len(r.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
+	if p.base != nil && r.opts.ExtendPast > 0 {
+		for _, b := range p.head.Benchmarks {
+			if obs.done[b] > r.opts.ExtendPast*max(1, b.Config.Iterations) {
+				res.PastCap++
+			}
+		}
+	}
 	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {
 		// An output failed: what was measured is still written
 		// wherever it can be, marked partial.

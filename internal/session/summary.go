@@ -47,6 +47,9 @@ type Result struct {
 	ExplainTime time.Duration
 	// ExplainHTML is the page of their differential flame graphs, or "".
 	ExplainHTML string
+	// PastCap counts the pairs of a baseline run that ran past
+	// Options.ExtendPast suite runs.
+	PastCap int
 
 	opts *Options
 	// order holds the benchmarks of Head in source order, for the table
@@ -108,7 +111,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 	}
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
-			o.Stop.Criterion, plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+			o.Stop.Criterion, plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict-sum.AtCap, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
 		if sum.OutOfReach > 0 {
 			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
 		}
@@ -117,6 +120,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 		if sum.NoVerdict > 0 {
 			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", plural(sum.NoVerdict, "benchmark"), 100*gate.OutOfReach)
+		}
+		if o.ExtendPast > 0 && r.PastCap+sum.AtCap > 0 {
+			fmt.Fprintf(w, "  --budget: %s ran past %d process pairs, up to %d, because their interval excluded zero: the change was shown, not yet its size against ±%.3g%%; %d stopped undecided at %d\n",
+				plural(r.PastCap, "pair"), o.ExtendPast, o.SuiteRuns, 100*o.Compare.Threshold, sum.AtCap/2, o.ExtendPast)
 		}
 		if !sum.Interrupted && len(sum.BudgetCut) == 0 {
 			// A partial run never reached the cap it would be measured
