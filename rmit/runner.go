@@ -118,6 +118,9 @@ type Runner struct {
 	twins        map[record.Bench][]*Benchmark
 	aloneChecked map[*Benchmark]bool
 	familyRan    map[familyIteration]bool
+	// familyWall holds the wall times of each family's processes, for
+	// the budget (familyEstimate).
+	familyWall map[*Family][]time.Duration
 	// held, when set, collects the records of an iteration that are
 	// kept only if it completes (firstAlone).
 	held *[]func()
@@ -255,6 +258,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	r.state = map[*Benchmark]*benchState{}
 	r.byID = map[string]*Benchmark{}
 	r.twins, r.aloneChecked, r.familyRan = map[record.Bench][]*Benchmark{}, map[*Benchmark]bool{}, map[familyIteration]bool{}
+	r.familyWall = map[*Family][]time.Duration{}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	for _, b := range r.Benchmarks {
 		r.state[b] = &benchState{}
