@@ -495,3 +495,34 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 		failAll(withCause(exitReason(waitErr), p.stderr.String()), p.stderr.String())
 	}
 }
+
+// resumeFamilyPair replays, in a resumed run, the pair of entries a and b
+// when their families are measured together: their records then hold
+// processes of their families, one after the other, not a duet. Each side
+// the records hold whole is replayed as such a process; a side cut short
+// or missing runs again as one of its family. It reports false, having
+// replayed nothing, when the records hold neither side or the pair runs
+// as a duet, which replayDuet replays. Whether the family is measured
+// together is found as it was in the interrupted run: by running each
+// version's member alone for one op before its first pair (withSiblings).
+func (r *Runner) resumeFamilyPair(ctx context.Context, a, b Entry, k, order int, sum *Summary) (bool, error) {
+	if r.Resume == nil || familyOf(a.Bench) == nil {
+		return false, nil
+	}
+	pa, pb := r.Resume.lookup(a.Bench, k, a.Iteration), r.Resume.lookup(b.Bench, k, b.Iteration)
+	if pa == nil && pb == nil || !r.withSiblings(ctx, a.Bench) {
+		return false, nil
+	}
+	for i, x := range []struct {
+		e    Entry
+		past *pastIteration
+	}{{a, pa}, {b, pb}} {
+		if !r.runnable(x.e) || r.covered(x.e, k) || x.past != nil && r.replay(x.e, k, x.past, sum) {
+			continue
+		}
+		if err := r.familyIterations(ctx, x.e, nil, k, order+i, sum); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}

@@ -1,6 +1,7 @@
 package rmit
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"context"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/record"
 )
 
 // fakeFamily stands in for a hooked test binary with one family: run
@@ -201,4 +202,57 @@ func TestFamilyThatDoesNotFitIsNotStarted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, f.families, "with room for it, it runs")
 	assert.Empty(t, sum.Failed)
+}
+
+// A resumed run of two versions paired slice by slice replays the
+// processes its records hold of families measured together, rather than
+// running them again; the one the interruption cut short runs again.
+func TestFamilyPairResumes(t *testing.T) {
+	f := &fakeFamily{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	head := familyOfThree(f)[:2]
+	f.members = f.members[:2]
+	f.failsAlone = map[string]bool{"BenchmarkF/a": true, "BenchmarkF/b": true}
+	head[0].Family.Members = head
+	bf := &Family{Top: "BenchmarkF", Pattern: "^BenchmarkF$"}
+	bp := &Package{ImportPath: "p", Dir: "base", Binary: "p.test", Version: record.VersionBaseline, Hooked: true}
+	var base []*Benchmark
+	for _, h := range head {
+		b := NewBenchmark(bp, h.Name, 1, false)
+		b.N, b.Family, b.Config = h.N, bf, h.Config
+		bf.Members = append(bf.Members, b)
+		base = append(base, b)
+	}
+	plan := TurnPlan{Turns: 4}
+	newRunner := func(rw *record.Writer, obs Observer, past *Resume) *Runner {
+		p := NewPaired(Static{Slices: 2}, base, head)
+		return &Runner{Benchmarks: append(append([]*Benchmark(nil), head...), base...), Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan,
+			FixedN: true, Starter: f, Clock: f.clock, Raw: rw, Observer: obs, Resume: past, Timeout: time.Minute}
+	}
+	var raw strings.Builder
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	ctx, cancel := context.WithCancel(context.Background())
+	// Each suite run's pair is two processes of 2 members × 2 slices:
+	// the 10th slice falls in the first process of suite run 2.
+	_, err := newRunner(rw, &cancelAfter{n: 10, cancel: cancel}, nil).Run(ctx)
+	require.ErrorIs(t, err, ErrInterrupted)
+	ran := f.families
+	require.Equal(t, 3, ran, "two processes in suite run 1, the third cut short")
+	past, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+
+	f.families = 0
+	for _, fam := range []*Family{head[0].Family, bf} {
+		fam.Together, fam.Why = false, "" // a new run knows only the records
+	}
+	sum, err := newRunner(rw, nil, NewResume(past)).Run(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, sum.Failed)
+	assert.Equal(t, 2*2, f.families, "suite runs 2 and 3 run again, both versions; suite run 1 is replayed")
+	all, _, err := record.Read(strings.NewReader(raw.String()), "raw")
+	require.NoError(t, err)
+	for _, b := range append(append([]*Benchmark(nil), head...), base...) {
+		series := all.Series(b.Key(), "ns/op")
+		assert.Len(t, series, 3, "%s: one process per suite run", b)
+	}
 }

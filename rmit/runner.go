@@ -373,6 +373,13 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			// A pair of entries runs as one duet when slices are paired.
 			var partner *Entry
 			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
+				if resumed, err := r.resumeFamilyPair(ctx, e, entries[order+1], k, order+1, sum); resumed || err != nil {
+					if err != nil {
+						return err
+					}
+					order++
+					continue
+				}
 				if r.replayDuet(e, entries[order+1], k, sum) {
 					order++
 					continue
