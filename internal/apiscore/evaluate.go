@@ -1,6 +1,7 @@
 package apiscore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,8 @@ type Options struct {
 	Dir        string   // where packages are resolved; "" is the current directory
 	Patterns   []string // package patterns, as for go test
 	BuildFlags []string // -tags and the like, passed to every build
+	// Bench selects the benchmarks, as go test -bench; "" is all.
+	Bench string
 	// Func keeps only candidates whose name ("F", "T.M") it matches; nil
 	// keeps all.
 	Func *regexp.Regexp
@@ -197,7 +200,7 @@ func (e *evaluation) prepareSuite(ctx context.Context) error {
 	if e.suite, err = rmit.Prepare(ctx, rmit.PrepareOptions{
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, BinDir: e.dir("base"),
 		Version: record.VersionBaseline, Log: opts.Log,
-		Discover: rmit.DiscoverOptions{Bench: ".", SliceTime: opts.SliceTime, Timeout: opts.Timeout},
+		Discover: rmit.DiscoverOptions{Bench: cmp.Or(opts.Bench, "."), SliceTime: opts.SliceTime, Timeout: opts.Timeout},
 	}); err != nil {
 		if ctx.Err() != nil {
 			return rmit.ErrInterrupted
