@@ -375,6 +375,11 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 		r.familyWall[f] = append(r.familyWall[f], wall)
 	}
 	for _, mr := range runs {
+		if r.spent && mr.slice == 0 && fails[mr.b] == nil {
+			// The budget ended before its turn in the process came:
+			// it has no iteration here.
+			continue
+		}
 		me := Entry{Bench: mr.b, Iteration: e.Iteration, Padding: e.Padding}
 		fail := fails[mr.b]
 		if fail == nil && !mr.done {

@@ -135,12 +135,18 @@ func TestFamilyKeepsToTheBudget(t *testing.T) {
 		for _, budget := range []time.Duration{3 * time.Millisecond, 5 * time.Millisecond, 8 * time.Millisecond, 13 * time.Millisecond} {
 			f := &fakeFamily{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 			bs := familyOfThree(f)
+			obs := &collect{}
 			r := &Runner{Benchmarks: bs, Policy: Static{Slices: 2}, Seed: seed, SliceTime: time.Millisecond, FixedN: true,
-				Budget: budget, MinIterations: 1, Starter: f, Clock: f.clock, Timeout: time.Minute}
+				Budget: budget, MinIterations: 1, Starter: f, Clock: f.clock, Timeout: time.Minute, Observer: obs}
 			sum, err := r.Run(context.Background())
 			require.NoError(t, err)
 			assert.Empty(t, sum.Failed, "seed %d, budget %v: a leaf that fails alone is measured with its family", seed, budget)
 			assert.LessOrEqual(t, sum.Wall(), budget+time.Millisecond, "seed %d, budget %v: at most one slice over the budget", seed, budget)
+			iterations := map[string]bool{}
+			for _, s := range obs.slices {
+				iterations[fmt.Sprint(s.Benchmark, s.SuiteRun, s.Iteration)] = true
+			}
+			assert.Len(t, iterations, sum.Iterations, "seed %d, budget %v: every iteration counted has slices", seed, budget)
 		}
 	}
 }
