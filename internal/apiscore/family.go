@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/cover"
 
@@ -114,9 +115,10 @@ func (e *evaluation) tellTogether() {
 // runs with its siblings, as go test runs it, if alone it failed
 // (aloneErr) or exercised nothing (alone): a leaf whose parent checks what
 // its siblings computed fails alone, and one that needs a sibling's input
-// may skip itself. If the family shows b exercising something, the
-// family is measured together from then on. Otherwise, or when b has no
-// family or the test binary no hook to run one, what b did alone stands.
+// may skip itself. A leaf that fails alone and passes with its family is
+// measured together with it from then on, as is one that exercises
+// something only there. When b has no family, the test binary no hook to
+// run one, or the family fails too, what b did alone stands.
 func (e *evaluation) withSiblings(ctx context.Context, p *rmit.Package, b *rmit.Benchmark, n int, alone map[int]Exercise, aloneErr error) (map[int]Exercise, error) {
 	f := b.Family
 	if f == nil || len(f.Members) < 2 || e.turnHook == nil {
@@ -126,21 +128,33 @@ func (e *evaluation) withSiblings(ctx context.Context, p *rmit.Package, b *rmit.
 	if errors.Is(err, rmit.ErrInterrupted) {
 		return nil, err
 	}
-	together := map[int]Exercise{}
-	if err == nil {
-		together = Exercised(e.cands, profs[1], profs[0])
-	}
-	if len(together) == 0 {
+	if err != nil {
 		return alone, aloneErr
+	}
+	together := Exercised(e.cands, profs[1], profs[0])
+	if aloneErr == nil && len(together) == 0 {
+		// It reaches none of the candidates, alone or not.
+		return alone, nil
 	}
 	if !f.Together {
 		why := "printed no result (it skipped itself)"
 		if aloneErr != nil {
-			why = firstLine(aloneErr.Error())
+			why = failureLine(aloneErr.Error())
 		}
 		f.Together, f.Why = true, fmt.Sprintf("%s failed alone: %s", b.Name, why)
 	}
 	return together, nil
+}
+
+// failureLine returns the line of a test binary's output that says why
+// it failed, "x_test.go:35: mismatch", or else its first line.
+func failureLine(out string) string {
+	for line := range strings.Lines(out) {
+		if l := strings.TrimSpace(line); strings.Contains(l, ".go:") {
+			return l
+		}
+	}
+	return firstLine(out)
 }
 
 // familyProfiles returns the coverage profiles of b, a member of a

@@ -5,7 +5,7 @@ import "testing"
 var sink uint64
 
 // BenchmarkParentReads checks, between its sub-benchmarks, what the first
-// one computed: run alone, "again" fails.
+// one computed: run alone, "again" and "idle" fail.
 func BenchmarkParentReads(b *testing.B) {
 	counted := 0
 	b.Run("count", func(b *testing.B) {
@@ -20,6 +20,12 @@ func BenchmarkParentReads(b *testing.B) {
 	b.Run("again", func(b *testing.B) {
 		for range b.N {
 			sink = Hot(sink, 400)
+		}
+	})
+	// idle fails alone too, and reaches no candidate.
+	b.Run("idle", func(b *testing.B) {
+		for range b.N {
+			sink++
 		}
 	})
 }
