@@ -96,8 +96,11 @@ type evaluation struct {
 	// spreadRuns collects the unchanged code's measurements by
 	// benchmark and run, for maxSpread.
 	spreadRuns map[[2]string]map[string][]float64
-	// turnHook holds the overlay files of the turn hook when pairs run
-	// as duets: every build, unchanged or slowed, takes them.
+	// turnHook holds the overlay files of the turn hook, which duets
+	// take turns through and families of sub-benchmarks run together
+	// with: every build, unchanged, slowed or for coverage, takes them.
+	// It is nil when the Go release has no testing package the hook can
+	// patch and pairs run process after process.
 	turnHook map[string][]byte
 	// told holds the families said to be measured with their siblings.
 	told map[*rmit.Family]bool

@@ -137,11 +137,12 @@ func (e *evaluation) withSiblings(ctx context.Context, p *rmit.Package, b *rmit.
 		return alone, nil
 	}
 	if !f.Together {
-		why := "printed no result (it skipped itself)"
+		// A leaf that skips itself alone prints nothing, which coverage
+		// cannot tell from running what reaches no candidate.
+		f.Together, f.Why = true, b.Name+" reaches no candidate alone"
 		if aloneErr != nil {
-			why = failureLine(aloneErr.Error())
+			f.Why = fmt.Sprintf("%s failed alone: %s", b.Name, failureLine(aloneErr.Error()))
 		}
-		f.Together, f.Why = true, fmt.Sprintf("%s failed alone: %s", b.Name, why)
 	}
 	return together, nil
 }
