@@ -246,14 +246,78 @@ type memberRun struct {
 
 // familyIterations runs entry e, and then its partner, if any, as
 // iterations of their families.
+//
+// Like a single process, a family's process starts only if it fits in
+// what is left of the budget (familyEstimate), both versions' when they
+// are a pair; and when the budget ends while it runs, it stops after the
+// slice it is in (scanFamily).
 func (r *Runner) familyIterations(ctx context.Context, e Entry, partner *Entry, k, order int, sum *Summary) error {
+	if r.Budget > 0 {
+		need, cut := r.familyEstimate(e.Bench.Family), []*Benchmark{e.Bench}
+		if partner != nil {
+			need, cut = need+r.familyEstimate(partner.Bench.Family), append(cut, partner.Bench)
+		}
+		if r.now().Add(need).After(r.deadline) {
+			r.cutByBudget(sum, cut)
+			return nil
+		}
+	}
 	if err := r.familyRun(ctx, e, k, order, sum); err != nil || partner == nil {
 		return err
 	}
-	if !r.runnable(*partner) || r.covered(*partner, k) {
+	if r.spent || !r.runnable(*partner) || r.covered(*partner, k) {
 		return nil
 	}
 	return r.familyRun(ctx, *partner, k, order+1, sum)
+}
+
+// familyEstimate returns the expected wall time of one process of f: the
+// mean of its processes so far or, before the first, the sum over its
+// members of one iteration of each, every sibling included, since the
+// process runs them all.
+func (r *Runner) familyEstimate(f *Family) time.Duration {
+	if ws := r.familyWall[f]; len(ws) > 0 {
+		var t time.Duration
+		for _, w := range ws {
+			t += w
+		}
+		return t / time.Duration(len(ws))
+	}
+	count := 1
+	for _, m := range f.Members {
+		if r.state[m] != nil {
+			count = max(count, r.Policy.MaxSlices(m.ID))
+		}
+	}
+	var t time.Duration
+	for _, m := range f.Members {
+		if st := r.state[m]; st != nil && st.iterations > 0 {
+			t += st.wall / time.Duration(st.iterations)
+		} else {
+			// A sibling outside the run prints as many slices, each
+			// at a b.N calibrated for the slice time.
+			t += time.Duration(count) * r.SliceTime
+		}
+	}
+	return t
+}
+
+// familySpent stops family process p, which the end of the budget cut
+// short: what its members measured is kept, as for a process cut short
+// alone, but none of them is judged on it (account).
+func (r *Runner) familySpent(p *process, runs []*memberRun) {
+	r.spent = true
+	for _, mr := range runs {
+		mr.done = true
+	}
+	p.kill("done")
+}
+
+// familyTimeout is how long a process of f may run: --timeout for each of
+// its members, since it runs each of them as long as a process of its own
+// would.
+func (r *Runner) familyTimeout(f *Family) time.Duration {
+	return r.Timeout * time.Duration(len(f.Members))
 }
 
 // familyRun runs one process of e's family, the parent with all its
@@ -307,7 +371,15 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	if ctx.Err() != nil {
 		return ErrInterrupted
 	}
+	if err == nil && !r.spent {
+		r.familyWall[f] = append(r.familyWall[f], wall)
+	}
 	for _, mr := range runs {
+		if r.spent && mr.slice == 0 && fails[mr.b] == nil {
+			// The budget ended before its turn in the process came:
+			// it has no iteration here.
+			continue
+		}
 		me := Entry{Bench: mr.b, Iteration: e.Iteration, Padding: e.Padding}
 		fail := fails[mr.b]
 		if fail == nil && !mr.done {
@@ -327,9 +399,10 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 // scanFamily reads the output of family process p and records its
 // members' slices; failAll marks every member failed.
 func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, runs []*memberRun, byName map[string]*memberRun, count int, failAll func(reason, detail string), sum *Summary) {
-	stop := p.watch(ctx, r.Timeout)
-	defer stop()
 	f := e.Bench.Family
+	timeout := r.familyTimeout(f)
+	stop := p.watch(ctx, timeout)
+	defer stop()
 	for _, mr := range runs {
 		mr.feed = r.loop.Begin(mr.b.ID)
 	}
@@ -352,12 +425,19 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 		switch it.kind {
 		case itemResult:
 			now := r.now()
+			// When the budget ends, the process keeps this slice, if it
+			// is a member's, and starts no other, as a single process.
+			spent := r.Budget > 0 && !now.Before(r.deadline)
 			mr := byName[it.name]
 			if mr == nil || mr.done {
 				// A sibling no longer scheduled, or past what its
 				// policy asked for: it ran all the same, as go test
 				// runs it, and its time belongs to no slice.
 				last = now
+				if spent {
+					r.familySpent(p, runs)
+					return true
+				}
 				return false
 			}
 			mr.slice++
@@ -384,6 +464,10 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 				mr.done = true
 				left--
 			}
+			if spent && left > 0 {
+				r.familySpent(p, runs)
+				return true
+			}
 			if left == 0 {
 				// Every member has its slices; the siblings after them
 				// need not run.
@@ -404,12 +488,46 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 	if ctx.Err() != nil {
 		return
 	}
+	if r.spent {
+		left = 0
+	}
 	switch {
 	case why == "timeout" && left > 0:
-		failAll(why, killDetail(why, r.Timeout, p.stderr.String()))
+		failAll(why, fmt.Sprintf("killed after %v: --timeout %v for each of its %d benchmarks\n%s", timeout, r.Timeout, len(f.Members), p.stderr.String()))
 	case failure != "":
 		failAll(failure, failText.with(p.stderr.String()))
 	case waitErr != nil && left > 0:
 		failAll(withCause(exitReason(waitErr), p.stderr.String()), p.stderr.String())
 	}
+}
+
+// resumeFamilyPair replays, in a resumed run, the pair of entries a and b
+// when their families are measured together: their records then hold
+// processes of their families, one after the other, not a duet. Each side
+// the records hold whole is replayed as such a process; a side cut short
+// or missing runs again as one of its family. It reports false, having
+// replayed nothing, when the records hold neither side or the pair runs
+// as a duet, which replayDuet replays. Whether the family is measured
+// together is found as it was in the interrupted run: by running each
+// version's member alone for one op before its first pair (withSiblings).
+func (r *Runner) resumeFamilyPair(ctx context.Context, a, b Entry, k, order int, sum *Summary) (bool, error) {
+	if r.Resume == nil || familyOf(a.Bench) == nil {
+		return false, nil
+	}
+	pa, pb := r.Resume.lookup(a.Bench, k, a.Iteration), r.Resume.lookup(b.Bench, k, b.Iteration)
+	if pa == nil && pb == nil || !r.withSiblings(ctx, a.Bench) {
+		return false, nil
+	}
+	for i, x := range []struct {
+		e    Entry
+		past *pastIteration
+	}{{a, pa}, {b, pb}} {
+		if !r.runnable(x.e) || r.covered(x.e, k) || x.past != nil && r.replay(x.e, k, x.past, sum) {
+			continue
+		}
+		if err := r.familyIterations(ctx, x.e, nil, k, order+i, sum); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }

@@ -118,6 +118,9 @@ type Runner struct {
 	twins        map[record.Bench][]*Benchmark
 	aloneChecked map[*Benchmark]bool
 	familyRan    map[familyIteration]bool
+	// familyWall holds the wall times of each family's processes, for
+	// the budget (familyEstimate).
+	familyWall map[*Family][]time.Duration
 	// held, when set, collects the records of an iteration that are
 	// kept only if it completes (firstAlone).
 	held *[]func()
@@ -256,6 +259,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	r.state = map[*Benchmark]*benchState{}
 	r.byID = map[string]*Benchmark{}
 	r.twins, r.aloneChecked, r.familyRan = map[record.Bench][]*Benchmark{}, map[*Benchmark]bool{}, map[familyIteration]bool{}
+	r.familyWall = map[*Family][]time.Duration{}
 	sum := &Summary{Start: r.now(), Benchmarks: len(r.Benchmarks)}
 	for _, b := range r.Benchmarks {
 		r.state[b] = &benchState{}
@@ -370,6 +374,13 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			// A pair of entries runs as one duet when slices are paired.
 			var partner *Entry
 			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
+				if resumed, err := r.resumeFamilyPair(ctx, e, entries[order+1], k, order+1, sum); resumed || err != nil {
+					if err != nil {
+						return err
+					}
+					order++
+					continue
+				}
 				if r.replayDuet(e, entries[order+1], k, sum) {
 					order++
 					continue

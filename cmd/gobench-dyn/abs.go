@@ -23,6 +23,7 @@ import (
 // AbsOptions holds the flags of gobench-dyn apiscore.
 type AbsOptions struct {
 	Patterns   []string
+	Bench      string
 	Func       string
 	Top        int
 	Slowdown   float64
@@ -86,6 +87,7 @@ covers the functions run so far).`,
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
+	fs.StringVarP(&opts.Bench, "bench", "b", ".", "only benchmarks matching `regexp`, as go test -bench")
 	fs.StringVar(&opts.Func, "func", "", "only functions whose name (F or Type.Method) matches `regexp`")
 	fs.IntVar(&opts.Top, "top", 0, "only the N functions the benchmarks exercise most (0: all)")
 	fs.Float64Var(&opts.Slowdown, "slowdown", 0, "v: make each function's own time 1+v times longer (0: twice the 95th percentile maxSpread, measured first)")
@@ -176,6 +178,9 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	case opts.Timeout < 0:
 		return apiscore.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
 	}
+	if err := rmit.CheckPattern(opts.Bench); err != nil {
+		return apiscore.Options{}, usageErr("--bench %q: %w", opts.Bench, err)
+	}
 	if err := opts.Pairing.validate(); err != nil {
 		return apiscore.Options{}, err
 	}
@@ -194,7 +199,7 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 		flags = append(flags, "-tags="+opts.Tags)
 	}
 	return apiscore.Options{
-		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, Func: fn, Top: opts.Top,
+		Dir: opts.Dir, Patterns: opts.Patterns, Bench: opts.Bench, BuildFlags: flags, Func: fn, Top: opts.Top,
 		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
 		Stop: stopper.Default(stopper.Interval), Rule: rule, Seed: opts.Seed, Log: opts.Stderr,

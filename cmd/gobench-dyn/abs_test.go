@@ -28,6 +28,7 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 func TestAbsBadInputExits2(t *testing.T) {
 	for name, mod := range map[string]func(*AbsOptions){
 		"--func":        func(o *AbsOptions) { o.Func = "(" },
+		"--bench":       func(o *AbsOptions) { o.Bench = "a/(" },
 		"--top":         func(o *AbsOptions) { o.Top = -1 },
 		"--slowdown":    func(o *AbsOptions) { o.Slowdown = -0.5 },
 		"--suite-runs":  func(o *AbsOptions) { o.SuiteRuns = 1 },
@@ -96,6 +97,7 @@ func TestAbsFlagDefaults(t *testing.T) {
 	assert.Equal(t, "gate", got.Rule)
 	assert.Equal(t, 10, got.SuiteRuns)
 	assert.Equal(t, "x.html", got.HTML)
+	assert.Equal(t, ".", got.Bench, "every benchmark, as go test -bench .")
 	assert.Equal(t, []string{"./p"}, got.Patterns)
 	eo, err := got.evaluateOptions()
 	require.NoError(t, err)

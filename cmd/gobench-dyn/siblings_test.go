@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -70,4 +72,53 @@ func TestSiblingsAsGoTest(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestAbsSiblingsAsGoTest runs abs with the real command on a module whose
+// leaves go test -bench . accepts although three of them fail alone (a
+// parent that reads a sibling's result, a sub-benchmark that skips unless
+// its sibling ran). abs exits 0 as go test does, reports no failure,
+// finds every leaf reaching Hot, those that fail alone included, and
+// none of the idle one, which reaches nothing, measures both versions of
+// their families together, and sees Hot's slowdown, ten times its own
+// time, in each of them.
+func TestAbsSiblingsAsGoTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs benchmarks")
+	}
+	dir := absDir(t, "../../internal/apiscore/testdata/siblings")
+	goTest := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1x", ".")
+	goTest.Dir = dir
+	out, err := goTest.CombinedOutput()
+	require.NoError(t, err, "go test -bench . passes:\n%s", out)
+
+	js := filepath.Join(t.TempDir(), "abs.json")
+	_, stderr, code := gobenchDyn(t, dir, "abs", "--func", "^Hot$", "--slowdown", "9", "--slice-time", "5ms", "--suite-runs", "20",
+		"--turn-time", "1ms", "--turns", "20", "--seed", "1", "--json", js, ".")
+	require.Equal(t, 0, code, "go test -bench . passes, and abs runs:\n%s", stderr)
+	assert.NotContains(t, stderr, "coverage of")
+	assert.Regexp(t, `siblings\.BenchmarkParentReads: 3 benchmarks `+rmit.FamilyNote, stderr)
+	assert.Regexp(t, `siblings\.BenchmarkSkipsAlone: 2 benchmarks `+rmit.FamilyNote, stderr)
+	b, err := os.ReadFile(js)
+	require.NoError(t, err)
+	var rep struct {
+		Functions []struct {
+			Name       string `json:"name"`
+			Note       string `json:"note"`
+			Benchmarks []struct {
+				Name string  `json:"name"`
+				Low  float64 `json:"low"`
+			} `json:"benchmarks"`
+		} `json:"functions"`
+	}
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Len(t, rep.Functions, 1)
+	hot := rep.Functions[0]
+	assert.Empty(t, hot.Note, "no iteration failed")
+	var names []string
+	for _, r := range hot.Benchmarks {
+		names = append(names, regexp.MustCompile(`-\d+$`).ReplaceAllString(r.Name, ""))
+		assert.Greater(t, r.Low, 1.0, "%s: a slowdown of +900%% shows beyond +100%%", r.Name)
+	}
+	assert.ElementsMatch(t, []string{"BenchmarkParentReads/count", "BenchmarkParentReads/again", "BenchmarkSkipsAlone/prepare", "BenchmarkSkipsAlone/use"}, names)
 }

@@ -1,6 +1,7 @@
 package apiscore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +33,8 @@ type Options struct {
 	Dir        string   // where packages are resolved; "" is the current directory
 	Patterns   []string // package patterns, as for go test
 	BuildFlags []string // -tags and the like, passed to every build
+	// Bench selects the benchmarks, as go test -bench; "" is all.
+	Bench string
 	// Func keeps only candidates whose name ("F", "T.M") it matches; nil
 	// keeps all.
 	Func *regexp.Regexp
@@ -94,9 +96,14 @@ type evaluation struct {
 	// spreadRuns collects the unchanged code's measurements by
 	// benchmark and run, for maxSpread.
 	spreadRuns map[[2]string]map[string][]float64
-	// turnHook holds the overlay files of the turn hook when pairs run
-	// as duets: every build, unchanged or slowed, takes them.
+	// turnHook holds the overlay files of the turn hook, which duets
+	// take turns through and families of sub-benchmarks run together
+	// with: every build, unchanged, slowed or for coverage, takes them.
+	// It is nil when the Go release has no testing package the hook can
+	// patch and pairs run process after process.
 	turnHook map[string][]byte
+	// told holds the families said to be measured with their siblings.
+	told map[*rmit.Family]bool
 }
 
 // Evaluate computes the API benchmarking score of the benchmarks of the
@@ -177,11 +184,15 @@ func (e *evaluation) prepareSuite(ctx context.Context) error {
 	opts := e.opts
 	e.logf("gobench-dyn: abs: %d candidate functions; building and calibrating the unchanged code", len(e.cands))
 	flags := opts.BuildFlags
-	if opts.Turns != nil {
-		hook, err := rmit.TurnHookFor(ctx, opts.Dir)
-		if err != nil {
-			return err
-		}
+	// Duets take turns through the hook; the same hook runs a family of
+	// sub-benchmarks together, each at its own b.N, when one fails alone
+	// (rmit.Family). Without duets, a Go release it cannot patch leaves
+	// such a family failing, as it did before.
+	hook, err := rmit.TurnHookFor(ctx, opts.Dir)
+	if err != nil && opts.Turns != nil {
+		return err
+	}
+	if err == nil {
 		e.turnHook = hook
 		ov, err := overlay.Write(e.dir("hook"), hook, "")
 		if err != nil {
@@ -189,11 +200,10 @@ func (e *evaluation) prepareSuite(ctx context.Context) error {
 		}
 		flags = append(slices.Clone(flags), "-overlay="+ov)
 	}
-	var err error
 	if e.suite, err = rmit.Prepare(ctx, rmit.PrepareOptions{
 		Dir: opts.Dir, Patterns: opts.Patterns, BuildFlags: flags, BinDir: e.dir("base"),
 		Version: record.VersionBaseline, Log: opts.Log,
-		Discover: rmit.DiscoverOptions{Bench: ".", SliceTime: opts.SliceTime, Timeout: opts.Timeout},
+		Discover: rmit.DiscoverOptions{Bench: cmp.Or(opts.Bench, "."), SliceTime: opts.SliceTime, Timeout: opts.Timeout},
 	}); err != nil {
 		if ctx.Err() != nil {
 			return rmit.ErrInterrupted
@@ -208,6 +218,9 @@ func (e *evaluation) prepareSuite(ctx context.Context) error {
 	}
 	for _, b := range e.suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: opts.SuiteRuns, Iterations: 1}
+	}
+	for _, p := range e.suite.Packages {
+		p.Hooked = e.turnHook != nil
 	}
 	return nil
 }
@@ -377,6 +390,13 @@ func (e *evaluation) coverage(ctx context.Context) error {
 		pkgs = append(pkgs, cp)
 	}
 	flags := append(slices.Clone(e.opts.BuildFlags), "-cover", "-covermode=count", "-coverpkg="+strings.Join(coverPkgs, ","))
+	if e.turnHook != nil {
+		ov, err := overlay.Write(e.dir("cover-hook"), e.turnHook, "")
+		if err != nil {
+			return err
+		}
+		flags = append(flags, "-overlay="+ov)
+	}
 	_, _, failed := rmit.Build(ctx, pkgs, rmit.BuildOptions{Dir: e.opts.Dir, BuildFlags: flags, OutDir: e.dir("cover")})
 	if ctx.Err() != nil {
 		return rmit.ErrInterrupted
@@ -402,6 +422,13 @@ func (e *evaluation) coverage(ctx context.Context) error {
 				break
 			}
 		}
+		var exercised map[int]Exercise
+		if err == nil {
+			exercised = Exercised(e.cands, profs[1], profs[0])
+		}
+		if !errors.Is(err, rmit.ErrInterrupted) && (err != nil || len(exercised) == 0) {
+			exercised, err = e.withSiblings(ctx, p, b, n, exercised, err)
+		}
 		if errors.Is(err, rmit.ErrInterrupted) {
 			return err
 		}
@@ -409,11 +436,12 @@ func (e *evaluation) coverage(ctx context.Context) error {
 			e.logf("gobench-dyn: abs: coverage of %s: %v", b, err)
 			continue
 		}
-		for i, x := range Exercised(e.cands, profs[1], profs[0]) {
+		for i, x := range exercised {
 			e.covers[i] = append(e.covers[i], b)
 			e.hits[i] += x.Hits
 		}
 	}
+	e.tellTogether()
 	return nil
 }
 
@@ -466,6 +494,7 @@ func (e *evaluation) measureSpread(ctx context.Context) error {
 		FixedN: true, Observer: obs,
 	}
 	_, err := r.Run(ctx)
+	e.tellTogether()
 	e.addSpreadRuns("spread", obs.base)
 	return err
 }
@@ -523,7 +552,7 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 	byPath := map[string]*rmit.Package{}
 	for _, b := range e.covers[i] {
 		if byPath[b.Package.ImportPath] == nil {
-			p := &rmit.Package{ImportPath: b.Package.ImportPath, Dir: b.Package.Dir, Version: record.VersionHead}
+			p := &rmit.Package{ImportPath: b.Package.ImportPath, Dir: b.Package.Dir, Version: record.VersionHead, Hooked: b.Package.Hooked}
 			byPath[p.ImportPath] = p
 			pkgs = append(pkgs, p)
 		}
@@ -539,22 +568,10 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 	}
 	var base, head []*rmit.Benchmark
 	for _, b := range e.covers[i] {
-		procs, setCPU := b.Procs, b.Procs > 0
-		if !setCPU {
-			procs = runtime.GOMAXPROCS(0)
-		}
-		if e.opts.Turns != nil {
-			// A copy of the unchanged benchmark, whose b.N, calibrated
-			// for a slice, is scaled to one turn: the suite's own keeps
-			// its N for the spread runs.
-			c := *b
-			c.N = max(1, int64(float64(b.N)*float64(e.opts.TurnTime)/float64(e.opts.SliceTime)))
-			b = &c
-		}
-		h := rmit.NewBenchmark(byPath[b.Package.ImportPath], b.Name, procs, setCPU)
-		h.N, h.Config = b.N, b.Config
-		base, head = append(base, b), append(head, h)
+		bc, h := e.pairOf(b, byPath[b.Package.ImportPath])
+		base, head = append(base, bc), append(head, h)
 	}
+	fams := e.pairFamilies(e.covers[i], base, head, byPath)
 	po := pairRunOptions(e.opts.Rule, e.opts.Stop, rep.Threshold, e.opts.SuiteRuns)
 	po.Seed, po.SliceTime, po.Timeout, po.Budget = e.opts.Seed+uint64(i)+1, e.opts.SliceTime, e.opts.Timeout, budget
 	if e.opts.Turns != nil && e.opts.Rule == RuleGate {
@@ -562,6 +579,7 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 	}
 	po.Starter = e.opts.Starter
 	res, baseRun, failures, err := pairRun(ctx, base, head, po)
+	e.learnTogether(fams)
 	if baseRun != nil && rep.SlowdownSource == "flag" {
 		e.addSpreadRuns(c.Name, baseRun)
 	}

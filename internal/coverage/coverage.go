@@ -115,6 +115,10 @@ type Runner struct {
 	Starter rmit.Starter
 	// Timeout bounds each run; 0 leaves it unbounded.
 	Timeout time.Duration
+	// Env is added to the environment of the binaries, such as
+	// rmit.FixedNEnv to run a family of sub-benchmarks together; the
+	// Starter must then be an rmit.EnvStarter.
+	Env []string
 }
 
 // ErrInterrupted is rmit.ErrInterrupted: ctx ended the run.
@@ -152,7 +156,15 @@ func (r Runner) run(ctx context.Context, p *rmit.Package, args []string) ([]byte
 	if starter == nil {
 		starter = rmit.ExecStarter{}
 	}
-	proc, err := starter.Start(p.Binary, p.Dir, args)
+	var proc rmit.Process
+	var err error
+	if len(r.Env) == 0 {
+		proc, err = starter.Start(p.Binary, p.Dir, args)
+	} else if es, ok := starter.(rmit.EnvStarter); ok {
+		proc, err = es.StartEnv(p.Binary, p.Dir, args, r.Env)
+	} else {
+		err = errors.New("the starter cannot set the environment of a test binary")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,3 @@
+module example.com/siblings
+
+go 1.26
