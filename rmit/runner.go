@@ -133,6 +133,11 @@ type benchState struct {
 	turns     int           // the fewest measured turns of its duets that amortise their start (amortiseStart)
 	failed    bool
 	budgetCut bool
+
+	// byProcess says why its pair is measured by process pairs of
+	// processSlices measured slices each, or is "" (processPair).
+	byProcess     string
+	processSlices int
 }
 
 // A Summary describes a finished run.

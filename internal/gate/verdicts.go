@@ -89,6 +89,8 @@ type jsonComparison struct {
 	Note       string             `json:"note,omitempty"`
 	// LayoutSpread as Comparison's.
 	LayoutSpread num `json:"layout_spread,omitempty"`
+	// Pairing as Comparison's.
+	Pairing string `json:"pairing,omitempty"`
 }
 
 // WriteJSON writes r as one indented JSON object in the verdicts schema
@@ -121,7 +123,7 @@ func (r *Result) WriteJSON(w io.Writer, o JSONOptions) error {
 			Reason: r.Reason(c), Fails: fails(c, failOn),
 			Method: c.Method, Trimmed: c.Trimmed, Units: c.Units, Look: c.Look,
 			Detectable: num(c.Detectable), More: c.More, Note: c.Note,
-			LayoutSpread: num(c.LayoutSpread),
+			LayoutSpread: num(c.LayoutSpread), Pairing: c.Pairing,
 		})
 	}
 	enc := json.NewEncoder(w)
