@@ -156,6 +156,11 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				r.byProcesses(sides, plan, why)
 				return r.processPair(ctx, a, b, k, order, sum)
 			}
+			if n := r.checkedN(sides); n > 0 {
+				r.abandon(sides, check, sum)
+				r.retuneChecked(sides, n)
+				return r.duet(ctx, a, b, k, order, sum)
+			}
 			r.release(check)
 			check = nil
 		}

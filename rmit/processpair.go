@@ -59,9 +59,12 @@ func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan, sum *Summary) *p
 		return nil
 	}
 	for _, s := range sides {
-		if st := r.state[s.e.Bench]; st.iterations > 0 || st.byProcess != "" {
+		if st := r.state[s.e.Bench]; st.iterations > 0 || st.byProcess != "" || st.checked {
 			return nil
 		}
+	}
+	for _, s := range sides {
+		r.state[s.e.Bench].checked = true
 	}
 	c := &pairingCheck{slices: sum.Slices, warmup: sum.Warmup, inSlices: sum.InSlices, inTimer: sum.InTimer}
 	r.held = &c.held
@@ -92,6 +95,47 @@ func (r *Runner) turnsOutweighed(sides []*duetSide) string {
 		return ""
 	}
 	return fmt.Sprintf("%v outside the timer per call outweighs turns of at most %v", least.Round(time.Millisecond), r.maxTurn())
+}
+
+// checkedN returns the b.N at which the turns of the pair of sides spend
+// TimerShare inside the timer, from the median time inside and outside
+// the timer of the turns checked, when it differs from theirs as much as
+// retune asks for, or 0 when theirs will do. A duet retuned this early
+// is started again, so that a pair's first duet measures at the b.N of
+// the rest rather than at one that spends most of each turn outside the
+// timer.
+func (r *Runner) checkedN(sides []*duetSide) int64 {
+	var timed, outside []float64
+	for _, s := range sides {
+		for _, rec := range s.turns {
+			timed = append(timed, float64(rec.Timed()))
+			outside = append(outside, untimedNs(rec))
+		}
+	}
+	if len(timed) == 0 {
+		return 0
+	}
+	per, cost := time.Duration(stats.Median(timed)), time.Duration(stats.Median(outside))
+	if per <= 0 {
+		return 0
+	}
+	want := min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
+	if want <= 2*per && 5*per >= 4*want {
+		return 0
+	}
+	return max(1, int64(float64(sides[0].e.Bench.N)*float64(want)/float64(per)))
+}
+
+// retuneChecked sets b.N of both sides to n and records it, for cost
+// outside the timer per turn.
+func (r *Runner) retuneChecked(sides []*duetSide, n int64) {
+	for _, s := range sides {
+		b := s.e.Bench
+		old := b.N
+		b.N = n
+		r.event(&record.Event{Event: record.EventCalibrated, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			Value: float64(n), Reason: fmt.Sprintf("turns retuned after %d turns of b.N %d: the first duet starts again", checkRounds, old)})
+	}
 }
 
 // abandon ends the duet of sides that c checked, whose pair goes on by

@@ -138,6 +138,9 @@ type benchState struct {
 	// processSlices measured slices each, or is "" (processPair).
 	byProcess     string
 	processSlices int
+	// checked says that its pair's first duet was checked
+	// (checkPairing).
+	checked bool
 }
 
 // A Summary describes a finished run.
@@ -608,7 +611,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if maxSlices < 1 {
 		return nil, fail("policy allows no slices", "")
 	}
-	p, err := startProcess(r.Starter, r.layoutOf(b, k, e.Iteration).Binary, b.Package.Dir, b.args(maxSlices))
+	p, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices)
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}

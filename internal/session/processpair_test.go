@@ -16,21 +16,23 @@ import (
 
 // TestCostlySetupGoesByProcessPairs compares b.N-loop benchmarks whose
 // every call spends 10× and 100× its 1 ms body in setup, on the fake
-// clock, with 1 ms turns (at most 64 ms). At 10×, a turn of 23 ms spends
-// 70% inside the timer, and the pair stays in turns. At 100× it would
-// take 233 ms: the first duet stops after two turns of each worker, and
-// the pair is measured by process pairs, each process a warmup slice and
-// ⌈10 turns × 64 ms / 233 ms⌉ = 3 slices of 233 ms timed, one process of
-// each version after the other. The counts of setup calls tell the two
-// apart: 13 calls per worker of a duet, 4 per process of a pair.
+// clock, with 1 ms turns (at most 64 ms). Either way the first duet stops
+// after two turns of each worker, 3 setup calls. At 10×, a turn of 23 ms
+// spends 70% inside the timer: the first duet starts again at that b.N,
+// and every duet after it keeps it, 13 setup calls per worker. At 100× a
+// turn would take 233 ms: the pair is measured by process pairs, each
+// process a warmup slice and ⌈10 turns × 64 ms / 233 ms⌉ = 3 slices of
+// 233 ms timed, 4 setup calls, one process of each version after the
+// other. Every slice recorded spends 70% inside the timer.
 func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 	for _, c := range []struct {
 		setup      time.Duration
 		byProcess  bool
 		setupCalls int
+		n          int64
 	}{
-		{10 * time.Millisecond, false, 3 * 2 * (1 + 2 + 10)},
-		{100 * time.Millisecond, true, 2*(1+2) + 3*2*(1+3)},
+		{10 * time.Millisecond, false, 2*(1+2) + 3*2*(1+2+10), 23333},
+		{100 * time.Millisecond, true, 2*(1+2) + 3*2*(1+3), 233333},
 	} {
 		t.Run(c.setup.String(), func(t *testing.T) {
 			f := newFake("BenchmarkSetup")
@@ -59,8 +61,10 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 			if !c.byProcess {
 				assert.Empty(t, events)
 				for _, s := range run.Slices {
+					assert.Equal(t, c.n, s.N, "suite run %d, slice %d", s.SuiteRun, s.Slice)
 					if s.Slice > 1 {
 						assert.Positive(t, s.Turn, "every slice after the first is a turn: suite run %d, slice %d", s.SuiteRun, s.Slice)
+						assert.InDelta(t, rmit.TimerShare, share(&s), 0.001)
 					}
 				}
 				assert.Empty(t, comp.Comparisons[0].Pairing)
@@ -74,7 +78,7 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 			perProcess := map[[3]any]int{}
 			for _, s := range run.Slices {
 				assert.Zero(t, s.Turn, "the duet cut short left no records")
-				assert.Equal(t, int64(233333), s.N, "a slice of 233 ms timed")
+				assert.Equal(t, c.n, s.N, "a slice of 233 ms timed")
 				if !s.Warmup {
 					perProcess[[3]any{s.Version, s.SuiteRun, s.Iteration}]++
 					assert.InDelta(t, rmit.TimerShare, share(&s), 0.001)
