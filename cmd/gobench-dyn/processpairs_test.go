@@ -9,10 +9,14 @@ import (
 )
 
 // A benchmark the raw records say was measured by process pairs says so
-// in its verdict: in the text, and in the JSON's pairing and reason.
+// in its verdict: in the text and Markdown, and in the JSON's pairing and
+// reason.
 func TestVerdictSaysProcessPairs(t *testing.T) {
 	text, _, _ := runCompare(t, nil, "old.jsonl", "bypairs.jsonl")
 	assert.Contains(t, text, "measured by process pairs: 400ms outside the timer per call outweighs turns of at most 64ms")
+
+	md, _, _ := runCompare(t, func(o *CompareOptions) { o.Markdown = true }, "old.jsonl", "bypairs.jsonl")
+	assert.Contains(t, md, "measured by process pairs: 400ms outside the timer per call")
 
 	out, _, _ := runCompare(t, func(o *CompareOptions) { o.JSON = true }, "old.jsonl", "bypairs.jsonl")
 	var doc struct {
