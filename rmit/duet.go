@@ -360,6 +360,9 @@ func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
 		}
 	}
 	plan.Turns = max(plan.Turns, r.state[b].turns)
+	if w := r.state[b].warmupTurns; w > 0 && plan.Warmup > 0 {
+		plan.Warmup = w
+	}
 	return plan
 }
 
@@ -507,6 +510,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 	if n == a.N {
 		return
 	}
+	r.warmupAt(sides, time.Duration(float64(per)*float64(n)/float64(a.N)))
 	for _, s := range sides {
 		b := s.e.Bench
 		b.N = n

@@ -126,9 +126,32 @@ func (r *Runner) checkedN(sides []*duetSide) int64 {
 	return max(1, int64(float64(sides[0].e.Bench.N)*float64(want)/float64(per)))
 }
 
+// warmupAt sets the warmup turns of the pair of sides for turns of
+// perTurn inside the timer: as many as hold the warmup Runner.Turns asks
+// for in turns of TurnTime, at least one. The warmup is a duration, and
+// turns lengthened for a costly setup would otherwise pay it many times
+// over in every duet: ten warmup turns of 1 ms become one of 23 ms.
+func (r *Runner) warmupAt(sides []*duetSide, perTurn time.Duration) {
+	if r.Turns == nil || r.Turns.Warmup <= 0 || perTurn <= 0 {
+		return
+	}
+	warmup := time.Duration(r.Turns.Warmup) * r.TurnTime
+	turns := max(1, int(math.Ceil(float64(warmup)/float64(perTurn))))
+	for _, s := range sides {
+		r.state[s.e.Bench].warmupTurns = turns
+	}
+}
+
 // retuneChecked sets b.N of both sides to n and records it, for cost
-// outside the timer per turn.
+// outside the timer per turn, with the warmup turns that go with it.
 func (r *Runner) retuneChecked(sides []*duetSide, n int64) {
+	var timed []float64
+	for _, s := range sides {
+		for _, rec := range s.turns {
+			timed = append(timed, float64(rec.Timed()))
+		}
+	}
+	r.warmupAt(sides, time.Duration(stats.Median(timed)*float64(n)/float64(sides[0].e.Bench.N)))
 	for _, s := range sides {
 		b := s.e.Bench
 		old := b.N

@@ -141,6 +141,9 @@ type benchState struct {
 	// checked says that its pair's first duet was checked
 	// (checkPairing).
 	checked bool
+	// warmupTurns, when set, is the warmup turns of its duets at its
+	// retuned b.N (warmupAt).
+	warmupTurns int
 }
 
 // A Summary describes a finished run.

@@ -19,7 +19,8 @@ import (
 // clock, with 1 ms turns (at most 64 ms). Either way the first duet stops
 // after two turns of each worker, 3 setup calls. At 10×, a turn of 23 ms
 // spends 70% inside the timer: the first duet starts again at that b.N,
-// and every duet after it keeps it, 13 setup calls per worker. At 100× a
+// and every duet after it keeps it, with one warmup turn where 1 ms turns
+// took two, 12 setup calls per worker. At 100× a
 // turn would take 233 ms: the pair is measured by process pairs, each
 // process a warmup slice and ⌈10 turns × 64 ms / 233 ms⌉ = 3 slices of
 // 233 ms timed, 4 setup calls, one process of each version after the
@@ -31,7 +32,7 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 		setupCalls int
 		n          int64
 	}{
-		{10 * time.Millisecond, false, 2*(1+2) + 3*2*(1+2+10), 23333},
+		{10 * time.Millisecond, false, 2*(1+2) + 3*2*(1+1+10), 23333},
 		{100 * time.Millisecond, true, 2*(1+2) + 3*2*(1+3), 233333},
 	} {
 		t.Run(c.setup.String(), func(t *testing.T) {
