@@ -162,6 +162,11 @@ const (
 	// SuiteRun, Iteration) that was cut short: a resumed run runs that
 	// iteration again. Readers leave the dropped records out.
 	EventDiscarded = "discarded"
+	// EventProcessPairs: the two versions of a baseline run's benchmark
+	// are measured by pairs of processes, one after the other, rather
+	// than in turns, as its calls spend too long outside the timer for
+	// turns; Reason says how long.
+	EventProcessPairs = "process-pairs"
 )
 
 // An Event records something other than a sample.

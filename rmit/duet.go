@@ -66,6 +66,9 @@ type duetSide struct {
 	wall     time.Duration // wall time of all slices, the first from the start
 	fail     *Failure
 	failText failureDetail
+	// turns holds its first checkRounds turns, warmup included, by which
+	// a pair's first duet is checked (checkPairing).
+	turns []*record.Slice
 }
 
 // duet runs entries a and b, the two versions of one benchmark, as one
@@ -74,9 +77,13 @@ type duetSide struct {
 // always first. Measured slice j of one worker and measured slice j of
 // the other form a pair.
 func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summary) error {
+	if r.state[a.Bench].byProcess != "" {
+		return r.processPair(ctx, a, b, k, order, sum)
+	}
 	start := r.now()
 	plan := r.duetPlan(a.Bench)
 	sides := []*duetSide{{e: a, k: k}, {e: b, k: k}}
+	check := r.checkPairing(sides, plan, sum)
 	defer func() {
 		for _, s := range sides {
 			if s.stream != nil {
@@ -143,12 +150,29 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				}
 			}
 		}
+		if check != nil && ok && t == checkRounds {
+			if why := r.turnsOutweighed(sides); why != "" {
+				r.abandon(sides, check, sum)
+				r.byProcesses(sides, plan, why)
+				return r.processPair(ctx, a, b, k, order, sum)
+			}
+			if n := r.checkedN(sides); n > 0 {
+				r.abandon(sides, check, sum)
+				r.retuneChecked(sides, n)
+				return r.duet(ctx, a, b, k, order, sum)
+			}
+			r.release(check)
+			check = nil
+		}
 		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Warmup+plan.Turns {
 			// The budget ends now: keep the pairs measured and start
 			// no other.
 			r.spent = true
 			break
 		}
+	}
+	if check != nil {
+		r.release(check)
 	}
 	r.endDuet(sides, plan)
 	wall := r.now().Sub(start)
@@ -253,6 +277,9 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 		}
 		r.slice(b, rec)
 		sum.sliceDone(rec)
+		if turn > 0 && len(s.turns) < checkRounds {
+			s.turns = append(s.turns, rec)
+		}
 		s.wall += now.Sub(begin)
 		if warmup {
 			sum.Warmup++
@@ -323,6 +350,9 @@ func (s *duetSide) failWith(reason, detail string) {
 // duetPlan returns the shape of the next duet of b and its partner:
 // Runner.Turns, with the measured turns its policy planned, if it did.
 func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
+	if r.state[b].byProcess != "" {
+		return r.processPlan(b)
+	}
 	plan := *r.Turns
 	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
 		if t := dp.DuetTurns(b.ID); t > 0 {
@@ -330,6 +360,9 @@ func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
 		}
 	}
 	plan.Turns = max(plan.Turns, r.state[b].turns)
+	if w := r.state[b].warmupTurns; w > 0 && plan.Warmup > 0 {
+		plan.Warmup = w
+	}
 	return plan
 }
 
@@ -467,7 +500,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 		return
 	}
 	per, cost := timed/time.Duration(turns), max(outside/time.Duration(turns), 0)
-	want := min(max(timedFor(cost), r.TurnTime/2), 64*r.TurnTime)
+	want := min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
 	a := sides[0].e.Bench
 	n := a.N
 	if want > 2*per || 5*per < 4*want {
@@ -477,6 +510,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 	if n == a.N {
 		return
 	}
+	r.warmupAt(sides, time.Duration(float64(per)*float64(n)/float64(a.N)))
 	for _, s := range sides {
 		b := s.e.Bench
 		b.N = n

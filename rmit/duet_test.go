@@ -412,8 +412,9 @@ func TestDuetResume(t *testing.T) {
 }
 
 // Turns that cost far more outside the timer than inside it are
-// lengthened for the next duet, for both versions alike, within 64 times
-// the turn time b.N was calibrated for.
+// lengthened, for both versions alike, within 64 times the turn time b.N
+// was calibrated for: the first duet starts again at the new b.N after
+// checkRounds turns of each worker, and the duets after it keep it.
 func TestDuetRetunesTurns(t *testing.T) {
 	f := newFakeWorkers()
 	f.outside = 400 * time.Microsecond // each turn's untimed cost; N × ns/op times 100µs
@@ -435,10 +436,17 @@ func TestDuetRetunesTurns(t *testing.T) {
 			ns[s.SuiteRun] = s.N
 		}
 	}
-	assert.Equal(t, int64(1000), ns[1], "calibrated")
-	assert.Equal(t, int64(9333), ns[2], "100µs timed, 400µs outside: 70% inside the timer takes 933µs")
+	assert.Equal(t, int64(9333), ns[1], "100µs timed, 400µs outside: 70% inside the timer takes 933µs")
+	assert.Equal(t, int64(9333), ns[2], "on target: kept")
 	assert.Equal(t, int64(9333), ns[3], "on target: kept")
 	assert.Equal(t, head.N, base.N)
+	restarts := 0
+	for _, ev := range run.Events {
+		if ev.Event == record.EventCalibrated && strings.Contains(ev.Reason, "the first duet starts again") {
+			restarts++
+		}
+	}
+	assert.Equal(t, 2, restarts, "one event for each version")
 }
 
 // Together, both workers take each turn at once: the log shows their

@@ -20,7 +20,8 @@ import (
 // benchmark's setup once, and a b.N loop's once per turn plus the first
 // turn's run1, where plain go test runs it twice a repetition. Each turn
 // prints a result line at the same b.N, allocating exactly what go test
-// reports.
+// reports. So does a worker with all six slices free, as run starts the
+// process of an iteration (Runner.startSlices).
 func TestLoopHookSetupOncePerWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
@@ -42,15 +43,15 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 	hooked, plain := build("hooked", "-overlay="+ov), build("plain")
 
 	const slices, free = 6, 2
-	run := func(bin *Package, bench string, turns bool) (setups int, res []*benchfmt.Result) {
+	run := func(bin *Package, bench string, turns bool, given int) (setups int, res []*benchfmt.Result) {
 		log := filepath.Join(t.TempDir(), "setups")
 		t.Setenv("SETUP_LOG", log)
 		args := []string{"-test.run=^$", "-test.bench=^" + bench + "$", "-test.benchtime=20000x", "-test.count=6", "-test.benchmem"}
 		var out []byte
 		if turns {
-			w, err := ExecStarter{}.StartWorker(bin.Binary, dir, args, free)
+			w, err := ExecStarter{}.StartWorker(bin.Binary, dir, args, given)
 			require.NoError(t, err)
-			for range slices - free {
+			for range slices - given {
 				require.NoError(t, w.Grant())
 			}
 			out, err = io.ReadAll(w.Stdout())
@@ -82,9 +83,11 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 		{"BenchmarkN", 1 + slices, 2 * slices},
 	} {
 		t.Run(c.bench, func(t *testing.T) {
-			setups, withHook := run(hooked, c.bench, true)
+			setups, withHook := run(hooked, c.bench, true, free)
 			assert.Equal(t, c.hookSetups, setups, "setups in one worker")
-			setups, goTest := run(plain, c.bench, false)
+			setups, allFree := run(hooked, c.bench, true, slices)
+			assert.Equal(t, c.hookSetups, setups, "setups in one worker with every slice free")
+			setups, goTest := run(plain, c.bench, false, 0)
 			assert.Equal(t, c.goTests, setups, "setups in go test")
 			require.Len(t, withHook, slices)
 			require.Len(t, goTest, slices)
@@ -98,6 +101,15 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 				}
 				ns, _ := r.Value("sec/op")
 				assert.Positive(t, ns, "slice %d", i+1)
+			}
+			require.Len(t, allFree, slices)
+			for i, r := range allFree {
+				assert.Equal(t, 20000, r.Iters, "slice %d", i+1)
+				for _, unit := range []string{"B/op", "allocs/op"} {
+					got, _ := r.Value(unit)
+					want, _ := goTest[i].Value(unit)
+					assert.Equal(t, want, got, "slice %d: %s", i+1, unit)
+				}
 			}
 		})
 	}

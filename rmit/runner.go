@@ -136,6 +136,17 @@ type benchState struct {
 	turns     int           // the fewest measured turns of its duets that amortise their start (amortiseStart)
 	failed    bool
 	budgetCut bool
+
+	// byProcess says why its pair is measured by process pairs of
+	// processSlices measured slices each, or is "" (processPair).
+	byProcess     string
+	processSlices int
+	// checked says that its pair's first duet was checked
+	// (checkPairing).
+	checked bool
+	// warmupTurns, when set, is the warmup turns of its duets at its
+	// retuned b.N (warmupAt).
+	warmupTurns int
 }
 
 // A Summary describes a finished run.
@@ -617,7 +628,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if maxSlices < 1 {
 		return nil, fail("policy allows no slices", "")
 	}
-	p, err := startProcess(r.Starter, r.layoutOf(b, k, e.Iteration).Binary, b.Package.Dir, b.args(maxSlices))
+	p, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices)
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}

@@ -89,7 +89,7 @@ func TestVerdictsGolden(t *testing.T) {
 // it does not list, a missing version.
 func TestVerdictsSchema(t *testing.T) {
 	sch := verdictsSchema(t)
-	for _, pair := range [][2]string{{"old.txt", "verdicts.txt"}, {"old.txt", "same.txt"}, {"old.jsonl", "slow.jsonl"}, {"old.txt", "allocs.txt"}} {
+	for _, pair := range [][2]string{{"old.txt", "verdicts.txt"}, {"old.txt", "same.txt"}, {"old.jsonl", "slow.jsonl"}, {"old.jsonl", "bypairs.jsonl"}, {"old.txt", "allocs.txt"}} {
 		out, _, _ := runCompare(t, func(o *CompareOptions) { o.JSON = "-" }, pair[0], pair[1])
 		validVerdicts(t, sch, []byte(out))
 	}

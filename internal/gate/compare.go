@@ -298,6 +298,10 @@ type Comparison struct {
 	// sensitive to where the linker places code, and a change of that
 	// size can come of a change that only moves it.
 	LayoutSpread float64 `json:"layout_spread,omitempty"`
+	// Pairing is PairingProcess for a benchmark of a slice-paired run
+	// that was measured by process pairs instead, its Note saying why;
+	// "" otherwise.
+	Pairing string `json:"pairing,omitempty"`
 
 	lr     logRatio
 	d      []float64 // per-suite-run log ratios of a paired comparison
@@ -437,6 +441,7 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 		res.From, res.To = span(old, new)
 	}
 	decide(res.Comparisons, opts)
+	noteProcessPairs(res.Comparisons, old, new)
 	res.Shift = suiteShift(res.Comparisons, opts.Paired, opts.Threshold)
 	res.Comparisons = append(res.Comparisons, unaffected(new, newKeys)...)
 	return res, nil

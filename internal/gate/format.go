@@ -197,6 +197,9 @@ func inconclusiveLine(c Comparison) string {
 	case c.Note != "":
 		s += "; " + c.Note
 	}
+	if c.More != 0 && c.Pairing == PairingProcess {
+		s += "; measured by process pairs"
+	}
 	return s
 }
 

@@ -93,7 +93,9 @@ type jsonComparison struct {
 	Note       string             `json:"note,omitempty"`
 	// LayoutSpread as Comparison's.
 	LayoutSpread num `json:"layout_spread,omitempty"`
-	Explanation  any `json:"explanation,omitempty"`
+	// Pairing as Comparison's.
+	Pairing     string `json:"pairing,omitempty"`
+	Explanation any    `json:"explanation,omitempty"`
 }
 
 // WriteJSON writes r as one indented JSON object in the verdicts schema
@@ -130,7 +132,7 @@ func (r *Result) WriteJSON(w io.Writer, o JSONOptions) error {
 			Reason: r.Reason(c), Fails: fails(c, failOn),
 			Method: c.Method, Trimmed: c.Trimmed, Units: c.Units, Look: c.Look,
 			Detectable: num(c.Detectable), More: c.More, Note: c.Note,
-			LayoutSpread: num(c.LayoutSpread), Explanation: why,
+			LayoutSpread: num(c.LayoutSpread), Explanation: why, Pairing: c.Pairing,
 		})
 	}
 	enc := json.NewEncoder(w)

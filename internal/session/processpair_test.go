@@ -1,0 +1,102 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// TestCostlySetupGoesByProcessPairs compares b.N-loop benchmarks whose
+// every call spends 10× and 100× its 1 ms body in setup, on the fake
+// clock, with 1 ms turns (at most 64 ms). Either way the first duet stops
+// after two turns of each worker, 3 setup calls. At 10×, a turn of 23 ms
+// spends 70% inside the timer: the first duet starts again at that b.N,
+// and every duet after it keeps it, with one warmup turn where 1 ms turns
+// took two, 12 setup calls per worker. At 100× a
+// turn would take 233 ms: the pair is measured by process pairs, each
+// process a warmup slice and ⌈10 turns × 64 ms / 233 ms⌉ = 3 slices of
+// 233 ms timed, 4 setup calls, one process of each version after the
+// other. Every slice recorded spends 70% inside the timer.
+func TestCostlySetupGoesByProcessPairs(t *testing.T) {
+	for _, c := range []struct {
+		setup      time.Duration
+		byProcess  bool
+		setupCalls int
+		n          int64
+	}{
+		{10 * time.Millisecond, false, 2*(1+2) + 3*2*(1+1+10), 23333},
+		{100 * time.Millisecond, true, 2*(1+2) + 3*2*(1+3), 233333},
+	} {
+		t.Run(c.setup.String(), func(t *testing.T) {
+			f := newFake("BenchmarkSetup")
+			f.nsPerOp = func(string, string, int) float64 { return 1000 }
+			f.setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
+			o := testOptions(t.TempDir())
+			o.Baseline, o.Pairing = "main", PairSlices
+			o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
+			got, err := runFake(t, context.Background(), f, o)
+			require.NoError(t, err)
+			run, _, err := record.ReadFile(o.Raw)
+			require.NoError(t, err)
+
+			assert.Equal(t, c.setupCalls, f.setups["BenchmarkSetup"])
+			var events []record.Event
+			for _, ev := range run.Events {
+				if ev.Event == record.EventProcessPairs {
+					events = append(events, ev)
+				}
+			}
+			comp := got.res.Comparison
+			require.NotNil(t, comp)
+			require.NotEmpty(t, comp.Comparisons)
+			var text bytes.Buffer
+			require.NoError(t, comp.WriteText(&text))
+			if !c.byProcess {
+				assert.Empty(t, events)
+				for _, s := range run.Slices {
+					assert.Equal(t, c.n, s.N, "suite run %d, slice %d", s.SuiteRun, s.Slice)
+					if s.Slice > 1 {
+						assert.Positive(t, s.Turn, "every slice after the first is a turn: suite run %d, slice %d", s.SuiteRun, s.Slice)
+						assert.InDelta(t, rmit.TimerShare, share(&s), 0.001)
+					}
+				}
+				assert.Empty(t, comp.Comparisons[0].Pairing)
+				assert.NotContains(t, text.String(), "measured by process pairs")
+				return
+			}
+			require.Len(t, events, 2, "one event for each version")
+			for _, ev := range events {
+				assert.Equal(t, "100ms outside the timer per call outweighs turns of at most 64ms", ev.Reason)
+			}
+			perProcess := map[[3]any]int{}
+			for _, s := range run.Slices {
+				assert.Zero(t, s.Turn, "the duet cut short left no records")
+				assert.Equal(t, c.n, s.N, "a slice of 233 ms timed")
+				if !s.Warmup {
+					perProcess[[3]any{s.Version, s.SuiteRun, s.Iteration}]++
+					assert.InDelta(t, rmit.TimerShare, share(&s), 0.001)
+				}
+			}
+			assert.Len(t, perProcess, 2*o.SuiteRuns)
+			for p, n := range perProcess {
+				assert.Equal(t, 3, n, "%v", p)
+			}
+			for _, cmp := range comp.Comparisons {
+				assert.Equal(t, gate.PairingProcess, cmp.Pairing, cmp.Unit)
+				assert.Contains(t, cmp.Note, "measured by process pairs: 100ms outside the timer per call")
+			}
+			assert.Contains(t, text.String(), "measured by process pairs")
+			var js bytes.Buffer
+			require.NoError(t, comp.WriteJSON(&js, gate.JSONOptions{}))
+			assert.Contains(t, js.String(), `"pairing": "process"`)
+		})
+	}
+}
