@@ -16,7 +16,9 @@
 // it executes, its own function or its package's TestMain can call a
 // function that differs in the static call graph (class hierarchy
 // analysis over SSA), so that a path the profiled run did not take still
-// counts. When in doubt, a benchmark is affected.
+// counts. A benchmark so affected that has sub-benchmarks is decided again
+// per leaf, from the code a process of that leaf alone can run (Leaf).
+// When in doubt, a benchmark is affected.
 package impact
 
 import (
