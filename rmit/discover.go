@@ -32,6 +32,10 @@ type DiscoverOptions struct {
 	// Skip, when set, leaves out the top-level benchmarks of a package
 	// it returns true for: those a change cannot reach.
 	Skip func(pkg, top string) bool
+	// SkipLeaf, when set, leaves out of the suite the leaves it returns
+	// true for. They stay in their Family: when it is measured together,
+	// they run as go test runs them, unrecorded.
+	SkipLeaf func(b *Benchmark) bool
 }
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
@@ -93,7 +97,9 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
 				b.Family = family
 				family.Members = append(family.Members, b)
-				benches = append(benches, b)
+				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
+					benches = append(benches, b)
+				}
 			}
 			if fail == nil && len(found) == 0 && len(levels) == 1 {
 				// With a pattern of one level every benchmark it

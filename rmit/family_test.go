@@ -146,3 +146,36 @@ func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
 		assert.Equal(t, 4*3, slices, "%s: each of its 4 processes measured once, 3 slices each", b.Name)
 	}
 }
+
+// A leaf discovery leaves out (SkipLeaf: the change cannot reach it)
+// stays in its family: here the one its siblings need. They fail alone,
+// so the family is measured together, and its processes run the left-out
+// leaf, as go test does, without recording it.
+func TestFamilyKeepsSkippedLeaf(t *testing.T) {
+	pkg := familyPackage(t)
+	skip := func(b *Benchmark) bool { return b.Base == "BenchmarkFamily/first" }
+	bs, fails, err := Discover(context.Background(), pkg, DiscoverOptions{Bench: "^BenchmarkFamily$", SliceTime: 2 * time.Millisecond, Timeout: time.Minute, SkipLeaf: skip})
+	require.NoError(t, err)
+	require.Empty(t, fails)
+	require.Equal(t, []string{"BenchmarkFamily/with_space", "BenchmarkFamily/first#01", "BenchmarkFamily/loop"}, names(bs))
+	require.Len(t, bs[0].Family.Members, 4, "the left-out leaf stays in its family")
+	for _, b := range bs {
+		b.Config = Config{SuiteRuns: 1, Iterations: 2}
+	}
+	var raw bytes.Buffer
+	w := record.NewWriter(&raw)
+	require.NoError(t, w.Write(&record.Header{Seed: 1}))
+	r := &Runner{Benchmarks: bs, Policy: Static{Warmup: 1, Slices: 2}, Seed: 1, FixedN: true, Timeout: time.Minute, Raw: w}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	run, _, err := record.Read(&raw, "raw")
+	require.NoError(t, err)
+	assert.Empty(t, sum.Failed)
+	require.Len(t, sum.Together, 1)
+	for _, s := range run.Slices {
+		assert.NotEqual(t, "BenchmarkFamily/first", s.Benchmark, "the left-out leaf is never recorded")
+	}
+	for _, b := range bs {
+		assert.Len(t, run.Series(record.Key{Bench: b.Bench()}, "ns/op"), 2, "%s: 2 iterations", b.Name)
+	}
+}

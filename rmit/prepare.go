@@ -151,7 +151,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		}
 		if len(bs) == 0 && failed == 0 {
 			reach := ""
-			if opts.Discover.Skip != nil {
+			if opts.Discover.Skip != nil || opts.Discover.SkipLeaf != nil {
 				reach = " that the change reaches"
 			}
 			logf("gobench-dyn: %s: no benchmarks match %q%s, skipped", p.ImportPath, opts.Discover.Bench, reach)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -11,11 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
 // reachSource has one benchmark that executes helper and one that does
-// not; both report a fixed ns/op, so that verdicts do not depend on the
-// machine.
+// not, and one with a leaf of each kind; all report a fixed ns/op, so
+// that verdicts do not depend on the machine.
 const reachSource = `package reach
 
 func helper(n int) int { return n + 1 }
@@ -42,6 +44,11 @@ func BenchmarkUnreached(b *testing.B) {
 	}
 	b.ReportMetric(1000, "ns/op")
 }
+
+func BenchmarkParent(b *testing.B) {
+	b.Run("reached", BenchmarkReached)
+	b.Run("unreached", BenchmarkUnreached)
+}
 `
 
 // reachRepo makes a repository whose last commit applies change to the
@@ -64,8 +71,9 @@ func reachRepo(t *testing.T, change map[string]string) string {
 // change to helper: the benchmark that executes it is measured, the
 // other is reported unaffected, in the summary, the comparison, the raw
 // records and the baseline's results, and with --impact off both are
-// measured. A change that reaches no code (documentation) measures
-// nothing and exits 0.
+// measured. Of BenchmarkParent, which reaches helper through one leaf,
+// only that leaf is measured. A change that reaches no code
+// (documentation) measures nothing and exits 0.
 func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
 	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "2",
 		"--seed", "1", "--progress", "off"}
@@ -83,24 +91,32 @@ func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
 			Comparisons []struct{ Bench, Verdict string }
 		}
 		require.NoError(t, json.Unmarshal(doc, &verdictsDoc))
+		benches := map[string]bool{}
 		for _, c := range verdictsDoc.Comparisons {
-			assert.Equal(t, c.Bench == "BenchmarkUnreached", c.Verdict == "unaffected", "%s: %s", c.Bench, c.Verdict)
+			benches[rmit.SplitProcs(c.Bench, runtime.GOMAXPROCS(0))] = true
+			assert.Equal(t, strings.Contains(c.Bench, "Unreached") || strings.Contains(c.Bench, "/unreached"), c.Verdict == "unaffected", "%s: %s", c.Bench, c.Verdict)
 		}
+		assert.Equal(t, map[string]bool{"BenchmarkReached": true, "BenchmarkUnreached": true, "BenchmarkParent/reached": true, "BenchmarkParent/unreached": true}, benches)
 		assert.Regexp(t, `(?m)^Reached\S*\s.*no change`, stderr)
+		assert.Regexp(t, `(?m)^Parent/reached\S*\s.*no change`, stderr)
 		assert.Regexp(t, `(?m)^Unreached\s.*unaffected`, stderr)
-		assert.NotRegexp(t, `(?m)^Unreached\S*\s.*no change`, stderr, "not measured is never no change")
-		assert.Contains(t, stderr, "unaffected: 1 benchmark not measured: it executes no code that differs from --baseline HEAD~1")
+		assert.Regexp(t, `(?m)^Parent/unreached\S*\s.*unaffected`, stderr)
+		assert.NotRegexp(t, `(?m)nreached\S*\s.*no change`, stderr, "not measured is never no change")
+		assert.Contains(t, stderr, "of the leaves of those it reaches, 1 unaffected")
+		assert.Contains(t, stderr, "unaffected: 2 benchmarks not measured: they execute no code that differs from --baseline HEAD~1")
 		rawText, err := os.ReadFile(raw)
 		require.NoError(t, err)
 		assert.Contains(t, string(rawText), `"event":"unaffected","pkg":"example.com/reach","bench":"BenchmarkUnreached"`)
 		assert.NotContains(t, string(rawText), `"bench":"BenchmarkUnreached-`, "it was not measured")
+		assert.Regexp(t, `"event":"unaffected","pkg":"example.com/reach","bench":"BenchmarkParent/unreached(-\d+)?"`, string(rawText))
+		assert.NotContains(t, string(rawText), `"type":"slice","pkg":"example.com/reach","bench":"BenchmarkParent/unreached`, "it was not measured")
 		baseText, err := os.ReadFile(base)
 		require.NoError(t, err)
 		assert.Contains(t, string(baseText), "# gobench-dyn: unaffected example.com/reach BenchmarkUnreached: not measured")
 		measured := readBenchResults(t, base)
-		require.Len(t, measured, 1, "only the reached benchmark was measured: %v", measured)
+		require.Len(t, measured, 2, "only the reached benchmark and leaf were measured: %v", measured)
 		for name, n := range measured {
-			assert.Contains(t, name, "Reached")
+			assert.Regexp(t, "Reached|/reached", name)
 			assert.Positive(t, n)
 		}
 
@@ -119,7 +135,7 @@ func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
 		_, stderr, code := gobenchDyn(t, docs, args...)
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stderr, "0 measurement slices")
-		assert.Contains(t, stderr, "2 unaffected")
+		assert.Contains(t, stderr, "3 unaffected")
 		assert.NotContains(t, stderr, "impact: building", "nothing differs: no coverage is needed")
 	})
 	t.Run("bad flag", func(t *testing.T) {

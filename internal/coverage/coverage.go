@@ -128,24 +128,34 @@ var ErrInterrupted = rmit.ErrInterrupted
 // -test.coverprofile=out and args, benchmarks only, and returns the
 // profile it wrote. When ctx is cancelled it returns ErrInterrupted.
 func (r Runner) Profile(ctx context.Context, p *rmit.Package, out string, args ...string) ([]*cover.Profile, error) {
+	profile, _, err := r.ProfileOutput(ctx, p, out, args...)
+	return profile, err
+}
+
+// ProfileOutput is Profile that also returns what the binary wrote, its
+// stdout followed by the tail of its stderr: the results it printed name
+// the leaf benchmarks that ran.
+func (r Runner) ProfileOutput(ctx context.Context, p *rmit.Package, out string, args ...string) ([]*cover.Profile, []byte, error) {
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
 		defer cancel()
 	}
 	args = append([]string{"-test.run=^$", "-test.coverprofile=" + out}, args...)
-	if b, err := r.run(ctx, p, args); err != nil {
+	b, err := r.run(ctx, p, args)
+	if err != nil {
 		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, ErrInterrupted
+			return nil, nil, ErrInterrupted
 		}
-		return nil, fmt.Errorf("%w\n%s", err, tail(b))
+		return nil, nil, fmt.Errorf("%w\n%s", err, tail(b))
 	}
 	f, err := os.Open(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return Parse(f)
+	profile, err := Parse(f)
+	return profile, b, err
 }
 
 // run runs p's binary with args in its directory through the Starter,

@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,19 +11,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 )
 
 // cacheVersion changes when what the cache holds changes meaning.
-const cacheVersion = "impact-coverage-1"
+const cacheVersion = "impact-coverage-2"
 
-// cacheKey returns the key of the baseline's coverage: everything that
+// makeCacheKey returns the key of the baseline's coverage: everything that
 // decides what its build executes, the commit, go.mod and go.sum, the
 // toolchain, the target and the flags, and what runs. "" caches nothing:
 // without a commit the sources are not pinned.
-func (a *analysis) cacheKey(ctx context.Context) string {
+func (a *analysis) makeCacheKey(ctx context.Context) string {
 	if a.opts.BaseRev == "" {
 		return ""
 	}
@@ -40,12 +42,14 @@ func (a *analysis) cacheKey(ctx context.Context) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// cacheEntry is one benchmark's executed functions, as the cache file
-// holds them.
+// cacheEntry is one benchmark's executed functions, and a top-level
+// benchmark's leaves, as the cache file holds them. A leaf has its own
+// entry once its coverage was needed.
 type cacheEntry struct {
 	Package   string      `json:"pkg"`
 	Benchmark string      `json:"bench"`
 	Executed  [][2]string `json:"executed"`
+	Leaves    []string    `json:"leaves,omitempty"`
 }
 
 func (a *analysis) cachePath(key string) (string, error) {
@@ -62,7 +66,7 @@ func (a *analysis) cachePath(key string) (string, error) {
 
 // readCache returns the coverage cached under key, if any. A file that
 // does not read is ignored: the coverage is measured again.
-func (a *analysis) readCache(key string) (map[[2]string][]declKey, bool) {
+func (a *analysis) readCache(key string) (map[benchKey]*profiled, bool) {
 	path, err := a.cachePath(key)
 	if err != nil {
 		return nil, false
@@ -76,19 +80,19 @@ func (a *analysis) readCache(key string) (map[[2]string][]declKey, bool) {
 		fmt.Fprintf(a.opts.Log, "gobench-dyn: impact: ignoring the coverage cache %s: %v\n", path, err)
 		return nil, false
 	}
-	out := map[[2]string][]declKey{}
+	out := map[benchKey]*profiled{}
 	for _, e := range entries {
-		ks := make([]declKey, len(e.Executed))
+		p := &profiled{Executed: make([]declKey, len(e.Executed)), Leaves: e.Leaves}
 		for i, x := range e.Executed {
-			ks[i] = declKey{x[0], x[1]}
+			p.Executed[i] = declKey{x[0], x[1]}
 		}
-		out[[2]string{e.Package, e.Benchmark}] = ks
+		out[benchKey{e.Package, e.Benchmark}] = p
 	}
 	return out, true
 }
 
 // writeCache stores the coverage under key.
-func (a *analysis) writeCache(key string, got map[[2]string][]declKey) error {
+func (a *analysis) writeCache(key string, got map[benchKey]*profiled) error {
 	path, err := a.cachePath(key)
 	if err != nil {
 		return err
@@ -97,17 +101,16 @@ func (a *analysis) writeCache(key string, got map[[2]string][]declKey) error {
 		return err
 	}
 	entries := []cacheEntry{}
-	for _, b := range a.rep.Benchmarks {
-		ks, ok := got[[2]string{b.Package, b.Name}]
-		if !ok {
-			continue
-		}
-		e := cacheEntry{Package: b.Package, Benchmark: b.Name, Executed: [][2]string{}}
-		for _, k := range ks {
-			e.Executed = append(e.Executed, [2]string{k.Pkg, k.Name})
+	for k, p := range got {
+		e := cacheEntry{Package: k[0], Benchmark: k[1], Executed: [][2]string{}, Leaves: p.Leaves}
+		for _, x := range p.Executed {
+			e.Executed = append(e.Executed, [2]string{x.Pkg, x.Name})
 		}
 		entries = append(entries, e)
 	}
+	slices.SortFunc(entries, func(x, y cacheEntry) int {
+		return cmp.Or(cmp.Compare(x.Package, y.Package), cmp.Compare(x.Benchmark, y.Benchmark))
+	})
 	data, err := json.Marshal(entries)
 	if err != nil {
 		return err

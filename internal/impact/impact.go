@@ -16,7 +16,9 @@
 // it executes, its own function or its package's TestMain can call a
 // function that differs in the static call graph (class hierarchy
 // analysis over SSA), so that a path the profiled run did not take still
-// counts. When in doubt, a benchmark is affected.
+// counts. A benchmark so affected that has sub-benchmarks is decided again
+// per leaf, from the code a process of that leaf alone can run (Leaf).
+// When in doubt, a benchmark is affected.
 package impact
 
 import (
@@ -81,6 +83,13 @@ type Benchmark struct {
 	// Why names what it reaches that differs, or why it counts as
 	// affected without analysis.
 	Why string
+	// Leaves are its sub-benchmarks, when it has more than one, each
+	// decided on its own when the benchmark is affected through what it
+	// executes: it is affected when one of them is.
+	Leaves []Leaf
+	// reach says that it is affected through what it executes, which
+	// can differ between its leaves, rather than through its package.
+	reach bool
 }
 
 // A Report is the change's impact on every benchmark of the baseline.
@@ -95,10 +104,10 @@ type Report struct {
 	// packages where something outside declarations differs.
 	Changed  []string
 	Packages []string
-	// The time each step took, and whether the coverage came from the
-	// cache.
-	Diff, Coverage, CallGraph time.Duration
-	Cached                    bool
+	// The time each step took, deciding per leaf included, and whether
+	// the coverage came from the cache.
+	Diff, Coverage, CallGraph, Leaves time.Duration
+	Cached                            bool
 }
 
 // Unaffected returns the benchmarks the change cannot reach.
@@ -158,6 +167,11 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	start = time.Now()
 	a.decide(executed)
 	a.rep.CallGraph = time.Since(start)
+	start = time.Now()
+	if err := a.decideLeaves(ctx, executed); err != nil {
+		return nil, err
+	}
+	a.rep.Leaves = time.Since(start)
 	return a.rep, nil
 }
 
@@ -180,6 +194,15 @@ type analysis struct {
 	// baseline.
 	depsDiffer map[string]bool
 	baseDeps   map[string][]string
+	// reaches are the functions that can call one that differs; prog,
+	// the call graph they come from.
+	reaches map[declKey]string
+	prog    *program
+	// covered are the coverage binaries, once built; profiles counts the
+	// profiles taken; cacheKey keys them in the cache.
+	covered  *coverageBuild
+	profiles int
+	cacheKey string
 }
 
 func (a *analysis) config(ctx context.Context, dir string, mode packages.LoadMode) *packages.Config {
@@ -578,37 +601,44 @@ func addType(t types.Type, out map[declKey]bool, seen map[types.Type]bool) {
 // links other packages than before, when its coverage is unknown, or when
 // a function it executes, its own function or TestMain can call a
 // function that differs.
-func (a *analysis) decide(executed map[[2]string][]declKey) {
-	reaches := a.reachesChanged()
-	deps := a.baseDeps
+func (a *analysis) decide(executed map[benchKey]*profiled) {
+	a.reaches = a.reachesChanged()
 	for i := range a.rep.Benchmarks {
 		b := &a.rep.Benchmarks[i]
 		b.Affected, b.Why = true, ""
-		switch ran, ok := executed[[2]string{b.Package, b.Name}]; {
+		switch p := executed[benchKey{b.Package, b.Name}]; {
 		case a.depsDiffer[b.Package]:
 			b.Why = "its test binary links other packages"
-		case !ok:
+		case p == nil:
 			b.Why = "its coverage is unknown"
 		default:
-			for _, p := range deps[b.Package] {
-				if a.wide[p] {
-					b.Why = "it links " + p + ", which differs outside declarations"
+			for _, dep := range a.baseDeps[b.Package] {
+				if a.wide[dep] {
+					b.Why = "it links " + dep + ", which differs outside declarations"
 					break
 				}
 			}
-			roots := append(slices.Clone(ran), declKey{b.Package, b.Name}, declKey{b.Package + "_test", b.Name},
-				declKey{b.Package, "TestMain"}, declKey{b.Package + "_test", "TestMain"})
-			for _, r := range roots {
-				if b.Why != "" {
-					break
-				}
-				if a.changed[r] {
-					b.Why = "it executes " + r.String() + ", which differs"
-				} else if via, ok := reaches[r]; ok {
-					b.Why = "it executes " + r.String() + ", which can call " + via + ", which differs"
-				}
+			if b.Why == "" {
+				ran := append(slices.Clone(p.Executed), declKey{b.Package, b.Name}, declKey{b.Package + "_test", b.Name})
+				b.Why = a.executesChanged(b.Package, ran)
+				b.reach = b.Why != ""
 			}
 			b.Affected = b.Why != ""
 		}
 	}
+}
+
+// executesChanged says which of ran, or the TestMain of package pkg,
+// differs or can call a function that differs, or returns "".
+func (a *analysis) executesChanged(pkg string, ran []declKey) string {
+	roots := append(slices.Clone(ran), declKey{pkg, "TestMain"}, declKey{pkg + "_test", "TestMain"})
+	for _, r := range roots {
+		if a.changed[r] {
+			return "it executes " + r.String() + ", which differs"
+		}
+		if via, ok := a.reaches[r]; ok {
+			return "it executes " + r.String() + ", which can call " + via + ", which differs"
+		}
+	}
+	return ""
 }

@@ -28,17 +28,24 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
 		fmt.Fprintf(r.log, "gobench-dyn: impact: %v; every benchmark is measured\n", err)
 		return false
 	}
-	r.unaffected = nil
+	r.unaffected, r.unaffectedLeaves = nil, nil
 	for _, b := range rep.Unaffected() {
 		r.unaffected = append(r.unaffected, record.Bench{Package: b.Package, Benchmark: b.Name})
 	}
-	took := rep.Diff + rep.Coverage + rep.CallGraph
+	for _, l := range rep.UnaffectedLeaves() {
+		r.unaffectedLeaves = append(r.unaffectedLeaves, record.Bench{Package: l.Package, Benchmark: l.Name})
+	}
+	took := rep.Diff + rep.Coverage + rep.CallGraph + rep.Leaves
 	cached := ""
 	if rep.Cached {
 		cached = ", coverage cached"
 	}
-	fmt.Fprintf(r.log, "gobench-dyn: impact: %d of %s can reach the change, %d unaffected (%s%s)\n",
-		len(rep.Benchmarks)-len(r.unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(r.unaffected), took.Round(10e6), cached)
+	leaves := ""
+	if n := len(r.unaffectedLeaves); n > 0 {
+		leaves = fmt.Sprintf("; of the leaves of those it reaches, %d unaffected", n)
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: impact: %d of %s can reach the change, %d unaffected%s (%s%s)\n",
+		len(rep.Benchmarks)-len(r.unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(r.unaffected), leaves, took.Round(10e6), cached)
 	if rep.Everything != "" {
 		fmt.Fprintf(r.log, "gobench-dyn: impact: every benchmark is measured: %s\n", rep.Everything)
 	}
@@ -88,6 +95,18 @@ func (r *run) analyze(ctx context.Context, co *Checkout, tmp string) (*impact.Re
 // prepare.
 func (r *run) skipUnaffected(pkg, top string) bool {
 	return slices.Contains(r.unaffected, record.Bench{Package: pkg, Benchmark: top})
+}
+
+// skipUnaffectedLeaf tells discovery which leaves not to measure, and
+// keeps their names as discovery found them, for the records.
+func (r *run) skipUnaffectedLeaf(b *rmit.Benchmark) bool {
+	if !slices.Contains(r.unaffectedLeaves, record.Bench{Package: b.Package.ImportPath, Benchmark: b.Base}) {
+		return false
+	}
+	if !slices.Contains(r.unaffected, b.Bench()) {
+		r.unaffected = append(r.unaffected, b.Bench())
+	}
+	return true
 }
 
 // recordUnaffected writes an event for each benchmark not measured, to

@@ -120,9 +120,13 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	if len(r.unaffected) > 0 {
 		skip = r.skipUnaffected
 	}
+	var skipLeaf func(b *rmit.Benchmark) bool
+	if len(r.unaffectedLeaves) > 0 {
+		skipLeaf = r.skipUnaffectedLeaf
+	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
-		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip},
+		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip, SkipLeaf: skipLeaf},
 		LayoutSeeds: r.layoutSeeds(version),
 	})
 	if err != nil {

@@ -48,8 +48,10 @@ type run struct {
 	// estimated before the run; prepTime is the preparation.
 	minimumBudget, prepTime time.Duration
 	// unaffected are the top-level benchmarks of a baseline run the
-	// change cannot reach: not measured.
-	unaffected []record.Bench
+	// change cannot reach, and the leaves discovery left out: not
+	// measured. unaffectedLeaves are the leaves, named without the
+	// GOMAXPROCS suffix, that discovery leaves out.
+	unaffected, unaffectedLeaves []record.Bench
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing

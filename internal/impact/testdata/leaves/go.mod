@@ -1,0 +1,3 @@
+module example.com/leaves
+
+go 1.26
