@@ -175,18 +175,9 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		r.release(check)
 	}
 	r.endDuet(sides, plan)
-	wall := r.now().Sub(start)
-	if ctx.Err() != nil {
-		return ErrInterrupted
-	}
-	for _, s := range sides {
-		if s.fail != nil && s.fail.Reason == "interrupted" {
-			return ErrInterrupted
-		}
-	}
-	judge := make([]bool, len(sides))
-	for i, s := range sides {
-		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
+	judge, err := r.accountSides(ctx, sides, k, start, sum)
+	if err != nil {
+		return err
 	}
 	r.retune(sides, plan, true)
 	outside := duetOutside(sides)
@@ -305,6 +296,27 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 		return true, false
 	}
 	return false, false
+}
+
+// accountSides accounts for the sides of a duet or process pair that
+// started at start, each with its share of the wall time, and returns
+// which of them may be judged; ErrInterrupted when the run or a side was
+// interrupted, as nothing of an interrupted pair is judged.
+func (r *Runner) accountSides(ctx context.Context, sides []*duetSide, k int, start time.Time, sum *Summary) ([]bool, error) {
+	wall := r.now().Sub(start)
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
+	for _, s := range sides {
+		if s.fail != nil && s.fail.Reason == "interrupted" {
+			return nil, ErrInterrupted
+		}
+	}
+	judge := make([]bool, len(sides))
+	for i, s := range sides {
+		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
+	}
+	return judge, nil
 }
 
 // endDuet stops both workers once the duet is over, whether it completed,

@@ -238,18 +238,9 @@ func (r *Runner) processPair(ctx context.Context, a, b Entry, k, order int, sum 
 			break
 		}
 	}
-	wall := r.now().Sub(start)
-	if ctx.Err() != nil {
-		return ErrInterrupted
-	}
-	for _, s := range sides {
-		if s.fail != nil && s.fail.Reason == "interrupted" {
-			return ErrInterrupted
-		}
-	}
-	judge := make([]bool, len(sides))
-	for i, s := range sides {
-		judge[i] = r.account(s.e, k, wall/time.Duration(len(sides)), s.fail, sum)
+	judge, err := r.accountSides(ctx, sides, k, start, sum)
+	if err != nil {
+		return err
 	}
 	for i, s := range sides {
 		if judge[i] && len(s.measured) == plan.Turns {
