@@ -2,20 +2,16 @@ package main
 
 import (
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/pflag"
-)
 
-// defaultExplainTime caps the profiling of one benchmark: a few seconds
-// give a CPU profile of both versions a few hundred of the profiler's
-// ticks each (docs/GATE.md, "Explained").
-const defaultExplainTime = 3 * time.Second
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+)
 
 // bindExplainFlags binds the flags of run --explain to opts.
 func bindExplainFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.Explain, "explain", false, "with --baseline, profile both versions of each regression and improvement after the verdicts and show where the change went (docs/GATE.md)")
-	fs.DurationVar(&opts.ExplainTime, "explain-time", defaultExplainTime, "with --explain, the most time profiling one benchmark's two versions takes")
+	fs.DurationVar(&opts.ExplainTime, "explain-time", session.DefaultExplainTime, "with --explain, the most time profiling one benchmark's two versions takes")
 	fs.StringVar(&opts.ExplainDir, "explain-dir", "", "with --explain, where the profiles go (default: explain/ beside --out, --raw or --json, else gobench-dyn-explain)")
 }
 
@@ -35,7 +31,7 @@ func (o *RunOptions) checkExplainFlags(fs *pflag.FlagSet) error {
 		return usageErr("--explain-dir: empty directory name")
 	}
 	if o.ExplainDir == "" {
-		o.ExplainDir = "gobench-dyn-explain"
+		o.ExplainDir = session.DefaultExplainDir
 		for _, f := range []string{o.Out, o.Raw, o.JSON} {
 			if f != "" && f != "-" {
 				o.ExplainDir = filepath.Join(filepath.Dir(f), "explain")

@@ -41,6 +41,17 @@ const (
 	DefaultTurnWarmup = 10 * time.Millisecond
 )
 
+// The profiling of run --explain.
+const (
+	// DefaultExplainTime caps the profiling of one benchmark: a few
+	// seconds give a CPU profile of both versions a few hundred of the
+	// profiler's ticks each (docs/GATE.md, "Where a change went").
+	DefaultExplainTime = 3 * time.Second
+	// DefaultExplainDir is where the profiles go when no output file
+	// names a directory for them.
+	DefaultExplainDir = "gobench-dyn-explain"
+)
+
 // DefaultStop is the stoppage of a run that names none: the Interval
 // criterion at its target.
 func DefaultStop() stopper.Config {
@@ -83,7 +94,7 @@ func BaselineOptions(baseline string) Options {
 		MinDistinct: DefaultMinDistinct, Baseline: baseline, Sequential: true, Compare: gate.DefaultOptions(),
 		FailOn:  gate.FailOn{gate.FailTime, gate.FailAllocs},
 		Pairing: PairSlices, TurnTime: DefaultTurnTime, Turns: TurnPlanOf(PairSlices, DefaultTurnTime, DefaultTurns, DefaultTurnWarmup),
-		Layouts: DefaultLayouts, Impact: true,
+		Layouts: DefaultLayouts, Impact: true, ExplainTime: DefaultExplainTime, ExplainDir: DefaultExplainDir,
 	}
 	o.SuiteRuns, o.ExtendPast = DefaultSuiteRunsOf(&o)
 	return o
