@@ -72,6 +72,7 @@ func gitRepo(t *testing.T, ns ...int) string {
 // length, and a handful of iterations of real timings then resolves
 // neither an eightfold slowdown nor its absence.
 func TestBaselineFlagsRegression(t *testing.T) {
+	t.Parallel()
 	args := []string{"run", "--baseline", "HEAD~1", "--impact", "off", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "3", "--slices", "2",
 		"--seed", "1", "--progress", "off"}
 	t.Run("slower", func(t *testing.T) {
@@ -119,6 +120,7 @@ func splitLines(s string) []string {
 // values, so the verdicts and the suite run they come at are the same on
 // every machine.
 func TestBaselineSequential(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t, 1000, 5000)
 	t.Run("slice", func(t *testing.T) { testBaselineSequential(t, repo, "slice") })
 	t.Run("process", func(t *testing.T) { testBaselineSequential(t, repo, "process") })

@@ -44,6 +44,13 @@ func absDir(t *testing.T, rel string) string {
 // moduleRoot is the directory holding go.mod and examples/.
 func moduleRoot(t *testing.T) string { return absDir(t, "../..") }
 
+// The longest end-to-end tests (whole gates on their own repositories,
+// the examples) call t.Parallel: each works in its own directories and
+// changes no environment, and a run of gobench-dyn takes turns between
+// two processes, so it keeps about one CPU busy and two of them overlap
+// well. Their verdicts rest on fixed metrics or effects far beyond noise,
+// which running beside each other does not change.
+
 // gobenchDyn runs the built command in dir and returns its stdout, stderr
 // and exit code.
 func gobenchDyn(t *testing.T, dir string, args ...string) (string, string, int) {
@@ -73,6 +80,7 @@ func readBenchResults(t *testing.T, path string) map[string]int {
 }
 
 func TestRunExamples(t *testing.T) {
+	t.Parallel()
 	root := moduleRoot(t)
 	dir := t.TempDir()
 	out, raw := filepath.Join(dir, "out.txt"), filepath.Join(dir, "raw.jsonl")

@@ -93,6 +93,7 @@ func BenchmarkChanged(b *testing.B) {
 // under test's CPU samples, however few a loaded machine lets it take,
 // and the alloc profile records every allocation.
 func TestExplainNamesTheInjectedFunctions(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	gittest.Git(t, repo, "init", "-q")
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/calc\n\ngo 1.26\n"), 0o644))

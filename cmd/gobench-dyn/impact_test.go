@@ -75,6 +75,7 @@ func reachRepo(t *testing.T, change map[string]string) string {
 // only that leaf is measured. A change that reaches no code
 // (documentation) measures nothing and exits 0.
 func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
+	t.Parallel()
 	args := []string{"run", "--baseline", "HEAD~1", "--stop", "none", "--slice-time", "5ms", "--suite-runs", "2", "--slices", "2",
 		"--seed", "1", "--progress", "off"}
 	repo := reachRepo(t, map[string]string{"reach.go": strings.Replace(reachSource, "n + 1", "n + 2", 1)})

@@ -81,6 +81,7 @@ func assertOneComparison(t *testing.T, old, new string) {
 // must see one comparison of the two versions. The Makefile of this
 // repository must say the same.
 func TestCIDocCompareRecipe(t *testing.T) {
+	t.Parallel()
 	root := moduleRoot(t)
 	doc, err := os.ReadFile(filepath.Join(root, "docs", "CI.md"))
 	require.NoError(t, err)

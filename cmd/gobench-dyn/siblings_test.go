@@ -25,6 +25,7 @@ import (
 // run and run --baseline, paired either way, exactly when it passes under
 // go test -bench .
 func TestSiblingsAsGoTest(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	require.NoError(t, os.CopyFS(repo, os.DirFS(absDir(t, "testdata/siblings"))))
 	gittest.Git(t, repo, "init", "-q")
