@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // Optimize finds, per benchmark, the smallest configuration whose sample

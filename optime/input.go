@@ -3,7 +3,7 @@ package optime
 import (
 	"strconv"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // Benchmarks collects the ns/op measurements of every benchmark in runs,

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // Defaults of Options, as published.

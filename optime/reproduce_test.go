@@ -12,7 +12,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/dataset"
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 func readCSV(t *testing.T, path string) [][]string {

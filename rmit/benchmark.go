@@ -3,7 +3,7 @@ package rmit
 import (
 	"strconv"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Config is the configuration of one benchmark: its caps on suite runs

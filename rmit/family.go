@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // A Family is the leaves of one top-level benchmark that discovery ran

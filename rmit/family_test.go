@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // buildFamily builds the test binary of testdata/family with the turn

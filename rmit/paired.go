@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // Paired wraps a Policy for a run that interleaves two versions of the

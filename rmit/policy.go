@@ -1,6 +1,6 @@
 package rmit
 
-import "github.com/gobench-dyn/gobench-dyn/policy"
+import "github.com/gobench-dyn/gobench-dyn/stopper/policy"
 
 // A Policy decides how long each benchmark runs (package policy holds the
 // protocol). The runner feeds it through a policy.Loop, slice by slice

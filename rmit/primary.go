@@ -1,6 +1,6 @@
 package rmit
 
-import "github.com/gobench-dyn/gobench-dyn/record"
+import "github.com/gobench-dyn/gobench-dyn/rmit/record"
 
 // PrimaryUnit returns the unit by which a benchmark's slices are judged,
 // given the units of one of its results: ns/op, or for a benchmark that

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A pair of versions whose benchmark spends far longer outside its timer

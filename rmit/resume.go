@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Resume is what an interrupted run recorded, for a run that continues

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // cancelAfter calls cancel once a run has seen n slices, or n measured

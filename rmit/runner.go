@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // ErrInterrupted is returned by Run when its context was cancelled. What

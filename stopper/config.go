@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // Confidence is the confidence level of every bootstrap interval the

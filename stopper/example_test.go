@@ -3,8 +3,8 @@ package stopper_test
 import (
 	"fmt"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // A stopper.Policy takes a benchmark out of the schedule once its

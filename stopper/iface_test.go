@@ -1,8 +1,8 @@
 package stopper_test
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/policy"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // The runner and the replay consult a Policy through the policy protocol;

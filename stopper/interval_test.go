@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 func intervalConfig(target float64, measure int) Config {

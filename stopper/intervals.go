@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // Intervals wraps a policy that estimates no interval of its own, such as

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // fixed is a policy that decides nothing from the data, as a static

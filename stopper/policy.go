@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // A Policy applies a Config to the benchmarks of a run, one state per

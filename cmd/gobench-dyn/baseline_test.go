@@ -14,7 +14,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // metricSource is a package whose benchmarks report a fixed ns/op, the

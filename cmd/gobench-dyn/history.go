@@ -16,7 +16,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // defaultStore is the history store of every history command and of

@@ -18,7 +18,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // historyFile writes a JSON Lines history of two benchmarks over 40

@@ -6,7 +6,7 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/spf13/cobra"
 )
 

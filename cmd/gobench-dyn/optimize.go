@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // OptimizeOptions holds the flags and arguments of gobench-dyn optimize.

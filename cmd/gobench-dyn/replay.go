@@ -9,7 +9,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/replay"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

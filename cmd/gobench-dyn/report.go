@@ -8,7 +8,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.

@@ -12,8 +12,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // resultsFile is where benchstat-format results go: stdout, or a file

@@ -18,7 +18,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // steadySeries returns a process of n values that fall from 1.5× to 1× over

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/compare/verdicts.golden.json")

@@ -23,8 +23,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
 	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	// Named apart from the tests' render helper.
 	rendering "github.com/gobench-dyn/gobench-dyn/internal/render"
 )

@@ -11,7 +11,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // ReadSeries reads a published time-series file: a JSON array of forks

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // parseGoTest reads go test -bench output into a run where each result

@@ -16,7 +16,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/inject"
 	"github.com/gobench-dyn/gobench-dyn/internal/overlay"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // An injectTarget is a function of a real suite's module slowed in the

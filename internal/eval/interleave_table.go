@@ -13,7 +13,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // confidence is the level of every interval of -interleave: that of

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // regressSource is a package of benchmarks whose costs are set per version:

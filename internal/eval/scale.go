@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // writeSynthetic writes a raw file of n benchmarks, each with 3 suite runs

@@ -43,7 +43,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"

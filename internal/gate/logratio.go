@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // logRatio is a t interval of the mean log ratio NEW/OLD. Its units are

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -1,6 +1,6 @@
 package gate
 
-import "github.com/gobench-dyn/gobench-dyn/record"
+import "github.com/gobench-dyn/gobench-dyn/rmit/record"
 
 // PairingProcess is the Pairing of a comparison whose benchmark was
 // measured by process pairs in a run that takes turns: its calls spend too

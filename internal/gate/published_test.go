@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 func TestNewPlan(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // wireEntry is an Entry as one JSON line: optional numbers are left out

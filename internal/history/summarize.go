@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Meta says where a run was measured: what every entry of the run

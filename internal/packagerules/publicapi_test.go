@@ -17,7 +17,7 @@ const module = "github.com/gobench-dyn/gobench-dyn"
 // (CONTRIBUTING.md, "How it is built"): the engine and the policies other
 // programs may drive, and the raw record schema and policy protocol their
 // APIs speak.
-var publicPackages = []string{"rmit", "stopper", "optime", "record", "policy"}
+var publicPackages = []string{"rmit", "stopper", "optime", "rmit/record", "stopper/policy"}
 
 // TestPublicAPIUsesOnlyPublicTypes fails when an exported identifier of a
 // public package mentions a type declared under an internal/ directory:

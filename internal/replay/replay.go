@@ -37,9 +37,9 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // Options configure a replay.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

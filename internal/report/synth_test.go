@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // synthBench describes one synthetic benchmark.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A row is one benchmark's line in the results table, formatted.

@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"golang.org/x/perf/benchfmt"
 )
 

@@ -22,7 +22,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/dataset"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Format is a kind of results file.

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // workingTree is how a comparison names code under test that is not a

@@ -2,7 +2,7 @@ package session
 
 import (
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Drift is a benchmark whose slices trend inside its processes.

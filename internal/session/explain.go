@@ -17,8 +17,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/explain"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // An Explained is where the change of one comparison went: the diff of

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/explain"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // explainSuites returns both versions of package m with the benchmarks

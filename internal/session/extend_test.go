@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/impact"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // findImpact decides which benchmarks of the baseline the change from it

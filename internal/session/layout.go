@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // DefaultLayouts is how many links with randomised code layouts each

@@ -5,8 +5,8 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // observer writes results as they come and reports progress. With a

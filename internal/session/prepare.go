@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // prepared is the suite of a run: the code under test and, with a

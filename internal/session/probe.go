@@ -9,7 +9,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/leftover"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

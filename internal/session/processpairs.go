@@ -1,8 +1,8 @@
 package session
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // ProcessPairs implements rmit.PairingObserver: the comparison says which

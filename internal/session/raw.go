@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // rawFile is the --raw output: appended to and flushed record by record,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // readResume reads the raw file of the run to resume and checks that it

@@ -18,8 +18,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // run is one run in progress.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
-	"github.com/gobench-dyn/gobench-dyn/policy"
-	"github.com/gobench-dyn/gobench-dyn/record"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // The statuses of a benchmark at the end of a run, worst first: the order

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // unit returns the identity b is sharded by: its package and its name

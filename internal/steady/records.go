@@ -1,7 +1,7 @@
 package steady
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // An Input is one benchmark's series: its processes' values in order,

@@ -25,7 +25,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/dataset"
 	"github.com/gobench-dyn/gobench-dyn/optime"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // methods maps each metric to the published result folder of its method.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
-	"github.com/gobench-dyn/gobench-dyn/record"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -3,7 +3,7 @@ package policy_test
 import (
 	"fmt"
 
-	"github.com/gobench-dyn/gobench-dyn/policy"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // twoIterations is a policy another program might write: one warmup slice
