@@ -18,7 +18,7 @@ import (
 )
 
 // cacheVersion changes when what the cache holds changes meaning.
-const cacheVersion = "impact-coverage-2"
+const cacheVersion = "impact-coverage-3"
 
 // makeCacheKey returns the key of the baseline's coverage: everything that
 // decides what its build executes, the commit, go.mod and go.sum, the
@@ -50,6 +50,10 @@ type cacheEntry struct {
 	Benchmark string      `json:"bench"`
 	Executed  [][2]string `json:"executed"`
 	Leaves    []string    `json:"leaves,omitempty"`
+	// Reads are the repository's files its process opened or stat'd,
+	// as [op, path]; Logged says the file log was complete.
+	Reads  [][2]string `json:"reads,omitempty"`
+	Logged bool        `json:"logged,omitempty"`
 }
 
 func (a *analysis) cachePath(key string) (string, error) {
@@ -82,9 +86,12 @@ func (a *analysis) readCache(key string) (map[benchKey]*profiled, bool) {
 	}
 	out := map[benchKey]*profiled{}
 	for _, e := range entries {
-		p := &profiled{Executed: make([]declKey, len(e.Executed)), Leaves: e.Leaves}
+		p := &profiled{Executed: make([]declKey, len(e.Executed)), Leaves: e.Leaves, Logged: e.Logged}
 		for i, x := range e.Executed {
 			p.Executed[i] = declKey{x[0], x[1]}
+		}
+		for _, x := range e.Reads {
+			p.Reads = append(p.Reads, fileAccess{Op: x[0], Path: x[1]})
 		}
 		out[benchKey{e.Package, e.Benchmark}] = p
 	}
@@ -102,9 +109,12 @@ func (a *analysis) writeCache(key string, got map[benchKey]*profiled) error {
 	}
 	entries := []cacheEntry{}
 	for k, p := range got {
-		e := cacheEntry{Package: k[0], Benchmark: k[1], Executed: [][2]string{}, Leaves: p.Leaves}
+		e := cacheEntry{Package: k[0], Benchmark: k[1], Executed: [][2]string{}, Leaves: p.Leaves, Logged: p.Logged}
 		for _, x := range p.Executed {
 			e.Executed = append(e.Executed, [2]string{x.Pkg, x.Name})
+		}
+		for _, x := range p.Reads {
+			e.Reads = append(e.Reads, [2]string{x.Op, x.Path})
 		}
 		entries = append(entries, e)
 	}

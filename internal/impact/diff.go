@@ -31,33 +31,49 @@ const fileLevel = "file "
 
 func (k declKey) String() string { return k.Pkg + "." + k.Name }
 
-// A tree is one version of the module as package loading saw it.
+// A tree is one version of the repository as package loading saw it.
 type tree struct {
-	root string // the main module's directory
+	// root is the repository's top-level directory: every package whose
+	// sources lie below it is local, whichever module holds it (the
+	// main module, a workspace module, a module replaced by a local
+	// path, a vendored copy).
+	root string
+	// work is the go.work file the go command uses in the tree, or "".
+	work string
 	pkgs []*packages.Package
 	// local are the packages whose sources lie in the tree, by ID.
 	local map[string]*packages.Package
+	// declFiles names the file of each declaration declHashes saw, by
+	// path relative to the root.
+	declFiles map[declKey]string
 }
 
 // isLocal reports whether dir lies in the tree: its code can differ
 // between the versions, where the code of dependencies is fixed by
 // go.mod and go.sum.
 func (t *tree) isLocal(dir string) bool {
-	return dir == t.root || strings.HasPrefix(dir, t.root+string(filepath.Separator))
+	return within(t.root, dir)
 }
 
-// load loads the packages patterns match in dir with their tests and
-// everything they import.
-func load(cfg *packages.Config, patterns []string) (*tree, error) {
+// within reports whether path is dir or lies below it.
+func within(dir, path string) bool {
+	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
+}
+
+// load loads the packages patterns match in cfg.Dir with their tests and
+// everything they import. root is the repository's top-level directory;
+// "" takes the main module's (the first, in a workspace).
+func load(cfg *packages.Config, patterns []string, root string) (*tree, error) {
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{pkgs: pkgs, local: map[string]*packages.Package{}}
+	t := &tree{root: realPath(root), pkgs: pkgs, local: map[string]*packages.Package{}}
 	var errs []string
+	main := ""
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module != nil && p.Module.Main && t.root == "" {
-			t.root = p.Module.Dir
+		if p.Module != nil && p.Module.Main && main == "" {
+			main = p.Module.Dir
 		}
 		for _, e := range p.Errors {
 			errs = append(errs, e.Error())
@@ -66,15 +82,43 @@ func load(cfg *packages.Config, patterns []string) (*tree, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), strings.Join(errs[:min(len(errs), 5)], "; "))
 	}
-	if t.root == "" {
+	if main == "" {
 		return nil, fmt.Errorf("loading %s: no package of the main module", strings.Join(patterns, " "))
 	}
+	if t.root == "" {
+		t.root = realPath(main)
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if len(p.GoFiles) > 0 && t.isLocal(filepath.Dir(p.GoFiles[0])) {
+		if len(p.GoFiles) > 0 && t.isLocal(realPath(filepath.Dir(p.GoFiles[0]))) {
 			t.local[p.ID] = p
 		}
 	})
 	return t, nil
+}
+
+// realPath returns path absolute with its links resolved, so that a tree
+// reached through a link (a temporary directory) compares with the paths
+// the go command reports; as it is when it cannot.
+func realPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	return path
+}
+
+// rel returns path relative to the tree's root, with slashes.
+func (t *tree) rel(path string) (string, error) {
+	r, err := filepath.Rel(t.root, realPath(path))
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(r), nil
 }
 
 // files returns every file of the local packages that goes into a build,
@@ -83,7 +127,7 @@ func (t *tree) files() (map[[2]string][32]byte, error) {
 	out := map[[2]string][32]byte{}
 	for _, p := range t.local {
 		for _, f := range slices.Concat(p.GoFiles, p.OtherFiles, p.EmbedFiles) {
-			rel, err := filepath.Rel(t.root, f)
+			rel, err := t.rel(f)
 			if err != nil {
 				return nil, err
 			}
@@ -101,15 +145,44 @@ func (t *tree) files() (map[[2]string][32]byte, error) {
 	return out, nil
 }
 
-// moduleFiles returns the content of go.mod, go.sum and go.work at the
-// root, which decide every dependency's code.
+// moduleFiles returns the content of the files that decide every
+// dependency's code: go.mod, go.sum and vendor/modules.txt of every
+// module with a local package, and the workspace's go.work and
+// go.work.sum.
 func (t *tree) moduleFiles() string {
 	var b strings.Builder
-	for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
-		data, _ := os.ReadFile(filepath.Join(t.root, name))
-		fmt.Fprintf(&b, "%s %d\n%s\n", name, len(data), data)
+	for _, dir := range t.moduleDirs() {
+		for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum", "vendor/modules.txt"} {
+			data, _ := os.ReadFile(filepath.Join(t.root, dir, name))
+			fmt.Fprintf(&b, "%s/%s %d\n%s\n", dir, name, len(data), data)
+		}
 	}
 	return b.String()
+}
+
+// moduleDirs returns the directories, relative to the root, of the
+// modules that hold a local package, of the root itself, and of the
+// workspace file in use, sorted.
+func (t *tree) moduleDirs() []string {
+	dirs := []string{"."}
+	if t.work != "" {
+		if rel, err := t.rel(filepath.Dir(t.work)); err == nil && !strings.HasPrefix(rel, "..") {
+			dirs = append(dirs, rel)
+		}
+	}
+	for _, p := range t.local {
+		if m := p.Module; m != nil {
+			dir := m.Dir
+			if m.Replace != nil && m.Replace.Dir != "" {
+				dir = m.Replace.Dir
+			}
+			if rel, err := t.rel(dir); err == nil && dir != "" && !strings.HasPrefix(rel, "..") {
+				dirs = append(dirs, rel)
+			}
+		}
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // testDeps returns, for each package with tests, the import paths its
@@ -144,6 +217,7 @@ func (t *tree) testDeps() map[string][]string {
 // compiler directives do.
 func (t *tree) declHashes() (map[declKey][32]byte, error) {
 	out := map[declKey][32]byte{}
+	t.declFiles = map[declKey]string{}
 	done := map[string]bool{}
 	for _, p := range t.local {
 		for _, name := range p.GoFiles {
@@ -155,7 +229,11 @@ func (t *tree) declHashes() (map[declKey][32]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := hashFile(out, p.PkgPath, name, src); err != nil {
+			rel, err := t.rel(name)
+			if err != nil {
+				return nil, err
+			}
+			if err := hashFile(out, t.declFiles, p.PkgPath, name, rel, src); err != nil {
 				return nil, err
 			}
 		}
@@ -163,8 +241,9 @@ func (t *tree) declHashes() (map[declKey][32]byte, error) {
 	return out, nil
 }
 
-// hashFile adds the declarations of one file to out.
-func hashFile(out map[declKey][32]byte, pkg, name string, src []byte) error {
+// hashFile adds the declarations of one file to out, and names the file
+// rel of each in files.
+func hashFile(out map[declKey][32]byte, files map[declKey]string, pkg, name, rel string, src []byte) error {
 	fset := token.NewFileSet()
 	f, err := parseFile(fset, name, src)
 	if err != nil {
@@ -217,6 +296,7 @@ func hashFile(out map[declKey][32]byte, pkg, name string, src []byte) error {
 	}
 	add := func(name string, h []byte) {
 		k := declKey{pkg, name}
+		files[k] = rel
 		prev, ok := out[k]
 		sum := sha256.Sum256(h)
 		if ok {

@@ -29,6 +29,10 @@ import (
 type profiled struct {
 	Executed []declKey
 	Leaves   []string
+	// Reads are the files and directories of the repository its
+	// process opened or stat'd; Logged says the file log was complete.
+	Reads  []fileAccess
+	Logged bool
 }
 
 // A benchKey names a top-level or leaf benchmark of a package.
@@ -156,7 +160,8 @@ func (a *analysis) profile(ctx context.Context, pkg, name, pattern string) (*pro
 	}
 	a.profiles++
 	prof := filepath.Join(a.profDir(), strconv.Itoa(a.profiles)+".out")
-	args := append([]string{"-test.bench=" + pattern, "-test.benchtime=1x"}, a.opts.TestArgs...)
+	log := strings.TrimSuffix(prof, ".out") + ".log"
+	args := append([]string{"-test.bench=" + pattern, "-test.benchtime=1x", "-test.testlogfile=" + log}, a.opts.TestArgs...)
 	profile, out, err := a.opts.Coverage.ProfileOutput(ctx, p, prof, args...)
 	if errors.Is(err, rmit.ErrInterrupted) {
 		return nil, err
@@ -166,6 +171,7 @@ func (a *analysis) profile(ctx context.Context, pkg, name, pattern string) (*pro
 		return nil, nil
 	}
 	got := &profiled{Executed: []declKey{}, Leaves: leavesOf(out, name)}
+	got.Reads, got.Logged = a.base.readLog(log, p.Dir)
 	for i := range coverage.Exercised(cb.fns, profile, nil) {
 		got.Executed = append(got.Executed, cb.keys[i])
 	}

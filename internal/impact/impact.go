@@ -29,8 +29,8 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -49,6 +49,15 @@ type Options struct {
 	// HeadDir and BaseDir are the same directory in the two trees: the
 	// code under test and the baseline's worktree.
 	HeadDir, BaseDir string
+	// HeadRoot and BaseRoot are the repository's top-level directory in
+	// the two trees: every package whose sources lie below it is
+	// compared, whichever module holds it, and every path below it
+	// that differs is accounted for. "" is the main module's directory.
+	HeadRoot, BaseRoot string
+	// Changed are the paths that differ between the trees, relative to
+	// the roots (git diff --name-only, and untracked files); nil
+	// compares every file below the roots.
+	Changed []string
 	// BaseRev is the baseline's commit, which keys the coverage cache;
 	// "" caches nothing.
 	BaseRev string
@@ -104,6 +113,9 @@ type Report struct {
 	// packages where something outside declarations differs.
 	Changed  []string
 	Packages []string
+	// Paths accounts for every path the change touches: its kind and
+	// the benchmarks it reaches.
+	Paths []Path
 	// The time each step took, deciding per leaf included, and whether
 	// the coverage came from the cache.
 	Diff, Coverage, CallGraph, Leaves time.Duration
@@ -147,7 +159,9 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	a.changedDecls()
 	a.rep.Diff = time.Since(start)
-	if len(a.changed) == 0 && len(a.wide) == 0 && len(a.depsDiffer) == 0 && a.rep.Everything == "" {
+	code := len(a.changed) > 0 || len(a.wide) > 0 || len(a.depsDiffer) > 0
+	defer a.sourceReaches()
+	if !code && len(a.reads) == 0 && a.rep.Everything == "" {
 		// Files differ only in what the compiler does not read
 		// (comments, layout): nothing to follow.
 		return a.rep, nil
@@ -165,7 +179,10 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	a.rep.Coverage = time.Since(start)
 	start = time.Now()
-	a.decide(executed)
+	if code {
+		a.decide(executed)
+	}
+	a.decideReads(a.reads, executed)
 	a.rep.CallGraph = time.Since(start)
 	start = time.Now()
 	if err := a.decideLeaves(ctx, executed); err != nil {
@@ -185,10 +202,16 @@ type analysis struct {
 	nothing bool
 	// touched are the import paths of local packages with a file that
 	// differs; wide, those where something outside declarations
-	// differs; changed, the declarations that differ.
+	// differs; changed, the declarations that differ, or use one that
+	// does; differs, those whose own tokens differ, file-level ones
+	// included.
 	touched map[string]bool
 	wide    map[string]bool
 	changed map[declKey]bool
+	differs map[declKey]bool
+	// reads are the indexes in rep.Paths of the changed files that
+	// reach a benchmark only by being read at run time.
+	reads []int
 	// depsDiffer names the packages whose test binaries link other
 	// packages in the two versions; baseDeps, what each links in the
 	// baseline.
@@ -221,12 +244,14 @@ const lightMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiled
 // over without building anything.
 func (a *analysis) compareFiles(ctx context.Context) error {
 	var err error
-	if a.head, err = load(a.config(ctx, a.opts.HeadDir, lightMode), a.opts.Patterns); err != nil {
+	if a.head, err = load(a.config(ctx, a.opts.HeadDir, lightMode), a.opts.Patterns, a.opts.HeadRoot); err != nil {
 		return fmt.Errorf("the code under test: %w", err)
 	}
-	if a.base, err = load(a.config(ctx, a.opts.BaseDir, lightMode), a.opts.Patterns); err != nil {
+	if a.base, err = load(a.config(ctx, a.opts.BaseDir, lightMode), a.opts.Patterns, a.opts.BaseRoot); err != nil {
 		return fmt.Errorf("the baseline: %w", err)
 	}
+	a.head.work = goWork(ctx, a.opts.HeadDir, nil)
+	a.base.work = goWork(ctx, a.opts.BaseDir, nil)
 	if a.rep.Benchmarks, err = listBenchmarks(a.base, a.first); err != nil {
 		return err
 	}
@@ -241,8 +266,14 @@ func (a *analysis) compareFiles(ctx context.Context) error {
 	}
 	if a.opts.Overlay != "" {
 		a.rep.Everything = "--overlay replaces files of the code under test"
-	} else if a.head.moduleFiles() != a.base.moduleFiles() {
-		a.rep.Everything = "go.mod, go.sum or go.work differs"
+	}
+	changed, err := a.changedPaths()
+	if err != nil {
+		return fmt.Errorf("finding the paths that differ: %w", err)
+	}
+	a.reads = a.classify(changed)
+	if a.rep.Everything == "" && a.head.moduleFiles() != a.base.moduleFiles() {
+		a.rep.Everything = "go.mod, go.sum, go.work or vendor/modules.txt differs"
 	}
 	hf, err := a.head.files()
 	if err != nil {
@@ -270,7 +301,7 @@ func (a *analysis) compareFiles(ctx context.Context) error {
 			a.depsDiffer[p] = true
 		}
 	}
-	a.nothing = len(a.touched) == 0 && len(a.depsDiffer) == 0 && a.rep.Everything == ""
+	a.nothing = len(a.touched) == 0 && len(a.depsDiffer) == 0 && len(a.reads) == 0 && a.rep.Everything == ""
 	return nil
 }
 
@@ -359,10 +390,11 @@ func (a *analysis) loadBase(ctx context.Context) error {
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
 		packages.NeedModule | packages.NeedEmbedFiles | packages.NeedForTest
-	t, err := load(a.config(ctx, a.opts.BaseDir, mode), slices.Compact(paths))
+	t, err := load(a.config(ctx, a.opts.BaseDir, mode), slices.Compact(paths), a.base.root)
 	if err != nil {
 		return fmt.Errorf("the baseline: %w", err)
 	}
+	t.work = a.base.work
 	a.base = t
 	return nil
 }
@@ -391,6 +423,7 @@ func (a *analysis) changedDecls() {
 			a.changed[k] = true
 		}
 	}
+	a.differs = maps.Clone(a.changed)
 	for k := range a.changed {
 		if strings.HasPrefix(k.Name, fileLevel) {
 			a.wide[k.Pkg] = true
@@ -443,7 +476,7 @@ func (t *tree) isEmbedded(k [2]string) bool {
 			continue
 		}
 		for _, f := range p.EmbedFiles {
-			if rel, _ := filepath.Rel(t.root, f); rel == k[1] {
+			if rel, _ := t.rel(f); rel == k[1] {
 				return true
 			}
 		}

@@ -107,25 +107,33 @@ func TestChangeKinds(t *testing.T) {
 	}
 }
 
-// TestNothingDiffers: a change to a file no build reads (documentation)
-// leaves every benchmark unaffected without building anything.
+// TestNothingDiffers: with no file that differs, nothing is built; a
+// change to a file no build reads and no benchmark opens (documentation)
+// leaves every benchmark unaffected, accounted for as a file no process
+// reads.
 func TestNothingDiffers(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "base")
 	copyTree(t, "testdata/kinds", base)
 	head := filepath.Join(t.TempDir(), "head")
 	copyTree(t, "testdata/kinds", head)
-	require.NoError(t, os.WriteFile(filepath.Join(head, "README.md"), []byte("docs\n"), 0o644))
 	tmp := t.TempDir()
 	rep, err := Analyze(context.Background(), Options{HeadDir: head, BaseDir: base, Patterns: []string{"./..."}, TempDir: tmp})
 	require.NoError(t, err)
 	assert.Len(t, rep.Benchmarks, 13)
-	assert.Empty(t, rep.Changed)
-	for _, b := range rep.Benchmarks {
-		assert.False(t, b.Affected, b.Name)
-	}
+	assert.Empty(t, rep.Paths)
 	entries, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing was built")
+
+	require.NoError(t, os.WriteFile(filepath.Join(head, "README.md"), []byte("docs\n"), 0o644))
+	rep, err = Analyze(context.Background(), Options{HeadDir: head, BaseDir: base, Patterns: []string{"./..."}, TempDir: t.TempDir()})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Changed)
+	for _, b := range rep.Benchmarks {
+		assert.False(t, b.Affected, "%s: %s", b.Name, b.Why)
+	}
+	require.Len(t, rep.Paths, 1)
+	assert.Equal(t, Path{Path: "README.md", Kind: PathRead, Why: "no benchmark's process reads it, its directory or a file beside it"}, rep.Paths[0])
 }
 
 // TestOnlyCommentsDiffer: a change to comments and layout alone leaves

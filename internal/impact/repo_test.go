@@ -1,0 +1,112 @@
+package impact
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// analyzeEdits copies the repository fixture src twice, applies edits to
+// the code under test, and analyzes the packages of dir (relative to the
+// repository's top level) against the untouched copy. A nil edit.old adds
+// the file.
+func analyzeEdits(t *testing.T, src, dir, cache string, edits []edit) *Report {
+	t.Helper()
+	base, head := filepath.Join(t.TempDir(), "base"), filepath.Join(t.TempDir(), "head")
+	copyTree(t, src, base)
+	copyTree(t, src, head)
+	for _, e := range edits {
+		path := filepath.Join(head, e.file)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Contains(t, string(b), e.old)
+		require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), e.old, e.new, 1)), 0o644))
+	}
+	rep, err := Analyze(context.Background(), Options{
+		HeadDir: filepath.Join(head, dir), BaseDir: filepath.Join(base, dir), HeadRoot: head, BaseRoot: base,
+		BaseRev: "testdata", Patterns: []string{"./..."}, CacheDir: cache, TempDir: t.TempDir(),
+	})
+	require.NoError(t, err)
+	return rep
+}
+
+// affectedNames returns the names of the affected benchmarks of rep.
+func affectedNames(rep *Report) []string {
+	var out []string
+	for _, b := range rep.Benchmarks {
+		if b.Affected {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// TestRepositoryShapes changes one thing at a time in a repository of
+// several modules, testdata/repo: a workspace module, a module replaced
+// by a local path, files read at run time inside and outside the
+// package, an embedded file, module files and documentation. Each change
+// reaches exactly the benchmarks that execute or read it, and every path
+// is accounted for.
+func TestRepositoryShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs coverage binaries")
+	}
+	cache := t.TempDir()
+	all := []string{"BenchmarkEmbedded", "BenchmarkLib", "BenchmarkOwn", "BenchmarkRead", "BenchmarkRep", "BenchmarkShared"}
+	cases := []struct {
+		name     string
+		edit     edit
+		kind     PathKind
+		affected []string
+	}{
+		{"own module", edit{"bench/bench.go", "return n + 1", "return n + 2"}, PathSource, []string{"BenchmarkOwn"}},
+		{"workspace module", edit{"lib/lib.go", "s += i", "s += 2 * i"}, PathSource, []string{"BenchmarkLib"}},
+		{"replaced module", edit{"rep/rep.go", "return 2 * n", "return 4 * n"}, PathSource, []string{"BenchmarkRep"}},
+		{"file read in the package", edit{"bench/testdata/input.txt", "input", strings.Repeat("input ", 20)}, PathRead, []string{"BenchmarkRead"}},
+		{"file read outside the package", edit{"shared/table.txt", "1 2", "1 2 5 6"}, PathRead, []string{"BenchmarkShared"}},
+		{"embedded file", edit{"bench/data.txt", "embedded", "embedded, longer"}, PathPackageFile, all},
+		{"go.work", edit{"go.work", "go 1.26", "go 1.26\n\n// a comment"}, PathModule, all},
+		{"replaced module's go.mod", edit{"rep/go.mod", "go 1.26", "go 1.26\n\n// a comment"}, PathModule, all},
+		{"documentation", edit{"README.md", "for the impact tests", "for the tests of impact"}, PathRead, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep := analyzeEdits(t, "testdata/repo", "bench", cache, []edit{c.edit})
+			require.Len(t, rep.Benchmarks, len(all), "every benchmark of the baseline is listed")
+			assert.Equal(t, c.affected, affectedNames(rep))
+			require.Len(t, rep.Paths, 1, "the one changed path is accounted for")
+			assert.Equal(t, c.edit.file, rep.Paths[0].Path)
+			assert.Equal(t, c.kind, rep.Paths[0].Kind)
+			if c.kind == PathSource || c.kind == PathRead {
+				for _, name := range c.affected {
+					assert.Contains(t, rep.Paths[0].Reaches, "example.com/bench."+name)
+				}
+			}
+			for _, b := range rep.Benchmarks {
+				t.Logf("%s affected=%v %s", b.Name, b.Affected, b.Why)
+			}
+		})
+	}
+}
+
+// TestVendoredDependency: a change to a vendored copy of a dependency
+// reaches the benchmark that calls it, and no other.
+func TestVendoredDependency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs coverage binaries")
+	}
+	rep := analyzeEdits(t, "testdata/vendored", ".", t.TempDir(), []edit{{"vendor/example.com/vend/vend.go", "return 3 * n", "return 6 * n"}})
+	assert.Equal(t, []string{"BenchmarkVend"}, affectedNames(rep))
+	require.Len(t, rep.Paths, 1)
+	assert.Equal(t, PathSource, rep.Paths[0].Kind)
+
+	rep = analyzeEdits(t, "testdata/vendored", ".", t.TempDir(), []edit{{"vendor/modules.txt", "## explicit", "## explicit; go 1.26"}})
+	assert.Equal(t, []string{"BenchmarkOwn", "BenchmarkVend"}, affectedNames(rep))
+	require.Len(t, rep.Paths, 1)
+	assert.Equal(t, PathModule, rep.Paths[0].Kind)
+}

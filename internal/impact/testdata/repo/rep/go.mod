@@ -1,0 +1,3 @@
+module example.com/rep
+
+go 1.26

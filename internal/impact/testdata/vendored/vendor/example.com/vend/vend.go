@@ -1,0 +1,7 @@
+// Package vend is a vendored dependency.
+package vend
+
+// Vend triples n.
+func Vend(n int) int {
+	return 3 * n
+}
