@@ -449,10 +449,10 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 
 // UnaffectedNote is what a comparison of a benchmark that was not
 // measured says.
-const UnaffectedNote = "not measured: executes no code that differs"
+const UnaffectedNote = "not measured: executes no code and reads no file that differs"
 
 // unaffected returns a comparison for each benchmark r's events say was
-// not measured, for it executes no code that differs, unless it was
+// not measured, for it executes no code and reads no file that differs, unless it was
 // measured all the same. It comes after the corrections for multiple
 // comparisons, which count only what was measured.
 func unaffected(r *record.Run, measured map[record.Bench][]record.Key) []Comparison {

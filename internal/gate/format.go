@@ -290,7 +290,7 @@ func rowNote(c Comparison) string {
 // measured mean.
 func (r *Result) writeUnaffected(w io.Writer) {
 	if n := r.Count(Unaffected); n > 0 {
-		fmt.Fprintf(w, "\nunaffected: %d %s, not measured: %s no code that differs\n", n, pick(n == 1, "benchmark", "benchmarks"), pick(n == 1, "it executes", "they execute"))
+		fmt.Fprintf(w, "\nunaffected: %d %s, not measured: %s no code and %s no file that differs\n", n, pick(n == 1, "benchmark", "benchmarks"), pick(n == 1, "it executes", "they execute"), pick(n == 1, "reads", "read"))
 	}
 }
 

@@ -39,7 +39,7 @@ func TestUnaffectedIsItsOwnOutcome(t *testing.T) {
 	line := lineWith(text.String(), "Y ")
 	assert.Contains(t, line, "unaffected")
 	assert.NotContains(t, line, "no change")
-	assert.Contains(t, text.String(), "unaffected: 1 benchmark, not measured: it executes no code that differs")
+	assert.Contains(t, text.String(), "unaffected: 1 benchmark, not measured: it executes no code and reads no file that differs")
 
 	var md bytes.Buffer
 	require.NoError(t, res.WriteMarkdown(&md))

@@ -361,6 +361,8 @@ func (a *analysis) sourceReaches() {
 		switch {
 		case len(names) == 0:
 			x.Why = "no declaration differs"
+		case len(names) == 1:
+			x.Why = names[0] + " differs"
 		case len(names) <= 3:
 			x.Why = strings.Join(names, ", ") + " differ"
 		default:

@@ -144,3 +144,11 @@ func Precision(width, target float64, processes int) string {
 func Table(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 }
+
+// Plural writes n and noun, with an s unless n is 1: "1 path", "3 paths".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -35,7 +35,7 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
 	for _, l := range rep.UnaffectedLeaves() {
 		r.unaffectedLeaves = append(r.unaffectedLeaves, record.Bench{Package: l.Package, Benchmark: l.Name})
 	}
-	took := rep.Diff + rep.Coverage + rep.CallGraph + rep.Leaves
+	took := rep.Took()
 	cached := ""
 	if rep.Cached {
 		cached = ", coverage cached"
@@ -46,6 +46,7 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: impact: %d of %s can reach the change, %d unaffected%s (%s%s)\n",
 		len(rep.Benchmarks)-len(r.unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(r.unaffected), leaves, took.Round(10e6), cached)
+	fmt.Fprintf(r.log, "gobench-dyn: impact: %s\n", rep.PathSummary())
 	if rep.Everything != "" {
 		fmt.Fprintf(r.log, "gobench-dyn: impact: every benchmark is measured: %s\n", rep.Everything)
 	}
@@ -85,7 +86,7 @@ func (r *run) analyze(ctx context.Context, co *Checkout, tmp string) (*impact.Re
 		patterns = []string{"./..."}
 	}
 	return impact.Analyze(ctx, impact.Options{
-		HeadDir: cmp.Or(o.Dir, "."), BaseDir: co.Dir, BaseRev: co.Rev,
+		HeadDir: cmp.Or(o.Dir, "."), BaseDir: co.Dir, BaseRev: co.Rev, HeadRoot: co.HeadRoot, BaseRoot: co.Root, Changed: co.Paths,
 		Patterns: patterns, Bench: o.Bench, BuildFlags: buildFlags(o, ""), Overlay: o.Overlay, TestArgs: o.TestArgs,
 		TempDir: tmp, Coverage: coverage.Runner{Starter: r.env.Starter, Timeout: o.Timeout}, Log: r.log,
 	})

@@ -161,6 +161,12 @@ type Checkout struct {
 	// git status prints them: with any, the run compares the working
 	// tree, not a commit, with the baseline.
 	Changes []string
+	// Root and HeadRoot are the repository's top level in the checkout
+	// and in the code under test; Paths, the paths relative to them
+	// that differ between the two. The impact analysis accounts for
+	// each; with no roots, it compares the main module's files.
+	Root, HeadRoot string
+	Paths          []string
 }
 
 // A Pairing is how a baseline run pairs the two versions of a benchmark.

@@ -179,7 +179,12 @@ func (r *run) checkout(ctx context.Context, dir, rev, parent string) (*Checkout,
 		_ = wt.Remove()
 		return nil, err
 	}
-	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove, Changes: changes}, nil
+	paths, err := worktree.Diff(ctx, dir, wt.Rev)
+	if err != nil {
+		_ = wt.Remove()
+		return nil, err
+	}
+	return &Checkout{Dir: path, Rev: wt.Rev, Remove: wt.Remove, Changes: changes, Root: wt.Dir, HeadRoot: wt.Repo, Paths: paths}, nil
 }
 
 // turnOverlay writes the overlay of the turn hook for the module in dir

@@ -106,8 +106,8 @@ func (r *Result) WriteSummary(w io.Writer) {
 		100*sum.TimerShare(), render.Duration(sum.InTimer), render.Duration(sum.Measuring()),
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
 	if r.Unaffected > 0 {
-		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code that differs from --baseline %s\n",
-			plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), o.Baseline)
+		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code and %s no file that differs from --baseline %s\n",
+			plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), pick(r.Unaffected == 1, "reads", "read"), o.Baseline)
 	}
 	if o.Stop.Criterion != stopper.None {
 		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",

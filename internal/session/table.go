@@ -407,12 +407,7 @@ func roundUp(d time.Duration) string {
 }
 
 // plural writes n and noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func plural(n int, noun string) string { return render.Plural(n, noun) }
 
 func pick(one bool, a, b string) string {
 	if one {

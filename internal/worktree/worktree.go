@@ -159,6 +159,32 @@ func Changes(ctx context.Context, dir string) ([]string, error) {
 	return changes, nil
 }
 
+// Diff lists the paths, relative to the top level of the repository
+// holding dir, that differ between rev and the working tree: tracked
+// files changed since rev (staged or not, renames as a removal and an
+// addition), and untracked files git does not ignore.
+func Diff(ctx context.Context, dir, rev string) ([]string, error) {
+	top, err := TopLevel(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	tracked, err := gitRaw(ctx, top, "diff", "--name-only", "--no-renames", "-z", rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := gitRaw(ctx, top, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, err
+	}
+	paths := []string{} // none differs: not nil, which would mean unknown
+	for p := range strings.SplitSeq(tracked+untracked, "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
 // isGoFile reports whether path is a file the go command builds from.
 func isGoFile(path string) bool {
 	base := filepath.Base(strings.Trim(path, `"`))

@@ -151,7 +151,7 @@ const (
 	EventInterrupt  = "interrupted" // the run was interrupted; the file is partial
 	EventEnd        = "end"         // the run finished; the file is complete
 	// EventUnaffected: a benchmark of a baseline run was not measured,
-	// as it executes no code that differs between the versions; Reason
+	// as it executes no code and reads no file that differs between the versions; Reason
 	// says what was found.
 	EventUnaffected = "unaffected"
 	// EventResumed opens the records appended by gobench-dyn run
