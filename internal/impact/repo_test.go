@@ -2,13 +2,19 @@ package impact
 
 import (
 	"context"
+	"encoding/json"
+	"go/ast"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/inject"
 )
 
 // analyzeEdits copies the repository fixture src twice, applies edits to
@@ -109,4 +115,92 @@ func TestVendoredDependency(t *testing.T) {
 	assert.Equal(t, []string{"BenchmarkOwn", "BenchmarkVend"}, affectedNames(rep))
 	require.Len(t, rep.Paths, 1)
 	assert.Equal(t, PathModule, rep.Paths[0].Kind)
+}
+
+// TestEverySlowedFunctionIsReached slows each function of the modules of
+// testdata/repo in turn (a loop at the start of its body), and checks that
+// every benchmark whose baseline coverage executes it comes out affected,
+// and every other one unaffected: in this repository no benchmark can
+// call a function it does not execute.
+func TestEverySlowedFunctionIsReached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs coverage binaries")
+	}
+	var funcs [][2]string // file, function
+	for _, file := range []string{"bench/bench.go", "lib/lib.go", "rep/rep.go"} {
+		src, err := os.ReadFile(filepath.Join("testdata/repo", file))
+		require.NoError(t, err)
+		f, err := parseFile(token.NewFileSet(), file, src)
+		require.NoError(t, err)
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				funcs = append(funcs, [2]string{file, inject.FuncName(fd)})
+			}
+		}
+	}
+	require.Len(t, funcs, 5)
+	cache := t.TempDir()
+	for _, fn := range funcs {
+		t.Run(fn[1], func(t *testing.T) {
+			base, head := filepath.Join(t.TempDir(), "base"), filepath.Join(t.TempDir(), "head")
+			copyTree(t, "testdata/repo", base)
+			copyTree(t, "testdata/repo", head)
+			path := filepath.Join(head, fn[0])
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, slowDown(t, src, fn[1]), 0o644))
+			rep, err := Analyze(context.Background(), Options{
+				HeadDir: filepath.Join(head, "bench"), BaseDir: filepath.Join(base, "bench"), HeadRoot: head, BaseRoot: base,
+				BaseRev: "testdata", Patterns: []string{"./..."}, CacheDir: cache, TempDir: t.TempDir(),
+			})
+			require.NoError(t, err)
+			executed := cachedCoverage(t, cache)
+			pkgPath := map[string]string{"bench/bench.go": "example.com/bench", "lib/lib.go": "example.com/lib", "rep/rep.go": "example.com/rep"}[fn[0]]
+			var executes []string
+			for _, b := range rep.Benchmarks {
+				if slices.Contains(executed[b.Name], declKey{pkgPath, fn[1]}) {
+					executes = append(executes, b.Name)
+				}
+			}
+			require.NotEmpty(t, executes, "some benchmark executes %s", fn[1])
+			assert.Equal(t, executes, affectedNames(rep))
+		})
+	}
+}
+
+// slowDown returns src with a busy loop at the start of the body of the
+// function called name.
+func slowDown(t *testing.T, src []byte, name string) []byte {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "x.go", src)
+	require.NoError(t, err)
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && inject.FuncName(fd) == name {
+			at := fset.Position(fd.Body.Lbrace).Offset + 1
+			return slices.Concat(src[:at], []byte("\n\tfor i := range 100000 {\n\t\tslowSink += i\n\t}\n"), src[at:], []byte("\nvar slowSink int\n"))
+		}
+	}
+	t.Fatalf("no function %s", name)
+	return nil
+}
+
+// cachedCoverage returns, per benchmark, the functions the baseline's
+// coverage in the cache dir saw it execute.
+func cachedCoverage(t *testing.T, dir string) map[string][]declKey {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	var entries []cacheEntry
+	require.NoError(t, json.Unmarshal(data, &entries))
+	out := map[string][]declKey{}
+	for _, e := range entries {
+		for _, x := range e.Executed {
+			out[e.Benchmark] = append(out[e.Benchmark], declKey{x[0], x[1]})
+		}
+	}
+	return out
 }
