@@ -30,3 +30,13 @@ func goSumFix(msg string) string {
 	}
 	return strings.TrimRight(msg, "\n") + "\nto add the missing go.sum entries, run:\n\tgo get -t " + strings.Join(pkgs, " ")
 }
+
+// workspaceHint adds to go list's message about a pattern outside every
+// module of a workspace how to name them all: at a workspace's root,
+// ./... matches no module unless the root is one.
+func workspaceHint(msg string) string {
+	if !strings.Contains(msg, "does not contain modules listed in go.work") {
+		return msg
+	}
+	return strings.TrimRight(msg, "\n") + "\nin a workspace, the pattern work names every package of its modules (go help packages)"
+}

@@ -31,3 +31,9 @@ func TestGoSumFix(t *testing.T) {
 	}
 	assert.Equal(t, "m.go:3:8: undefined: x", goSumFix("m.go:3:8: undefined: x"), "other messages are left alone")
 }
+
+func TestWorkspaceHint(t *testing.T) {
+	msg := "pattern ./...: directory prefix . does not contain modules listed in go.work or their selected dependencies"
+	assert.Contains(t, workspaceHint(msg), "the pattern work names every package")
+	assert.Equal(t, "no Go files", workspaceHint("no Go files"))
+}

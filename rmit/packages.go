@@ -91,7 +91,7 @@ func List(ctx context.Context, patterns []string, opts ListOptions) ([]*Package,
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), goSumFix(msg))
+		return nil, nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), workspaceHint(goSumFix(msg)))
 	}
 	var pkgs []*Package
 	var notes []Note
@@ -115,7 +115,7 @@ func List(ctx context.Context, patterns []string, opts ListOptions) ([]*Package,
 		pkgs = append(pkgs, &Package{ImportPath: lp.ImportPath, Dir: lp.Dir})
 	}
 	if len(loadErrs) > 0 {
-		return pkgs, notes, errors.New(goSumFix(strings.Join(loadErrs, "\n")))
+		return pkgs, notes, errors.New(workspaceHint(goSumFix(strings.Join(loadErrs, "\n"))))
 	}
 	// go list prints warnings such as "matched no packages" on stderr.
 	for line := range strings.Lines(stderr.String()) {

@@ -214,14 +214,20 @@ func (t *tree) testDeps() map[string][]string {
 
 // declHashes hashes every package-level declaration of the local
 // packages, token by token: positions, layout and comments do not count,
-// compiler directives do.
-func (t *tree) declHashes() (map[declKey][32]byte, error) {
+// compiler directives do. Only the packages in linked count, and their
+// test files only for those in tested, whose test binaries run: the
+// baseline's second load brings the test variants of every local package
+// and what they import, which no benchmark links.
+func (t *tree) declHashes(linked, tested map[string]bool) (map[declKey][32]byte, error) {
 	out := map[declKey][32]byte{}
 	t.declFiles = map[declKey]string{}
 	done := map[string]bool{}
 	for _, p := range t.local {
+		if !linked[strings.TrimSuffix(p.PkgPath, "_test")] {
+			continue
+		}
 		for _, name := range p.GoFiles {
-			if done[name] {
+			if done[name] || (strings.HasSuffix(name, "_test.go") && !tested[strings.TrimSuffix(p.PkgPath, "_test")]) {
 				continue
 			}
 			done[name] = true

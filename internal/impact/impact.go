@@ -209,6 +209,9 @@ type analysis struct {
 	wide    map[string]bool
 	changed map[declKey]bool
 	differs map[declKey]bool
+	// tested are the import paths of the packages whose test binaries
+	// run, and linked those of the local packages they link.
+	tested, linked map[string]bool
 	// reads are the indexes in rep.Paths of the changed files that
 	// reach a benchmark only by being read at run time.
 	reads []int
@@ -296,6 +299,18 @@ func (a *analysis) compareFiles(ctx context.Context) error {
 	}
 	a.depsDiffer = map[string]bool{}
 	hd, bd := a.head.testDeps(), a.base.testDeps()
+	a.tested, a.linked = map[string]bool{}, map[string]bool{}
+	for _, t := range []*tree{a.head, a.base} {
+		for _, p := range t.local {
+			a.linked[strings.TrimSuffix(p.PkgPath, "_test")] = true
+		}
+	}
+	for p := range hd {
+		a.tested[p] = true
+	}
+	for p := range bd {
+		a.tested[p] = true
+	}
 	for p, deps := range bd {
 		if !slices.Equal(deps, hd[p]) {
 			a.depsDiffer[p] = true
@@ -403,12 +418,12 @@ func (a *analysis) loadBase(ctx context.Context) error {
 // where something outside declarations does.
 func (a *analysis) changedDecls() {
 	a.changed, a.wide = map[declKey]bool{}, map[string]bool{}
-	hh, err := a.head.declHashes()
+	hh, err := a.head.declHashes(a.linked, a.tested)
 	if err != nil {
 		a.rep.Everything = "reading the code under test: " + err.Error()
 		return
 	}
-	bh, err := a.base.declHashes()
+	bh, err := a.base.declHashes(a.linked, a.tested)
 	if err != nil {
 		a.rep.Everything = "reading the baseline: " + err.Error()
 		return
@@ -434,12 +449,12 @@ func (a *analysis) changedDecls() {
 	hf, _ := a.head.otherFiles()
 	bf, _ := a.base.otherFiles()
 	for k, h := range hf {
-		if bf[k] != h {
+		if bf[k] != h && a.linked[k[0]] {
 			a.wide[k[0]] = true
 		}
 	}
 	for k, b := range bf {
-		if hf[k] != b {
+		if hf[k] != b && a.linked[k[0]] {
 			a.wide[k[0]] = true
 		}
 	}

@@ -210,6 +210,8 @@ func (a *analysis) classify(changed []string) (reads []int) {
 			} else {
 				x.Kind, x.Why = PathUnused, "no build of either version uses its module"
 			}
+		case strings.HasSuffix(p, "_test.go") && slices.Contains(pkgDirs, dir):
+			x.Kind, x.Why = PathSource, "a test file of a package whose test binary does not run"
 		case a.isDir(p):
 			x.Kind, x.Why = PathUnknown, "a directory or submodule, whose content is not compared"
 			if a.rep.Everything == "" {
@@ -359,6 +361,7 @@ func (a *analysis) sourceReaches() {
 		}
 		slices.Sort(names)
 		switch {
+		case len(names) == 0 && x.Why != "":
 		case len(names) == 0:
 			x.Why = "no declaration differs"
 		case len(names) == 1:

@@ -106,12 +106,13 @@ func TestVendoredDependency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs coverage binaries")
 	}
-	rep := analyzeEdits(t, "testdata/vendored", ".", t.TempDir(), []edit{{"vendor/example.com/vend/vend.go", "return 3 * n", "return 6 * n"}})
+	cache := t.TempDir()
+	rep := analyzeEdits(t, "testdata/vendored", ".", cache, []edit{{"vendor/example.com/vend/vend.go", "return 3 * n", "return 6 * n"}})
 	assert.Equal(t, []string{"BenchmarkVend"}, affectedNames(rep))
 	require.Len(t, rep.Paths, 1)
 	assert.Equal(t, PathSource, rep.Paths[0].Kind)
 
-	rep = analyzeEdits(t, "testdata/vendored", ".", t.TempDir(), []edit{{"vendor/modules.txt", "## explicit", "## explicit; go 1.26"}})
+	rep = analyzeEdits(t, "testdata/vendored", ".", cache, []edit{{"vendor/modules.txt", "## explicit", "## explicit; go 1.26"}})
 	assert.Equal(t, []string{"BenchmarkOwn", "BenchmarkVend"}, affectedNames(rep))
 	require.Len(t, rep.Paths, 1)
 	assert.Equal(t, PathModule, rep.Paths[0].Kind)
