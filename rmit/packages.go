@@ -15,7 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -124,4 +127,33 @@ func List(ctx context.Context, patterns []string, opts ListOptions) ([]*Package,
 		}
 	}
 	return pkgs, notes, nil
+}
+
+// FindModules returns the directories at or below dir that hold a
+// go.mod, as go work use -r finds them: directories named testdata or
+// vendor, or starting with a dot or an underscore, are left out, as the
+// go command leaves them out of ./... . The directories are absolute and
+// sorted, dir's own first when it is a module.
+func FindModules(dir string) ([]string, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var mods []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); p != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			mods = append(mods, p)
+		}
+		return nil
+	})
+	return mods, err
 }

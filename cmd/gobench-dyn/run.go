@@ -63,6 +63,9 @@ type RunOptions struct {
 	// can reach, "off" to measure all, "list" to list what the change
 	// reaches and measure nothing.
 	Impact string
+	// AllModules runs the packages in every module at or below the
+	// working directory.
+	AllModules bool
 	// Sequential stops each pair of a baseline run once its comparison
 	// is decided (gate.JudgePair) and runs the undecided on to the
 	// cap. EarlyVerdict is its deprecated former name.
@@ -133,7 +136,8 @@ when interrupted, after writing the results measured so far.`,
   gobench-dyn run -b 'Parse|Encode' --slice-time 200ms -o new.txt --raw new.jsonl ./...
   gobench-dyn run --stop none --suite-runs 3 --iterations 5 --slices 5 ./pkg/...
   gobench-dyn run ./pkg -- -test.short -size=100
-  gobench-dyn run --baseline merge-base:origin/main --json verdicts.json -o new.txt ./...`,
+  gobench-dyn run --baseline merge-base:origin/main --json verdicts.json -o new.txt ./...
+  gobench-dyn run --baseline merge-base:origin/main --all-modules ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Patterns = args
 			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
@@ -180,6 +184,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.StringVar(&opts.BaselineOut, "baseline-out", "", "write the baseline's benchstat-format results to `file`")
 	fs.StringVar(&opts.JSON, "json", "", "with --baseline, write every benchmark's verdict as JSON to `file` (- for stdout; docs/VERDICTS.md)")
 	fs.StringVar(&opts.Impact, "impact", "on", "with --baseline, measure only the benchmarks whose code the change can reach and report the others unaffected: on, off, or list (measure nothing, list which benchmarks the change reaches)")
+	fs.BoolVar(&opts.AllModules, "all-modules", false, "resolve the packages in every module at or below this directory (each go.mod, as go work use -r finds them), each as from its own directory, and measure them in one run; with a go.work, the pattern work does the same for its modules")
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
@@ -287,7 +292,7 @@ func (o *RunOptions) setSession() error {
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
-		Impact: o.Impact != "off" && o.Baseline != "",
+		Impact: o.Impact != "off" && o.Baseline != "", AllModules: o.AllModules,
 		Shard:  o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
 		Tool: "gobench-dyn " + toolVersion(),
 	}

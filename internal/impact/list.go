@@ -1,8 +1,10 @@
 package impact
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,3 +115,54 @@ func (p Path) reachCount(everything string) string {
 
 // Took is the whole analysis's time.
 func (r *Report) Took() time.Duration { return r.Diff + r.Coverage + r.CallGraph + r.Leaves }
+
+// Merge joins the reports of several modules' analyses into one, for one
+// list: their benchmarks side by side, and each changed path once, with
+// the strongest kind any analysis found for it and every benchmark it
+// reaches. Every report accounts for every path of the repository.
+func Merge(reps ...*Report) *Report {
+	if len(reps) == 1 {
+		return reps[0]
+	}
+	out := &Report{}
+	paths := map[string]int{}
+	for _, r := range reps {
+		out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
+		out.New = append(out.New, r.New...)
+		out.Everything = cmp.Or(out.Everything, r.Everything)
+		out.Changed = append(out.Changed, r.Changed...)
+		out.Packages = append(out.Packages, r.Packages...)
+		out.Diff += r.Diff
+		out.Coverage += r.Coverage
+		out.CallGraph += r.CallGraph
+		out.Leaves += r.Leaves
+		out.Cached = out.Cached || r.Cached
+		for _, p := range r.Paths {
+			i, ok := paths[p.Path]
+			if !ok {
+				paths[p.Path] = len(out.Paths)
+				out.Paths = append(out.Paths, p)
+				continue
+			}
+			q := &out.Paths[i]
+			if kindRank[p.Kind] > kindRank[q.Kind] {
+				q.Kind, q.Why = p.Kind, p.Why
+			}
+			q.Reaches = append(q.Reaches, p.Reaches...)
+		}
+	}
+	slices.Sort(out.Changed)
+	out.Changed = slices.Compact(out.Changed)
+	slices.Sort(out.Packages)
+	out.Packages = slices.Compact(out.Packages)
+	for i := range out.Paths {
+		p := &out.Paths[i]
+		if len(p.Reaches) > 0 && strings.HasPrefix(p.Why, "no benchmark") {
+			p.Why = ""
+		}
+	}
+	return out
+}
+
+// kindRank orders path kinds by what they reach, for Merge.
+var kindRank = map[PathKind]int{PathUnused: 0, PathRead: 1, PathSource: 2, PathPackageFile: 3, PathModule: 4, PathUnknown: 5}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
@@ -17,45 +19,60 @@ import (
 )
 
 // findImpact decides which benchmarks of the baseline the change from it
-// to the code under test can reach, before anything is built for
-// measuring: the others are not prepared, and are reported unaffected.
-// It reports whether no benchmark is left to measure. When the analysis
-// fails, every benchmark is measured.
-func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string) bool {
+// to the code under test can reach, module by module, before anything is
+// built for measuring: the others are not prepared, and are reported
+// unaffected. It returns the modules with benchmarks left to measure.
+// When the analysis of a module fails, all its benchmarks are measured.
+func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []module) []module {
 	fmt.Fprintf(r.log, "gobench-dyn: impact: finding the benchmarks the change can reach\n")
-	rep, err := r.analyze(ctx, co, tmp)
-	if err != nil {
-		fmt.Fprintf(r.log, "gobench-dyn: impact: %v; every benchmark is measured\n", err)
-		return false
-	}
 	r.unaffected, r.unaffectedLeaves = nil, nil
-	for _, b := range rep.Unaffected() {
-		r.unaffected = append(r.unaffected, record.Bench{Package: b.Package, Benchmark: b.Name})
+	var left []module
+	for _, m := range mods {
+		where := ""
+		if r.opts.AllModules {
+			where = " in module " + m.name(r.opts.Dir)
+		}
+		if r.outsideModule(co, m, where) {
+			continue
+		}
+		rep, err := r.analyze(ctx, co, tmp, m)
+		if err != nil {
+			fmt.Fprintf(r.log, "gobench-dyn: impact%s: %v; every benchmark is measured\n", where, err)
+			left = append(left, m)
+			continue
+		}
+		unaffected, leaves := rep.Unaffected(), rep.UnaffectedLeaves()
+		for _, b := range unaffected {
+			r.unaffected = append(r.unaffected, record.Bench{Package: b.Package, Benchmark: b.Name})
+		}
+		for _, l := range leaves {
+			r.unaffectedLeaves = append(r.unaffectedLeaves, record.Bench{Package: l.Package, Benchmark: l.Name})
+		}
+		cached := ""
+		if rep.Cached {
+			cached = ", coverage cached"
+		}
+		leafNote := ""
+		if n := len(leaves); n > 0 {
+			leafNote = fmt.Sprintf("; of the leaves of those it reaches, %d unaffected", n)
+		}
+		fmt.Fprintf(r.log, "gobench-dyn: impact%s: %d of %s can reach the change, %d unaffected%s (%s%s)\n", where,
+			len(rep.Benchmarks)-len(unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(unaffected), leafNote, rep.Took().Round(10e6), cached)
+		fmt.Fprintf(r.log, "gobench-dyn: impact%s: %s\n", where, rep.PathSummary())
+		if rep.Everything != "" {
+			fmt.Fprintf(r.log, "gobench-dyn: impact%s: every benchmark is measured: %s\n", where, rep.Everything)
+		}
+		if len(rep.Benchmarks) == 0 || len(unaffected) < len(rep.Benchmarks) || len(rep.New) > 0 {
+			left = append(left, m)
+		}
 	}
-	for _, l := range rep.UnaffectedLeaves() {
-		r.unaffectedLeaves = append(r.unaffectedLeaves, record.Bench{Package: l.Package, Benchmark: l.Name})
-	}
-	took := rep.Took()
-	cached := ""
-	if rep.Cached {
-		cached = ", coverage cached"
-	}
-	leaves := ""
-	if n := len(r.unaffectedLeaves); n > 0 {
-		leaves = fmt.Sprintf("; of the leaves of those it reaches, %d unaffected", n)
-	}
-	fmt.Fprintf(r.log, "gobench-dyn: impact: %d of %s can reach the change, %d unaffected%s (%s%s)\n",
-		len(rep.Benchmarks)-len(r.unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(r.unaffected), leaves, took.Round(10e6), cached)
-	fmt.Fprintf(r.log, "gobench-dyn: impact: %s\n", rep.PathSummary())
-	if rep.Everything != "" {
-		fmt.Fprintf(r.log, "gobench-dyn: impact: every benchmark is measured: %s\n", rep.Everything)
-	}
-	return len(rep.Benchmarks) > 0 && len(r.unaffected) == len(rep.Benchmarks) && len(rep.New) == 0
+	return left
 }
 
 // Impact checks out the baseline of opts, finds which of its benchmarks
 // the change can reach, and removes the checkout: what run --baseline
-// would measure, without measuring (run --impact list).
+// would measure, without measuring (run --impact list). With
+// AllModules, the report holds every module's benchmarks.
 func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.Report, error) {
 	r := newRun(&opts, outs, env)
 	defer r.cleanup()
@@ -63,6 +80,10 @@ func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.R
 		if err := worktree.Available(); err != nil {
 			return nil, usage.Errorf("Baseline", "%w", err)
 		}
+	}
+	mods, err := r.modules()
+	if err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp("", "gobench-dyn-impact-")
 	if err != nil {
@@ -74,19 +95,70 @@ func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.R
 		return nil, err
 	}
 	defer func() { _ = co.Remove() }()
-	return r.analyze(ctx, co, tmp)
+	var reps []*impact.Report
+	for _, m := range mods {
+		if r.outsideModule(co, m, " in module "+m.name(opts.Dir)) {
+			continue
+		}
+		rep, err := r.analyze(ctx, co, tmp, m)
+		if err != nil {
+			if !opts.AllModules {
+				return nil, err
+			}
+			return nil, fmt.Errorf("module %s: %w", m.name(opts.Dir), err)
+		}
+		reps = append(reps, rep)
+	}
+	return impact.Merge(reps...), nil
 }
 
-// analyze runs the impact analysis of the run's packages against the
-// baseline checked out in co.
-func (r *run) analyze(ctx context.Context, co *Checkout, tmp string) (*impact.Report, error) {
+// outsideModule reports, with AllModules, whether the change touches only
+// code that module m's build cannot compile, and says so: the module is
+// then neither analysed nor measured.
+func (r *run) outsideModule(co *Checkout, m module, where string) bool {
+	if !r.opts.AllModules || co.Paths == nil || co.HeadRoot == "" {
+		return false
+	}
+	dirs, err := buildDirs(co.HeadRoot, m.dir)
+	if err != nil {
+		return false
+	}
+	if r.repoModules == nil {
+		all, err := rmit.FindModules(co.HeadRoot)
+		if err != nil {
+			return false
+		}
+		for _, d := range all {
+			if rel, err := filepath.Rel(co.HeadRoot, d); err == nil {
+				r.repoModules = append(r.repoModules, filepath.ToSlash(rel))
+			}
+		}
+	}
+	if !outsideBuild(co.Paths, dirs, r.repoModules) {
+		return false
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: impact%s: the change touches no code its build compiles (from %s): not measured\n", where, strings.Join(dirs, ", "))
+	return true
+}
+
+// analyze runs the impact analysis of the run's packages in module m
+// against the baseline checked out in co.
+func (r *run) analyze(ctx context.Context, co *Checkout, tmp string, m module) (*impact.Report, error) {
 	o := r.opts
 	patterns := o.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	baseDir, err := m.baseDir(co, o.AllModules)
+	if err != nil {
+		return nil, err
+	}
+	tmp = filepath.Join(tmp, "impact"+m.suffix())
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return nil, err
+	}
 	return impact.Analyze(ctx, impact.Options{
-		HeadDir: cmp.Or(o.Dir, "."), BaseDir: co.Dir, BaseRev: co.Rev, HeadRoot: co.HeadRoot, BaseRoot: co.Root, Changed: co.Paths,
+		HeadDir: cmp.Or(m.dir, "."), BaseDir: baseDir, BaseRev: co.Rev, HeadRoot: co.HeadRoot, BaseRoot: co.Root, Changed: co.Paths,
 		Patterns: patterns, Bench: o.Bench, BuildFlags: buildFlags(o, ""), Overlay: o.Overlay, TestArgs: o.TestArgs,
 		TempDir: tmp, Coverage: coverage.Runner{Starter: r.env.Starter, Timeout: o.Timeout}, Log: r.log,
 	})

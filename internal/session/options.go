@@ -91,6 +91,11 @@ type Options struct {
 	// Impact, with a baseline, measures only the benchmarks the change
 	// can reach (package impact) and reports the others unaffected.
 	Impact bool
+	// AllModules resolves Patterns in every module at or below Dir
+	// (each directory with a go.mod, as go work use -r finds them), each
+	// module as a run from its own directory would, and measures them
+	// all in one run.
+	AllModules bool
 	// Explain, with a baseline, profiles both versions of every
 	// decided change after the verdicts, for at most ExplainTime per
 	// benchmark, and writes the profiles to ExplainDir.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,21 +24,25 @@ type prepared struct {
 }
 
 // prepare builds, discovers and calibrates the code under test and, with
-// a baseline, the baseline checked out under tmp. The baseline's worktree
-// stays until the run's cleanups: benchmarks that read files run in it.
+// a baseline, the baseline checked out under tmp, in each module of the
+// run. The baseline's worktree stays until the run's cleanups:
+// benchmarks that read files run in it.
 func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
+	mods, err := r.modules()
+	if err != nil {
+		return nil, err
+	}
 	var co *Checkout
 	if r.opts.Baseline != "" && r.opts.Impact {
 		// What the change reaches decides what is built and measured.
-		var err error
 		if co, err = r.checkoutBaseline(ctx, tmp); err != nil {
 			return nil, err
 		}
-		if r.findImpact(ctx, co, tmp) {
+		if mods = r.findImpact(ctx, co, tmp, mods); len(mods) == 0 {
 			return noSuite(), nil
 		}
 	}
-	head, err := r.prepareVersion(ctx, r.opts.Dir, tmp, record.VersionHead)
+	head, err := r.prepareModules(ctx, mods, tmp, record.VersionHead, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +55,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 			return nil, err
 		}
 	}
-	base, err := r.prepareVersion(ctx, co.Dir, tmp, record.VersionBaseline)
+	base, err := r.prepareModules(ctx, mods, tmp, record.VersionBaseline, co)
 	if err != nil {
 		return nil, err
 	}
@@ -63,14 +68,57 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	reportUnpaired(r.log, r.opts.Baseline, base, head)
 	rmit.ShareN(base.Benchmarks, head.Benchmarks)
 	p.base = base
-	p.suite = &rmit.Suite{
-		Packages:   append(append([]*rmit.Package(nil), head.Packages...), base.Packages...),
-		Benchmarks: append(append([]*rmit.Benchmark(nil), head.Benchmarks...), base.Benchmarks...),
-		Failures:   append(append([]*rmit.PrepareFailure(nil), head.Failures...), base.Failures...),
-		Skipped:    append(append([]*rmit.PrepareFailure(nil), head.Skipped...), base.Skipped...),
-	}
+	p.suite = joinSuites(head, base)
 	return p, nil
 }
+
+// prepareModules prepares one version of the code in each module, the
+// baseline's in its checkout co, and joins them in one suite. With
+// several modules, one without benchmarks is left out with a note.
+func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version string, co *Checkout) (*rmit.Suite, error) {
+	var suites []*rmit.Suite
+	for _, m := range mods {
+		dir := m.dir
+		if co != nil {
+			var err error
+			if dir, err = m.baseDir(co, r.opts.AllModules); err != nil {
+				return nil, err
+			}
+		}
+		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix())
+		if err != nil && r.opts.AllModules && errors.Is(err, errNoBenchmarks) {
+			fmt.Fprintf(r.log, "gobench-dyn: module %s: no benchmarks match\n", m.name(r.opts.Dir))
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		suites = append(suites, suite)
+	}
+	if len(suites) == 0 {
+		return nil, usage.Errorf("", "no benchmarks match %q in any module below %s", r.opts.Bench, cmp.Or(r.opts.Dir, "."))
+	}
+	return joinSuites(suites...), nil
+}
+
+// joinSuites returns one suite of all of suites' packages, benchmarks and
+// failures, in order; one suite as it is.
+func joinSuites(suites ...*rmit.Suite) *rmit.Suite {
+	if len(suites) == 1 {
+		return suites[0]
+	}
+	out := &rmit.Suite{}
+	for _, s := range suites {
+		out.Packages = append(out.Packages, s.Packages...)
+		out.Benchmarks = append(out.Benchmarks, s.Benchmarks...)
+		out.Failures = append(out.Failures, s.Failures...)
+		out.Skipped = append(out.Skipped, s.Skipped...)
+	}
+	return out
+}
+
+// errNoBenchmarks is why a version has nothing to measure.
+var errNoBenchmarks = errors.New("no benchmarks match")
 
 // checkoutBaseline checks out the baseline under tmp until the run's
 // cleanups.
@@ -91,11 +139,11 @@ func (r *run) checkoutBaseline(ctx context.Context, tmp string) (*Checkout, erro
 
 // prepareVersion prepares one version of the code, resolving packages in
 // dir, and gives every benchmark the options' configuration.
-func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rmit.Suite, error) {
+func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix string) (*rmit.Suite, error) {
 	o := r.opts
-	binDir := filepath.Join(tmp, "bin-head")
+	binDir := filepath.Join(tmp, "bin-head"+suffix)
 	if version != record.VersionHead {
-		binDir = filepath.Join(tmp, "bin-"+version)
+		binDir = filepath.Join(tmp, "bin-"+version+suffix)
 	}
 	if err := os.Mkdir(binDir, 0o700); err != nil {
 		return nil, err
@@ -105,12 +153,12 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 	if o.duets() {
 		// Both versions' binaries wait for their turns through a hook
 		// in package testing, and calibrate b.N for one turn.
-		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay)
+		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version+suffix), o.Overlay)
 		if err != nil {
 			return nil, fmt.Errorf("preparing the %s's test binaries to take turns: %w", versionName(version), err)
 		}
 		flags, sliceTime, hooked = buildFlags(o, ov), o.TurnTime, true
-	} else if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version), o.Overlay); err == nil {
+	} else if ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version+suffix), o.Overlay); err == nil {
 		// The same hook runs a family of sub-benchmarks together, each
 		// at its own b.N, when one fails alone (rmit.Family); without
 		// it, such a family fails as it did before.
@@ -149,7 +197,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version string) (*rm
 		if where == "" {
 			where = "./..."
 		}
-		return nil, usage.Errorf("", "no benchmarks match %q in %s", o.Bench, where)
+		return nil, usage.Errorf("", "%w %q in %s", errNoBenchmarks, o.Bench, where)
 	}
 	for _, b := range suite.Benchmarks {
 		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}

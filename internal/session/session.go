@@ -24,14 +24,17 @@ import (
 
 // run is one run in progress.
 type run struct {
-	opts     *Options
-	outs     Outputs
-	env      Env
-	log      io.Writer
-	now      func() time.Time
-	start    time.Time
-	cleanups *Cleanups
-	undo     []func() // this run's cleanups, run when it returns
+	// repoModules are the directories of the repository's modules,
+	// relative to its top level, once AllModules needs them.
+	repoModules []string
+	opts        *Options
+	outs        Outputs
+	env         Env
+	log         io.Writer
+	now         func() time.Time
+	start       time.Time
+	cleanups    *Cleanups
+	undo        []func() // this run's cleanups, run when it returns
 
 	past   *record.Run // the records of the run resumed, or nil
 	resume *rmit.Resume
