@@ -35,6 +35,18 @@ func copyTree(t *testing.T, src, dst string) {
 // An edit replaces old with new in one file of the code under test.
 type edit struct{ file, old, new string }
 
+// applyEdits applies edits to the tree in dir.
+func applyEdits(t *testing.T, dir string, edits []edit) {
+	t.Helper()
+	for _, e := range edits {
+		path := filepath.Join(dir, e.file)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Contains(t, string(b), e.old)
+		require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), e.old, e.new, 1)), 0o644))
+	}
+}
+
 // TestChangeKinds changes one thing at a time in a copy of
 // testdata/kinds and checks that every benchmark that executes it, or can
 // call it, is affected, and that BenchmarkUntouched is not where the
@@ -75,13 +87,7 @@ func TestChangeKinds(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			head := filepath.Join(t.TempDir(), "head")
 			copyTree(t, "testdata/kinds", head)
-			for _, e := range c.edits {
-				path := filepath.Join(head, e.file)
-				b, err := os.ReadFile(path)
-				require.NoError(t, err)
-				require.Contains(t, string(b), e.old)
-				require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), e.old, e.new, 1)), 0o644))
-			}
+			applyEdits(t, head, c.edits)
 			rep, err := Analyze(context.Background(), Options{
 				HeadDir: head, BaseDir: base, BaseRev: "testdata", Patterns: []string{"./..."},
 				CacheDir: cache, TempDir: t.TempDir(),

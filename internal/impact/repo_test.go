@@ -19,20 +19,13 @@ import (
 
 // analyzeEdits copies the repository fixture src twice, applies edits to
 // the code under test, and analyzes the packages of dir (relative to the
-// repository's top level) against the untouched copy. A nil edit.old adds
-// the file.
+// repository's top level) against the untouched copy.
 func analyzeEdits(t *testing.T, src, dir, cache string, edits []edit) *Report {
 	t.Helper()
 	base, head := filepath.Join(t.TempDir(), "base"), filepath.Join(t.TempDir(), "head")
 	copyTree(t, src, base)
 	copyTree(t, src, head)
-	for _, e := range edits {
-		path := filepath.Join(head, e.file)
-		b, err := os.ReadFile(path)
-		require.NoError(t, err)
-		require.Contains(t, string(b), e.old)
-		require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(b), e.old, e.new, 1)), 0o644))
-	}
+	applyEdits(t, head, edits)
 	rep, err := Analyze(context.Background(), Options{
 		HeadDir: filepath.Join(head, dir), BaseDir: filepath.Join(base, dir), HeadRoot: head, BaseRoot: base,
 		BaseRev: "testdata", Patterns: []string{"./..."}, CacheDir: cache, TempDir: t.TempDir(),
