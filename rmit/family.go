@@ -182,7 +182,7 @@ func (r *Runner) withSiblings(ctx context.Context, b *Benchmark) bool {
 func (r *Runner) runAlone(ctx context.Context, b *Benchmark) string {
 	one := *b
 	one.N = 1
-	p, err := startProcess(r.Starter, b.Package.Binary, b.Package.Dir, one.args(1))
+	p, err := startProcess(r.Starter, r.layoutOf(b, 0, 0).Binary, b.Package.Dir, one.args(1))
 	if err != nil {
 		return "cannot start test binary: " + err.Error()
 	}
@@ -361,11 +361,14 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 			}
 		}
 	}
-	p, err := startProcessEnv(r.Starter, e.Bench.Package.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members)})
+	// The process runs one of its version's links, as every process
+	// does, and each member's slices name it.
+	link := r.layoutOf(e.Bench, k, e.Iteration)
+	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members)})
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
 	} else {
-		r.scanFamily(ctx, p, e, k, order, runs, byName, count, failAll, sum)
+		r.scanFamily(ctx, p, e, k, order, link.Seed, runs, byName, count, failAll, sum)
 	}
 	wall := r.now().Sub(start)
 	if ctx.Err() != nil {
@@ -398,7 +401,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 
 // scanFamily reads the output of family process p and records its
 // members' slices; failAll marks every member failed.
-func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, runs []*memberRun, byName map[string]*memberRun, count int, failAll func(reason, detail string), sum *Summary) {
+func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, layout uint64, runs []*memberRun, byName map[string]*memberRun, count int, failAll func(reason, detail string), sum *Summary) {
 	f := e.Bench.Family
 	timeout := r.familyTimeout(f)
 	stop := p.watch(ctx, timeout)
@@ -444,16 +447,16 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 			rec := &record.Slice{
 				Package: mr.b.Package.ImportPath, Benchmark: mr.b.Name, Version: mr.b.Package.Version, Instance: r.Instance,
 				SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: mr.slice, Warmup: mr.feed.Step.Warmup,
-				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)),
+				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)), Layout: layout,
 			}
 			last = now
 			mr.wall += time.Duration(rec.WallNs)
 			r.slice(mr.b, rec)
+			sum.sliceDone(rec)
 			if mr.feed.Step.Warmup {
 				sum.Warmup++
 			} else {
 				sum.Slices++
-				sum.InSlices += time.Duration(rec.WallNs)
 				mr.inSlices += time.Duration(rec.WallNs)
 				mr.perOp = append(mr.perOp, timePerOp(rec))
 			}

@@ -91,8 +91,13 @@ func TestFamilyMeasuredTogether(t *testing.T) {
 }
 
 func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
-	pkg := familyPackage(t)
-	bs, fails, err := Discover(context.Background(), pkg, DiscoverOptions{Bench: ".", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
+	// Three links of one binary: each process draws one, as a run with
+	// --layout draws among its version's links.
+	pkg := *familyPackage(t)
+	for _, l := range []uint64{11, 12, 13} {
+		pkg.Layouts = append(pkg.Layouts, Layout{Seed: l, Binary: pkg.Binary})
+	}
+	bs, fails, err := Discover(context.Background(), &pkg, DiscoverOptions{Bench: ".", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
 	require.NoError(t, err)
 	require.Empty(t, fails)
 	require.Equal(t, []string{"BenchmarkFamily/first", "BenchmarkFamily/with_space", "BenchmarkFamily/first#01", "BenchmarkFamily/loop", "BenchmarkAlone"}, names(bs))
@@ -133,6 +138,19 @@ func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
 	for it, o := range orders {
 		assert.Len(t, o, 1, "iteration %d of suite run 2 ran in one process", it)
 	}
+	// Every family process drew its link, and its members' slices name
+	// it; their time counts inside slices and inside the timer.
+	links := map[uint64]bool{}
+	for _, s := range run.Slices {
+		require.NotZero(t, s.Layout, "%s slice %d names its process's link", s.Benchmark, s.Slice)
+		if strings.HasPrefix(s.Benchmark, "BenchmarkFamily/") {
+			links[s.Layout] = true
+		}
+	}
+	assert.Greater(t, len(links), 1, "family processes draw different links")
+	assert.Positive(t, sum.Measuring())
+	assert.Positive(t, sum.InTimer)
+	assert.LessOrEqual(t, sum.InTimer, sum.InSlices)
 	for _, b := range bs {
 		series := run.Series(record.Key{Bench: b.Bench()}, "ns/op")
 		assert.Len(t, series, 4, "%s: 2 suite runs × 2 iterations", b.Name)
