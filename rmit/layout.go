@@ -120,19 +120,103 @@ func joinFlags(a, b string) string {
 }
 
 // layoutOf returns the link that the process of b in suite run k and
-// iteration it runs: a draw among b's package's layouts, the same in a
-// resumed run, and independent between the two versions of a pair. The
-// zero Layout, for a package built once, means b.Package.Binary.
+// iteration it runs, the same whenever it is asked for and in a resumed
+// run. A benchmark's processes take its package's links in a shuffled
+// order, each link once before any repeats, so that as long as there are
+// links left no two processes of a benchmark share one, and the spread
+// between layouts stays part of every interval over them. The links
+// linked while preparing come first; the order is the package's, so that
+// the benchmarks of a package that run past them link the same few more
+// (Package.linkLayout), and the two versions shuffle apart. The zero
+// Layout, for a package built once, means b.Package.Binary.
 func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 	ls := b.Package.Layouts
 	if len(ls) == 0 {
 		return Layout{Binary: b.Package.Binary}
 	}
+	r.drawMu.Lock()
+	defer r.drawMu.Unlock()
+	key := drawKey{b.ID, k, it}
+	if l, ok := r.drawn[key]; ok {
+		return l
+	}
+	j := max((k-1)*max(b.Config.Iterations, 1)+it-1, 0)
+	i := layoutIndex(b.Package.ImportPath+" "+b.Package.Version, r.Seed, j, b.Package.linked(), len(ls))
+	if ls[i].Binary == "" {
+		b.Package.link(i)
+	}
+	l := b.Package.Layouts[i]
+	if r.drawn == nil {
+		r.drawn = map[drawKey]Layout{}
+	}
+	r.drawn[key] = l
+	return l
+}
+
+// A drawKey names one process of one benchmark: suite run and iteration.
+type drawKey struct {
+	id    string
+	k, it int
+}
+
+// layoutIndex returns the index among n links of the j-th process of a
+// benchmark of the package key: within each round of n processes, the
+// first of them take the first linked links, which were linked while
+// preparing, in a shuffled order, and the others the rest, shuffled; each
+// round shuffles anew.
+func layoutIndex(key string, seed uint64, j, linked, n int) int {
 	h := fnv.New64a()
-	h.Write([]byte(b.ID))
+	h.Write([]byte(key))
 	// FNV leaves its low bits poorly mixed; PCG's output is what picks.
-	rng := rand.New(rand.NewPCG(h.Sum64(), r.Seed^uint64(k)<<32^uint64(uint32(it))))
-	return ls[rng.IntN(len(ls))]
+	rng := rand.New(rand.NewPCG(h.Sum64(), seed^uint64(j/n)<<32))
+	linked = min(max(linked, 1), n)
+	early, late := rng.Perm(linked), rng.Perm(n-linked)
+	if pos := j % n; pos < linked {
+		return early[pos]
+	}
+	return linked + late[j%n-linked]
+}
+
+// linked returns how many of p's layouts, from the first, were linked
+// while preparing: all of them unless some were left for later.
+func (p *Package) linked() int {
+	if p.linkLayout == nil {
+		return len(p.Layouts)
+	}
+	return p.eager
+}
+
+// link links the i-th layout of p, which Prepare left to be linked when a
+// process first draws it. A link that fails takes the place of the first
+// link instead, so that the run goes on with the layouts it has.
+func (p *Package) link(i int) {
+	if p.linkLayout == nil {
+		p.Layouts[i] = p.Layouts[0]
+		return
+	}
+	bin, err := p.linkLayout(i)
+	if err != nil {
+		p.Layouts[i] = p.Layouts[0]
+		return
+	}
+	p.Layouts[i].Binary = bin
+}
+
+// linkOne links p's test binary once more, with flags, into the new
+// directory out, and returns the binary's path.
+func linkOne(ctx context.Context, p *Package, dir, out string, flags []string) (string, error) {
+	if err := os.Mkdir(out, 0o700); err != nil {
+		return "", &BuildError{Package: p, Output: err.Error()}
+	}
+	c := *p
+	done, _, fails := Build(ctx, []*Package{&c}, BuildOptions{Dir: dir, BuildFlags: flags, OutDir: out, Parallel: 1})
+	switch {
+	case len(fails) > 0:
+		return "", fails[0]
+	case len(done) == 0:
+		return "", &BuildError{Package: p, Output: "the link with -randlayout produced no test binary"}
+	}
+	return done[0].Binary, nil
 }
 
 // buildLayouts links the test binary of every package in built once more
@@ -140,12 +224,31 @@ func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 // flags[i] the build flags of seeds[i]. Only the link differs between
 // them, so the go command takes the compiled packages from its cache; the
 // links run several at a time, as Build's do. A package one of whose
-// links fails is returned among failed, and left out of ok.
-func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, seeds []uint64, flags [][]string) (ok []*Package, failed []*BuildError) {
+// links fails is returned among failed, and left out of ok. Only the
+// first linked seeds are linked now (all when linked is 0 or more than
+// there are); the others are linked when a process first draws them
+// (Runner.layoutOf), so that a run links no more than its processes use.
+func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, seeds []uint64, flags [][]string, linked int) (ok []*Package, failed []*BuildError) {
+	if linked <= 0 || linked > len(seeds) {
+		linked = len(seeds)
+	}
 	for _, p := range built {
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
 	}
-	if len(seeds) == 1 {
+	defer func() {
+		for j, p := range ok {
+			for i := linked; i < len(seeds); i++ {
+				p.Layouts = append(p.Layouts, Layout{Seed: seeds[i]})
+			}
+			if linked < len(seeds) {
+				p.eager = linked
+				p.linkLayout = func(i int) (string, error) {
+					return linkOne(context.Background(), p, dir, filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j)), flags[i])
+				}
+			}
+		}
+	}()
+	if linked == 1 {
 		return built, nil
 	}
 	// One link of each package for each further seed, in seed order.
@@ -157,7 +260,7 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 		err  *BuildError
 	}
 	var links []*link
-	for i := 1; i < len(seeds); i++ {
+	for i := 1; i < linked; i++ {
 		for j, p := range built {
 			links = append(links, &link{p: p, seed: i, dir: filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j))})
 		}
@@ -170,19 +273,13 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if err := os.Mkdir(l.dir, 0o700); err != nil {
-				l.err = &BuildError{Package: l.p, Output: err.Error()}
-				return
-			}
-			c := *l.p
-			done, _, fails := Build(ctx, []*Package{&c}, BuildOptions{Dir: dir, BuildFlags: flags[l.seed], OutDir: l.dir, Parallel: 1})
-			switch {
-			case len(fails) > 0:
-				l.err = fails[0]
-			case len(done) == 0:
-				l.err = &BuildError{Package: l.p, Output: "the link with -randlayout produced no test binary"}
-			default:
-				l.bin = done[0].Binary
+			var err error
+			if l.bin, err = linkOne(ctx, l.p, dir, l.dir, flags[l.seed]); err != nil {
+				be, ok := err.(*BuildError)
+				if !ok {
+					be = &BuildError{Package: l.p, Output: err.Error()}
+				}
+				l.err = be
 			}
 		}()
 	}

@@ -2,8 +2,10 @@ package rmit
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -53,9 +55,9 @@ func TestLayoutSeeds(t *testing.T) {
 	assert.Len(t, distinct, 16)
 }
 
-// The two versions of a pair draw their links independently: across many
-// pairs every combination of links comes up, and the draw of a process
-// is the same whenever it is asked for.
+// The two versions of a pair shuffle their links apart: across many pairs
+// every combination of links comes up, and the draw of a process is the
+// same whenever it is asked for.
 func TestLayoutOfDrawsEachVersionApart(t *testing.T) {
 	r := &Runner{Seed: 3}
 	pkg := func(version string) *Package {
@@ -77,7 +79,47 @@ func TestLayoutOfDrawsEachVersionApart(t *testing.T) {
 	assert.Equal(t, Layout{Binary: "only"}, r.layoutOf(fixed, 1, 1))
 }
 
-// Prepare links the package once per layout seed: the links differ, the
+// A benchmark's processes take a link each before any repeats, so that no
+// two of its first len(Layouts) processes share one; a link left for later
+// is linked once, when first drawn, and one whose link fails gives way to
+// the first link.
+func TestLayoutsLinkedAsProcessesDrawThem(t *testing.T) {
+	linked := map[int]int{}
+	p := &Package{ImportPath: "p", Binary: "first"}
+	for i, s := range LayoutSeeds(5, "", 6) {
+		l := Layout{Seed: s}
+		if i < 2 {
+			l.Binary = string(rune('a' + i))
+		}
+		p.Layouts = append(p.Layouts, l)
+	}
+	p.eager = 2
+	p.linkLayout = func(i int) (string, error) {
+		linked[i]++
+		if i == 5 {
+			return "", errors.New("the linker failed")
+		}
+		return "lazy-" + strconv.Itoa(i), nil
+	}
+	b := NewBenchmark(p, "BenchmarkX", 1, false)
+	b.Config = Config{Iterations: 2}
+	r := &Runner{Seed: 5}
+	seen := map[uint64]bool{}
+	for k := 1; k <= 3; k++ {
+		for it := 1; it <= 2; it++ {
+			l := r.layoutOf(b, k, it)
+			assert.Equal(t, l, r.layoutOf(b, k, it), "the same draw each time")
+			assert.NotEmpty(t, l.Binary)
+			seen[l.Seed] = true
+		}
+	}
+	assert.Equal(t, map[int]int{2: 1, 3: 1, 4: 1, 5: 1}, linked, "each link left for later linked once")
+	assert.Len(t, seen, 5, "six processes, six links, of which the failed one gave way to the first")
+	assert.Equal(t, p.Layouts[0], p.Layouts[5])
+}
+
+// Prepare links the package once per layout seed, the last one when it is
+// first drawn: the links differ, the
 // first is the binary benchmarks were discovered with, and each runs.
 func TestPrepareLinksEachLayout(t *testing.T) {
 	if testing.Short() {
@@ -86,7 +128,7 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 	dir, err := filepath.Abs("testdata/suite")
 	require.NoError(t, err)
 	seeds := []uint64{11, 12, 13}
-	s, err := Prepare(context.Background(), PrepareOptions{Dir: dir, Patterns: []string{"."}, BinDir: t.TempDir(), LayoutSeeds: seeds,
+	s, err := Prepare(context.Background(), PrepareOptions{Dir: dir, Patterns: []string{"."}, BinDir: t.TempDir(), LayoutSeeds: seeds, LinkedLayouts: 2,
 		Discover: DiscoverOptions{Bench: "BenchmarkFast", SliceTime: 2 * time.Millisecond, Timeout: time.Minute}})
 	require.NoError(t, err)
 	require.Empty(t, s.Failures)
@@ -94,6 +136,8 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 	p := s.Packages[0]
 	require.Len(t, p.Layouts, 3)
 	assert.Equal(t, p.Binary, p.Layouts[0].Binary)
+	assert.Empty(t, p.Layouts[2].Binary, "the third is linked when a process first draws it")
+	p.link(2)
 	hashes := map[string]bool{}
 	for i, l := range p.Layouts {
 		assert.Equal(t, seeds[i], l.Seed)

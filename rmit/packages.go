@@ -43,6 +43,11 @@ type Package struct {
 	// Hooked says that the binary was built with the overlay of
 	// TurnHook, which a family measured together needs (Family).
 	Hooked bool
+	// linkLayout links the i-th of Layouts, which Prepare left to be
+	// linked when a process first draws it, and returns its binary; the
+	// first eager were linked while preparing.
+	linkLayout func(i int) (string, error)
+	eager      int
 }
 
 // A Note says why a package or benchmark was left out.

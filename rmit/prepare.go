@@ -26,8 +26,11 @@ type PrepareOptions struct {
 	Log io.Writer
 	// LayoutSeeds, when set, link each test binary once per seed with
 	// the linker's -randlayout (Package.Layouts); the first link is
-	// the one benchmarks are discovered and calibrated with.
-	LayoutSeeds []uint64
+	// the one benchmarks are discovered and calibrated with. Only the
+	// first LinkedLayouts seeds (0: all) are linked while preparing; the
+	// others when a process first draws them.
+	LayoutSeeds   []uint64
+	LinkedLayouts int
 }
 
 // A Suite is the set of calibrated benchmarks a run will measure, and
@@ -162,7 +165,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	}
 	if len(opts.LayoutSeeds) > 0 && len(s.Packages) > 0 {
 		// Only the packages with benchmarks to run are linked again.
-		ok, failed := buildLayouts(ctx, s.Packages, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags)
+		ok, failed := buildLayouts(ctx, s.Packages, opts.Dir, opts.BinDir, opts.LayoutSeeds, flags, opts.LinkedLayouts)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

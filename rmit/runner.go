@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
@@ -121,6 +122,10 @@ type Runner struct {
 	// familyWall holds the wall times of each family's processes, for
 	// the budget (familyEstimate).
 	familyWall map[*Family][]time.Duration
+	// drawn are the links processes drew (layoutOf), kept so that every
+	// slice of a process names the link it ran.
+	drawMu sync.Mutex
+	drawn  map[drawKey]Layout
 	// held, when set, collects the records of an iteration that are
 	// kept only if it completes (firstAlone).
 	held *[]func()

@@ -16,6 +16,14 @@ import (
 // enough for the layouts of one version to weigh more than the others.
 const DefaultLayouts = 8
 
+// MaxLayouts is how many links each version of a baseline run may have.
+// Layouts of them (DefaultLayouts) are linked while preparing, the others
+// when a process first draws them: a benchmark's processes take the links
+// one each before any repeats (rmit), so that up to the longest
+// sequential plan's 90 pairs no two share a link and the spread between
+// layouts stays inside every interval (docs/GATE.md, "Code layout").
+const MaxLayouts = 96
+
 // layoutKey names a version in record.Header.Layouts.
 func layoutKey(version string) string {
 	if version == record.VersionHead {
@@ -37,7 +45,7 @@ func (r *run) layoutSeeds(version string) []uint64 {
 			return slices.Clone(seeds)
 		}
 	}
-	return rmit.LayoutSeeds(o.Seed, version, o.Layouts)
+	return rmit.LayoutSeeds(o.Seed, version, max(o.Layouts, MaxLayouts))
 }
 
 // headerLayouts returns the seeds of the links of pkgs by version, for

@@ -175,7 +175,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
 		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip, SkipLeaf: skipLeaf},
-		LayoutSeeds: r.layoutSeeds(version),
+		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: o.Layouts,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
