@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -153,13 +154,24 @@ func testBaselineSequential(t *testing.T, repo, pairing string) {
 	assert.Equal(t, "true", r.Header.Options["sequential"])
 	assert.Equal(t, "5,8,12,18,27,40", r.Header.Options["looks"])
 	assert.Equal(t, pairing, r.Header.Options["pairing"])
-	// Each version linked in as many layouts as the default gives, each
-	// process on one of them.
-	assert.Len(t, r.Header.Layouts["head"], session.DefaultLayouts)
-	assert.Len(t, r.Header.Layouts["baseline"], session.DefaultLayouts)
+	// Each version has as many layout seeds as a run may link, each
+	// process on one of them, and no two processes of a benchmark on the
+	// same one.
+	assert.Len(t, r.Header.Layouts["head"], session.MaxLayouts)
+	assert.Len(t, r.Header.Layouts["baseline"], session.MaxLayouts)
+	links := map[[2]string]map[uint64]string{}
 	for _, sl := range r.Slices {
 		versionKey := map[string]string{record.VersionHead: "head", record.VersionBaseline: "baseline"}[sl.Version]
 		require.Contains(t, r.Header.Layouts[versionKey], sl.Layout)
+		k := [2]string{sl.Benchmark, sl.Version}
+		if links[k] == nil {
+			links[k] = map[uint64]string{}
+		}
+		process := fmt.Sprint(sl.SuiteRun, "/", sl.Iteration)
+		if p, ok := links[k][sl.Layout]; ok {
+			assert.Equal(t, p, process, "%v: link %d ran one process", k, sl.Layout)
+		}
+		links[k][sl.Layout] = process
 	}
 	// Each suite run holds the two versions of a benchmark together: one
 	// duet, whose measured slices take turns, or two processes back to
@@ -201,6 +213,12 @@ func testBaselineSequential(t *testing.T, repo, pairing string) {
 	s := settled(r)
 	assert.Len(t, s, 4, "both versions of both pairs stop: %v\n%s", s, stderr)
 	for k, sr := range s {
+		if strings.Contains(k, "Changed") {
+			// Found at the first look, then confirmed on as many
+			// fresh pairs.
+			assert.Equal(t, 5+gate.ConfirmPairs(5), sr, "%s decided at the first look and confirmed, before the cap of 40", k)
+			continue
+		}
 		assert.Equal(t, 5, sr, "%s decided at the first look, before the cap of 40", k)
 	}
 	assert.Contains(t, stderr, "--sequential: 4 benchmarks stopped with their baseline")

@@ -71,7 +71,10 @@ type RunOptions struct {
 	// cap. EarlyVerdict is its deprecated former name.
 	Sequential   bool
 	EarlyVerdict bool
-	Compare      CompareOptions
+	// Confirm measures every change a sequential baseline run finds
+	// again on fresh pairs before it counts.
+	Confirm bool
+	Compare CompareOptions
 	// Pairing says how the versions of a baseline run are paired.
 	Pairing     PairingOptions
 	Shard       ShardOptions
@@ -187,6 +190,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.AllModules, "all-modules", false, "resolve the packages in every module at or below this directory (each go.mod, as go work use -r finds them), each as from its own directory, and measure them in one run; with a go.work, the pattern work does the same for its modules")
 	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
+	fs.BoolVar(&opts.Confirm, "confirm", true, "with --sequential, measure every regression or improvement found again on fresh process pairs and count it only when they agree: at most 5% of runs without a change report any (docs/GATE.md)")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindExplainFlags(fs, opts)
 	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
@@ -290,7 +294,7 @@ func (o *RunOptions) setSession() error {
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, ExtendPast: o.ExtendPast, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
-		Baseline: o.Baseline, Sequential: o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
+		Baseline: o.Baseline, Sequential: o.Sequential, Confirm: o.Confirm && o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
 		Impact: o.Impact != "off" && o.Baseline != "", AllModules: o.AllModules,
 		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,

@@ -118,10 +118,13 @@ const (
 // default, except Threshold, where zero means no threshold: use
 // DefaultOptions.
 type Options struct {
-	Rule       Rule
-	Threshold  float64 // minimum relative change that counts, for example 0.03
-	Confidence float64 // confidence level of every interval and test, for example 0.99
-	Correction Correction
+	// confirmAlpha is the one-sided level of a confirming plan's fresh
+	// pairs, set by decide for the run's number of benchmarks.
+	confirmAlpha float64
+	Rule         Rule
+	Threshold    float64 // minimum relative change that counts, for example 0.03
+	Confidence   float64 // confidence level of every interval and test, for example 0.99
+	Correction   Correction
 	// MinSamples is the number of processes (iterations) each version
 	// needs, or of paired suite runs a paired comparison needs, before a
 	// comparison is decided; with fewer it is inconclusive. Zero means
@@ -302,6 +305,11 @@ type Comparison struct {
 	// that was measured by process pairs instead, its Note saying why;
 	// "" otherwise.
 	Pairing string `json:"pairing,omitempty"`
+	// Confirmation is, for a change a confirming plan found, what the
+	// fresh pairs measured after it showed; a change they do not confirm
+	// is inconclusive, its Note saying so with both intervals.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
+	confirmNote  string
 
 	lr     logRatio
 	d      []float64 // per-suite-run log ratios of a paired comparison
@@ -329,13 +337,17 @@ type Result struct {
 	OldCommit string `json:"old_commit,omitempty"`
 	// Looks are the planned looks of a sequential comparison, and
 	// Spending how they spend the level.
-	Looks       []int          `json:"looks,omitempty"`
-	Spending    Spending       `json:"spending,omitempty"`
-	OldName     string         `json:"old_name,omitempty"`
-	NewName     string         `json:"new_name,omitempty"`
-	Comparisons []Comparison   `json:"comparisons"`
-	OnlyOld     []record.Bench `json:"only_old,omitempty"`
-	OnlyNew     []record.Bench `json:"only_new,omitempty"`
+	Looks    []int    `json:"looks,omitempty"`
+	Spending Spending `json:"spending,omitempty"`
+	// RunFalseAlarm, when its changes are confirmed on fresh pairs, bounds
+	// the chance that a run in which nothing changed reports any
+	// regression or improvement, whatever the number of benchmarks.
+	RunFalseAlarm float64        `json:"run_false_alarm,omitempty"`
+	OldName       string         `json:"old_name,omitempty"`
+	NewName       string         `json:"new_name,omitempty"`
+	Comparisons   []Comparison   `json:"comparisons"`
+	OnlyOld       []record.Bench `json:"only_old,omitempty"`
+	OnlyNew       []record.Bench `json:"only_new,omitempty"`
 	// Shift is the change of time most benchmarks of two separately
 	// measured runs share, when they move together; nil otherwise.
 	Shift *Shift `json:"shift,omitempty"`
@@ -409,6 +421,9 @@ func Runs(old, new *record.Run, opts Options) (*Result, error) {
 	}
 	if opts.Paired && opts.Plan.Sequential() {
 		res.Looks, res.Spending = opts.Plan.Looks, opts.Plan.Spending
+		if opts.Plan.Confirm {
+			res.RunFalseAlarm = RunFalseAlarm
+		}
 	}
 	oldOrder, oldKeys := benches(old)
 	newOrder, newKeys := benches(new)
@@ -829,6 +844,17 @@ func decide(cs []Comparison, opts Options) {
 	}
 	alpha := 1 - opts.Confidence
 	m := float64(len(idx))
+	if opts.Plan.Confirm {
+		// The confirmation's level holds the run's bound over every
+		// benchmark the looks judge.
+		judged := map[[2]string]bool{}
+		for _, i := range idx {
+			if cs[i].paired() {
+				judged[[2]string{cs[i].Package, cs[i].Benchmark}] = true
+			}
+		}
+		opts.confirmAlpha = ConfirmAlpha(len(judged), alpha)
+	}
 	corr := opts.Correction
 	if corr == CorrectionHolm && opts.Paired && opts.Plan.Sequential() {
 		// A step-down needs one p-value per comparison, and a
@@ -867,7 +893,17 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	lr := c.lr
 	var dir int
 	if c.paired() && opts.Plan.Sequential() {
-		lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+		if opts.Plan.Confirm {
+			// The looks judge the pairs up to the one that
+			// decided; those after it confirm.
+			if n, d := opts.Plan.discovered(c.d, opts.Threshold, alpha); d == up || d == down {
+				lr, c.Look, dir = pairedOf(c.d[:n]), n, d
+			} else {
+				lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+			}
+		} else {
+			lr, c.Look, dir = opts.Plan.sequential(c.d, opts.Threshold, alpha)
+		}
 		level = opts.Plan.levelAt(alpha, c.Look)
 		c.Units = lr.n
 		c.Change, c.P = math.Exp(lr.mean)-1, lr.p
@@ -910,6 +946,9 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	if !allowed && (dir == up || dir == down) {
 		dir = undecided
 	}
+	if opts.Plan.Confirm && c.paired() && opts.Plan.Sequential() && (dir == up || dir == down) {
+		dir = confirm(c, dir, opts.confirmAlpha)
+	}
 	switch dir {
 	case up, down:
 		c.Verdict = directed(c.Better, dir == up)
@@ -917,9 +956,12 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		c.Verdict = NoChange
 	default:
 		c.Verdict = Inconclusive
-		if lr.n < render.FewestProcesses {
+		switch {
+		case c.confirmNote != "":
+			c.Note = c.confirmNote
+		case lr.n < render.FewestProcesses:
 			unbounded(c, lr.n)
-		} else {
+		default:
 			inconclusive(c, lr, level, opts)
 		}
 	}

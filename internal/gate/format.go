@@ -161,6 +161,9 @@ func (r *Result) ruleLine() string {
 		}
 		s += ")"
 	}
+	if r.RunFalseAlarm > 0 {
+		s += fmt.Sprintf("; each change confirmed on fresh pairs, so that at most %s of runs without a change report one", render.Confidence(r.RunFalseAlarm))
+	}
 	return s
 }
 

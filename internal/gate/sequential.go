@@ -37,6 +37,9 @@ type Plan struct {
 	// last, so pairs that stop without a verdict, whatever the rule, add
 	// no wrong verdict.
 	Extend int
+	// Confirm measures a change the looks find again on ConfirmPairs
+	// fresh pairs and counts it only when they agree (confirm.go).
+	Confirm bool
 }
 
 // PlanGrowth is the ratio between successive looks: looking after every
@@ -232,7 +235,7 @@ const FutilityLooks = 2
 // should run on while its cap and the budget allow.
 func JudgePair(base, head [][]float64, threshold, confidence float64, p Plan) PairState {
 	n := min(len(base), len(head))
-	if n < 2 || !p.IsLook(n) {
+	if n < 2 || !p.IsLook(n) && !p.Confirm {
 		return PairOpen
 	}
 	d := make([]float64, 0, n)
@@ -243,7 +246,21 @@ func JudgePair(base, head [][]float64, threshold, confidence float64, p Plan) Pa
 		}
 		d = append(d, x)
 	}
-	return p.judge(d, threshold, 1-confidence)
+	return p.judgeLook(d, threshold, 1-confidence)
+}
+
+// judgeLook judges d after a pair, confirming as the plan asks, and at
+// the looks as judge does.
+func (p Plan) judgeLook(d []float64, threshold, alpha float64) PairState {
+	if p.Confirm {
+		if st, ok := p.confirming(d, threshold, alpha); ok {
+			return st
+		}
+	}
+	if !p.IsLook(len(d)) {
+		return PairOpen
+	}
+	return p.judge(d, threshold, alpha)
 }
 
 // JudgeDuets says where a pair measured in duet iterations stands: d[i]
@@ -251,7 +268,7 @@ func JudgePair(base, head [][]float64, threshold, confidence float64, p Plan) Pa
 // pair, in the order they ran. It is JudgePair with process pairs as the
 // units in place of paired suite runs.
 func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
-	if len(d) < 2 || !p.IsLook(len(d)) {
+	if len(d) < 2 || !p.IsLook(len(d)) && !p.Confirm {
 		return PairOpen
 	}
 	for _, x := range d {
@@ -259,7 +276,7 @@ func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
 			return PairOpen
 		}
 	}
-	return p.judge(d, threshold, 1-confidence)
+	return p.judgeLook(d, threshold, 1-confidence)
 }
 
 // MinDuetTurns is the fewest measured turns of each version a planned

@@ -94,8 +94,24 @@ type jsonComparison struct {
 	// LayoutSpread as Comparison's.
 	LayoutSpread num `json:"layout_spread,omitempty"`
 	// Pairing as Comparison's.
-	Pairing     string `json:"pairing,omitempty"`
-	Explanation any    `json:"explanation,omitempty"`
+	Pairing      string            `json:"pairing,omitempty"`
+	Confirmation *jsonConfirmation `json:"confirmation,omitempty"`
+	Explanation  any               `json:"explanation,omitempty"`
+}
+
+// jsonConfirmation is Confirmation as the verdicts JSON writes it.
+type jsonConfirmation struct {
+	Pairs     int          `json:"pairs"`
+	Ratio     jsonInterval `json:"ratio"`
+	Alpha     float64      `json:"alpha"`
+	Confirmed bool         `json:"confirmed"`
+}
+
+func jsonConfirm(c *Confirmation) *jsonConfirmation {
+	if c == nil {
+		return nil
+	}
+	return &jsonConfirmation{Pairs: c.Pairs, Ratio: jsonIV(c.Ratio), Alpha: c.Alpha, Confirmed: c.Confirmed}
 }
 
 // WriteJSON writes r as one indented JSON object in the verdicts schema
@@ -132,7 +148,7 @@ func (r *Result) WriteJSON(w io.Writer, o JSONOptions) error {
 			Reason: r.Reason(c), Fails: fails(c, failOn),
 			Method: c.Method, Trimmed: c.Trimmed, Units: c.Units, Look: c.Look,
 			Detectable: num(c.Detectable), More: c.More, Note: c.Note,
-			LayoutSpread: num(c.LayoutSpread), Explanation: why, Pairing: c.Pairing,
+			LayoutSpread: num(c.LayoutSpread), Explanation: why, Pairing: c.Pairing, Confirmation: jsonConfirm(c.Confirmation),
 		})
 	}
 	enc := json.NewEncoder(w)

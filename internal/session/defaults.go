@@ -91,7 +91,7 @@ func TurnPlanOf(p Pairing, turnTime time.Duration, turns int, warmup time.Durati
 func BaselineOptions(baseline string) Options {
 	o := Options{
 		Bench: ".", Stop: DefaultStop(), Iterations: DefaultIterations, SliceTime: DefaultSliceTime, Timeout: DefaultTimeout,
-		MinDistinct: DefaultMinDistinct, Baseline: baseline, Sequential: true, Compare: gate.DefaultOptions(),
+		MinDistinct: DefaultMinDistinct, Baseline: baseline, Sequential: true, Confirm: true, Compare: gate.DefaultOptions(),
 		FailOn:  gate.FailOn{gate.FailTime, gate.FailAllocs},
 		Pairing: PairSlices, TurnTime: DefaultTurnTime, Turns: TurnPlanOf(PairSlices, DefaultTurnTime, DefaultTurns, DefaultTurnWarmup),
 		Layouts: DefaultLayouts, Impact: true, ExplainTime: DefaultExplainTime, ExplainDir: DefaultExplainDir,

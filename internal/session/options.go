@@ -75,8 +75,12 @@ type Options struct {
 	// compared and what fails; the run compares them paired by suite run.
 	Baseline   string
 	Sequential bool
-	Compare    gate.Options
-	FailOn     gate.FailOn
+	// Confirm, with Sequential, measures every change the looks find
+	// again on fresh pairs and counts it only when they agree, so that
+	// the chance of any false alarm is bounded per run (gate.Confirm).
+	Confirm bool
+	Compare gate.Options
+	FailOn  gate.FailOn
 	// Pairing says how the two versions of a baseline run are paired,
 	// PairSlices when empty. Turns is the shape of each duet iteration
 	// and TurnTime the target length of one turn, the slice time of a

@@ -66,6 +66,14 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 			plan = gate.ExtendedPlan(gate.DefaultFirstLook, o.ExtendPast, maxSuiteRuns(o, cf))
 		}
 		plan.Spending = gate.DefaultSpending
+		plan.Confirm = o.Confirm
+		if room := plan.ConfirmRoom(); room > 0 {
+			// A change found at the last look takes fresh pairs past
+			// it; the plan stops every other pair there.
+			for _, b := range s.suite.Benchmarks {
+				b.Config.SuiteRuns += room
+			}
+		}
 		o.Compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
 		if o.duets() {
