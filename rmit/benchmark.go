@@ -35,6 +35,9 @@ type Benchmark struct {
 	Config Config
 	// Family holds the leaves discovery ran with this one.
 	Family *Family
+	// Parallel says that it runs b.RunParallel: a pair of its versions is
+	// measured by process pairs, not in turns.
+	Parallel bool
 }
 
 // NewBenchmark returns the benchmark printed as name by pkg's test binary

@@ -74,6 +74,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 		cpus = []int{runtime.GOMAXPROCS(0)}
 	}
 	probe := max(opts.SliceTime/10, time.Millisecond)
+	parallel := parallelBenchmarks(pkg.Dir)
 	var benches []*Benchmark
 	var failures []*DiscoveryFailure
 	for _, top := range tops {
@@ -95,7 +96,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
-				b.Family = family
+				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
 					benches = append(benches, b)

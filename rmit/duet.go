@@ -151,7 +151,11 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 			}
 		}
 		if check != nil && ok && t == checkRounds {
-			if why := r.turnsOutweighed(sides); why != "" {
+			why := r.turnsOutweighed(sides)
+			if a.Bench.Parallel {
+				why = parallelReason
+			}
+			if why != "" {
 				r.abandon(sides, check, sum)
 				r.byProcesses(sides, plan, why)
 				return r.processPair(ctx, a, b, k, order, sum)

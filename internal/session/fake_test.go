@@ -59,6 +59,9 @@ type fakeBinaries struct {
 	// taking turns calls once for all its slices (the loop hook).
 	setup map[string]time.Duration
 	loops map[string]bool
+	// parallel names the benchmarks that run b.RunParallel, which
+	// discovery finds in their sources.
+	parallel map[string]bool
 
 	mu     sync.Mutex
 	counts map[string]int // slices printed, by dir and name
@@ -257,6 +260,9 @@ func (f *fakeBinaries) env() Env {
 			bs, fails, err := rmit.Discover(ctx, pkg, opts.Discover)
 			if err != nil {
 				return nil, err
+			}
+			for _, b := range bs {
+				b.Parallel = f.parallel[b.Base]
 			}
 			s := &rmit.Suite{Packages: []*rmit.Package{pkg}, Benchmarks: bs}
 			for _, f := range fails {

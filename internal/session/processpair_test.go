@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +99,37 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 			require.NoError(t, comp.WriteJSON(&js, gate.JSONOptions{}))
 			assert.Contains(t, js.String(), `"pairing": "process"`)
 		})
+	}
+}
+
+// A benchmark that runs b.RunParallel is measured by process pairs, one
+// version at a time, from its first pair's check on: in turns, the
+// partner that has just handed over takes CPUs from its goroutines.
+func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
+	f := newFake("BenchmarkPar", "BenchmarkSerial")
+	f.nsPerOp = func(string, string, int) float64 { return 1000 }
+	f.parallel = map[string]bool{"BenchmarkPar": true}
+	o := testOptions(t.TempDir())
+	o.Baseline, o.Pairing = "main", PairSlices
+	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	byProcess := map[string]string{}
+	for _, ev := range run.Events {
+		if ev.Event == record.EventProcessPairs {
+			byProcess[strings.Split(ev.Benchmark, "-")[0]] = ev.Reason
+		}
+	}
+	require.Contains(t, byProcess, "BenchmarkPar")
+	assert.Contains(t, byProcess["BenchmarkPar"], "b.RunParallel")
+	assert.NotContains(t, byProcess, "BenchmarkSerial", "a serial benchmark takes turns")
+	for _, c := range got.res.Comparison.Comparisons {
+		want := ""
+		if strings.HasPrefix(c.Benchmark, "BenchmarkPar") {
+			want = gate.PairingProcess
+		}
+		assert.Equal(t, want, c.Pairing, "%s %s", c.Benchmark, c.Unit)
 	}
 }
