@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
@@ -15,7 +17,7 @@ const (
 // bindLayoutFlag binds --layout, which says how the test binaries of a
 // baseline run are linked.
 func bindLayoutFlag(fs *pflag.FlagSet, layout *string) {
-	fs.StringVar(layout, "layout", layoutRandom, "with --baseline, the code layout of the test binaries: random (each version linked 8 times with -ldflags=-randlayout, each pair of processes running one link of each, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)")
+	fs.StringVar(layout, "layout", layoutRandom, fmt.Sprintf("with --baseline, the code layout of the test binaries: random (each pair of processes runs a fresh link of each version with -ldflags=-randlayout, up to %d links a version, %d of them linked before measuring and the others when first drawn, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)", session.MaxLayouts, session.DefaultLayouts))
 }
 
 // layouts returns the links of each version that --layout asks for, or a

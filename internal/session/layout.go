@@ -9,11 +9,11 @@ import (
 )
 
 // DefaultLayouts is how many links with randomised code layouts each
-// version of a baseline run gets. A link costs a fraction of a second
-// once the packages are compiled (docs/GATE.md, "Code layout"), and a
-// process pair draws one of them per version, so 8 give 64 layout pairs:
-// more than the pairs of most comparisons, and no pair repeats often
-// enough for the layouts of one version to weigh more than the others.
+// version of a baseline run gets while preparing, before any benchmark
+// runs. A link costs a fraction of a second once the packages are
+// compiled (docs/GATE.md, "Code layout"), and most comparisons decide
+// within 8 pairs, so these cover them; the pairs past them link the
+// layouts they draw from MaxLayouts.
 const DefaultLayouts = 8
 
 // MaxLayouts is how many links each version of a baseline run may have.

@@ -3,11 +3,11 @@
 // it, Init only at package initialisation; asm.Add has no Go body.
 package known
 
-// Hot sums the squares below n.
+// Hot hashes the numbers below n in a chain of multiplies.
 func Hot(n int) int {
 	s := 0
 	for i := range n {
-		s += i * i
+		s = (s ^ i) * 0x5851F42D4C957F2D
 	}
 	return s
 }
