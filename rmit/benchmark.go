@@ -31,6 +31,9 @@ type Benchmark struct {
 	ID string
 	// N is the calibrated b.N of one slice.
 	N int64
+	// Probed is the ns/op discovery measured, which N was calibrated
+	// from; 0 when unknown.
+	Probed float64
 	// Config caps the benchmark's suite runs and iterations.
 	Config Config
 	// Family holds the leaves discovery ran with this one.

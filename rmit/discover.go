@@ -95,7 +95,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			}
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
-				b.N = NForSlice(f.nsPerOp, opts.SliceTime)
+				b.N, b.Probed = NForSlice(f.nsPerOp, opts.SliceTime), f.nsPerOp
 				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
@@ -143,6 +143,36 @@ func NForSlice(nsPerOp float64, slice time.Duration) int64 {
 	n := math.Round(float64(slice) / nsPerOp)
 	return int64(max(1, min(n, 1e9)))
 }
+
+// GoTestTime returns about how long go test -bench spends measuring a
+// benchmark of nsPerOp at -benchtime d: the one-op run, then the runs
+// whose b.N it predicts from the last one's time, growing at most 100
+// times and aiming 20% past d, until one lasts d, as package testing's
+// B.launch does. It leaves out the setup each run repeats and the
+// process start, so it errs short.
+func GoTestTime(nsPerOp float64, d time.Duration) time.Duration {
+	if !(nsPerOp > 0) || math.IsInf(nsPerOp, 0) {
+		return 0
+	}
+	goal := float64(d.Nanoseconds())
+	n := 1.0
+	took := nsPerOp
+	total := took
+	for took < goal && n < 1e9 {
+		last := n
+		next := math.Floor(goal * n / max(took, 1))
+		next += math.Floor(next / 5)
+		next = min(next, 100*last)
+		next = max(next, last+1)
+		next = min(next, 1e9)
+		n, took = next, next*nsPerOp
+		total += took
+	}
+	return time.Duration(total)
+}
+
+// DefaultBenchtime is go test's -benchtime when none is given.
+const DefaultBenchtime = time.Second
 
 // listBenchmarks returns the top-level benchmark names of pkg.
 func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]string, error) {

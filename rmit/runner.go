@@ -576,6 +576,9 @@ func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event
 	d, _ := r.loop.Last(b.ID)
 	ev.Met, ev.CriterionNs = d.Met, int64(r.loop.Spent(b.ID))
 	ev.Precision = precisionRecord(d.Precision)
+	if u := d.Unsettled; u != nil {
+		ev.Unsettled = &record.Unsettled{Slices: u.Slices, Ops: int64(u.Slices) * b.N, Drop: u.Drop}
+	}
 	return ev
 }
 

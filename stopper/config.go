@@ -83,12 +83,15 @@ func Paper(c Criterion) Config {
 // stops long before the mean is known (docs/EVALUATION.md). That leaves at
 // least 6 samples (benchstat needs 6) even at the least slices per
 // process. Go has no JIT: its first slice pays for page faults, cache and
-// heap growth, and the slices after it are steady, so warmup is one slice.
-// A dynamic warmup costs much time for no measurable gain in bias
-// (docs/EVALUATION.md, "Simulations behind the defaults"); a
-// WarmupMax above Warmup turns it on.
+// heap growth, and for most benchmarks the slices after it are steady, so
+// warmup is one slice. A dynamic warmup in every process costs much time
+// for no measurable gain in bias (docs/EVALUATION.md, "Simulations behind
+// the defaults"); a WarmupMax above Warmup turns it on. Interval learns
+// its warmup in a benchmark's first process instead, up to
+// LearnedWarmupMax: one slice more for most benchmarks, and a benchmark
+// whose heap or caches still grow after one slice is warmed until steady.
 func Default(c Criterion) Config {
-	return Config{
+	cfg := Config{
 		Criterion:     c,
 		Threshold:     c.DefaultThreshold(),
 		Window:        3,
@@ -98,7 +101,16 @@ func Default(c Criterion) Config {
 		MinIterations: MinProcesses,
 		Resamples:     1000,
 	}
+	if c.spec().learns {
+		cfg.WarmupMax = LearnedWarmupMax
+	}
+	return cfg
 }
+
+// LearnedWarmupMax is the most warmup slices a criterion that learns its
+// warmup (Interval) gives a benchmark's first process: at the default
+// slice time, about the second go test's ramp takes before it reports.
+const LearnedWarmupMax = 10
 
 // MinProcesses is the least number of processes (iterations) on which a
 // default criterion judges a benchmark.

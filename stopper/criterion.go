@@ -54,6 +54,10 @@ type definition struct {
 	// the mean, with t its target relative half-width, and the
 	// measurement slices per iteration adapt to reach it.
 	interval bool
+	// learns: settled ends the warmup of a benchmark's first iteration
+	// only, and the iterations after it warm up as long as that one
+	// needed (Policy.LearnedWarmup).
+	learns bool
 }
 
 // None is a static configuration: a fixed warmup and no early stop.

@@ -69,7 +69,9 @@ func TestIntervalAdaptsSlicesPerProcess(t *testing.T) {
 		c2   time.Duration
 		want int
 	}{{1200 * ms, 2}, {2400 * ms, 3}, {30 * time.Second, 10}, {10 * ms, MinSlices}} {
-		p := newPolicy(t, intervalConfig(0.01, 5))
+		cfg := intervalConfig(0.01, 5)
+		cfg.WarmupMax = cfg.WarmupMin // a fixed warmup: TestIntervalLearnsWarmup has the learned one
+		p := newPolicy(t, cfg)
 		assert.Equal(t, 1+5, p.MaxSlices("b"), "the pilot: one warmup and Measure slices")
 		for k, vals := range procs {
 			p.EndIteration("b", policy.Iteration{SuiteRun: k + 1, Measured: vals, SliceCost: 100 * ms, ProcessCost: c.c2})
@@ -293,4 +295,36 @@ func intervalCoverage(t *testing.T, between func(*rand.Rand) float64, minIterati
 		}
 	}
 	return float64(covered) / float64(n)
+}
+
+func TestIntervalLearnsWarmup(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		first   []float64 // the first process's slices
+		learned int
+		settled bool
+	}{
+		{"steady from the first slice", []float64{100, 99, 1, 1}, 1, true},
+		{"one slice of transient", []float64{300, 100, 101, 1, 1}, 2, true},
+		{"getting faster to the cap", []float64{1000, 900, 800, 700, 600, 500, 400, 300, 200, 100, 1, 1}, LearnedWarmupMax, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPolicy(t, intervalConfig(0.03, 2))
+			assert.Equal(t, LearnedWarmupMax+2, p.MaxSlices("b"), "the first process may warm up to the cap")
+			warmup, measured := runIteration(p, "b", c.first)
+			assert.Len(t, warmup, min(len(c.first)-2, LearnedWarmupMax))
+			assert.Len(t, measured, 2)
+			p.EndIteration("b", policy.Iteration{SuiteRun: 1, Measured: measured})
+			n, settled := p.LearnedWarmup("b")
+			assert.Equal(t, c.learned, n)
+			assert.Equal(t, c.settled, settled)
+			assert.Equal(t, c.learned+2, p.MaxSlices("b"))
+			// Every later process warms up as long, whatever its slices.
+			warmup, measured = runIteration(p, "b", []float64{5, 50, 500, 5000, 5, 5, 5, 5, 5, 5, 5, 5, 5})
+			assert.Len(t, warmup, c.learned)
+			assert.Len(t, measured, 2)
+			_, met := p.WarmupSlices("b")
+			assert.Equal(t, c.settled, met, "a later process's warmup holds as the first one's did")
+		})
+	}
 }

@@ -32,8 +32,10 @@ import (
 // the mean over process means, at IntervalConfidence, has a relative
 // half-width at most the threshold at HoldProcesses consecutive processes,
 // each with at least MinIterations (and never fewer than MinProcesses)
-// processes complete. Its warmup is fixed, and
-// its measurement slices per iteration adapt: Measure in the pilot, then
+// processes complete. Its warmup is learned in a benchmark's first
+// iteration, by the rule of Precision below, up to WarmupMax, and every
+// later iteration warms up as long (learnedWarmup); its measurement
+// slices per iteration adapt: Measure in the pilot, then
 // after each iteration the m* of the estimate and of the costs the caller
 // measured, within [MinSlices, MeasureMax]. Every decision, under every
 // criterion, carries that interval and the processes predicted to reach
@@ -90,6 +92,9 @@ type benchState struct {
 
 	procs   [][]float64   // measurement values per iteration, for varcomp
 	measure int           // measurement slices per iteration, adapted under Interval
+	learned int           // warmup slices of every iteration after the first, once learned
+	settled bool          // the first iteration's warmup settled before WarmupMax
+	drop    float64       // the first iteration's first warmup ns/op over its last
 	c1, c2  time.Duration // summed slice and process costs of the iterations that had them
 	costed  int           // iterations with costs
 	held    int           // consecutive decisions at which the interval met its target
@@ -134,7 +139,11 @@ func (p *Policy) MaxSlices(bench string) int {
 	if p.cfg.Criterion == None {
 		return p.cfg.WarmupMin + p.cfg.Measure
 	}
-	return p.cfg.WarmupMax + p.state(bench).measure
+	st := p.state(bench)
+	if st.learned > 0 {
+		return st.learned + st.measure
+	}
+	return p.cfg.WarmupMax + st.measure
 }
 
 // NextSlice says whether the next slice of bench's current iteration is a
@@ -154,6 +163,14 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 		return false, len(measured) >= st.measure
 	}
 	def := p.cfg.Criterion.spec()
+	if st.learned > 0 {
+		// The warmup the first iteration needed.
+		if len(warmup) < st.learned {
+			return true, false
+		}
+		st.warmupDone, st.decided, st.met = true, len(warmup), st.settled
+		return false, false
+	}
 	if def.value == nil && def.settled == nil || p.cfg.WarmupMax <= p.cfg.WarmupMin {
 		// A fixed warmup: there is no criterion to meet.
 		if len(warmup) < p.cfg.WarmupMin {
@@ -178,9 +195,35 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 	}
 	if stable || len(warmup) >= p.cfg.WarmupMax {
 		st.warmupDone, st.decided, st.met = true, len(warmup), stable
+		if def.learns {
+			st.learned, st.settled = learnedWarmup(len(warmup), stable, p.cfg.WarmupMin), stable
+			st.drop = warmup[0] / warmup[len(warmup)-1]
+		}
 		return false, false
 	}
 	return true, false
+}
+
+// learnedWarmup returns the warmup slices of the iterations after a
+// first one whose warmup ended after n slices, settled or at the cap.
+// Settled after n, the slice before the last was no slower than the last
+// one: the n−1 slices up to it are the warmup, one more than the rule
+// strictly shows, since it compares two slices only. At the cap, the
+// whole cap.
+func learnedWarmup(n int, settled bool, least int) int {
+	if settled {
+		n--
+	}
+	return max(n, least, 1)
+}
+
+// LearnedWarmup returns the warmup slices that bench's iterations after
+// its first run, as its first iteration learned them, and whether that
+// iteration's warmup settled before WarmupMax; 0 before it is learned or
+// when the criterion does not learn its warmup.
+func (p *Policy) LearnedWarmup(bench string) (slices int, settled bool) {
+	st := p.state(bench)
+	return st.learned, st.settled
 }
 
 // EndIteration records a completed iteration of bench with its
@@ -194,6 +237,9 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 	d := policy.Decision{Met: st.met, Stop: st.met}
 	if p.cfg.Criterion != None {
 		d.Criterion = p.cfg.Criterion.String()
+	}
+	if st.learned > 0 && !st.settled {
+		d.Unsettled = &policy.Unsettled{Slices: st.learned, Drop: st.drop}
 	}
 	if len(it.Measured) == 0 {
 		return d

@@ -19,7 +19,7 @@ func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
 	fs.Float64Var(&c.Threshold, "threshold", 0, thresholdHelp())
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
 	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum")
-	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, "most warmup slices per iteration with a --stop criterion")
+	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, fmt.Sprintf("most warmup slices per iteration with a --stop criterion: under --stop interval, those of a benchmark's first process, which learns the warmup its later processes take; %d under the other criteria", stopper.Default(stopper.CV).WarmupMax))
 	fs.IntVar(&c.Measure, "slices", c.Measure, "measurement slices per iteration")
 	fs.IntVar(&c.MinIterations, "min-iterations", c.MinIterations, "iterations of a benchmark before the criterion may stop it")
 }
@@ -48,10 +48,14 @@ func thresholdHelp() string {
 }
 
 // validateStopFlags fills in the criterion's default threshold when
-// --threshold was not given, and checks c, naming the flag of the first
+// --threshold was not given and its warmup cap when --warmup-max was not,
+// and checks c, naming the flag of the first
 // bad value.
 func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 	interval := c.Criterion == stopper.Interval
+	if !fs.Changed("warmup-max") {
+		c.WarmupMax = stopper.Default(c.Criterion).WarmupMax
+	}
 	switch {
 	case interval && fs.Changed("threshold"):
 		return usageErr("--threshold: --stop interval takes --target")

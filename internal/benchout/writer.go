@@ -120,6 +120,7 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 //	# BenchmarkSum/size=16-2: mean over 4 processes ±1.4% (95%)
 //	# BenchmarkWork-2: mean over 4 processes ±62% (95%); over 100 processes for ±3%
 //	# BenchmarkParse-2: mean over 2 processes: too few processes to tell its precision
+//	# BenchmarkBuild-2: mean over 4 processes ±2.1% (95%); not steady after 20 ops: the first ops cost 3.1× the last
 //
 // benchfmt, and so benchstat, skips the line, which a person reading the
 // file sees beside the results. It is not a configuration line: benchstat
@@ -137,11 +138,14 @@ func (w *Writer) WritePrecision(ev *record.Event, processes int) error {
 	if ev.Package != w.pkg {
 		name = ev.Package + "." + name
 	}
+	line := fmt.Sprintf("# %s: mean over %d processes %s", name, processes, ev.Precision)
 	if processes < rendering.FewestProcesses {
-		_, err := fmt.Fprintf(w.out, "# %s: mean over %d processes: too few processes to tell its precision\n", name, processes)
-		return err
+		line = fmt.Sprintf("# %s: mean over %d processes: too few processes to tell its precision", name, processes)
 	}
-	_, err := fmt.Fprintf(w.out, "# %s: mean over %d processes %s\n", name, processes, ev.Precision)
+	if ev.Unsettled != nil {
+		line += "; " + ev.Unsettled.String()
+	}
+	_, err := fmt.Fprintln(w.out, line)
 	return err
 }
 

@@ -26,3 +26,16 @@ func drifting(run *record.Run) []Drift {
 	}
 	return out
 }
+
+// unsettled returns the stop events of run whose benchmark's warmup ran
+// to its cap still getting faster (record.Event.Unsettled), in the order
+// they stopped.
+func unsettled(run *record.Run) []record.Event {
+	var out []record.Event
+	for _, e := range run.Events {
+		if e.Event == record.EventStop && e.Unsettled != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -192,6 +193,9 @@ func TestBaselinePairOutOfReachStops(t *testing.T) {
 	}
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.Interval)
+	// The values follow the slice index: a fixed warmup keeps them where
+	// the pattern was built for.
+	o.Stop.WarmupMax = o.Stop.WarmupMin
 	o.SuiteRuns = gate.DefaultLastLook
 	o.Baseline, o.Sequential, o.Pairing = "main", true, PairProcesses
 	got, err := runFake(t, context.Background(), f, o)
@@ -415,9 +419,9 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	// The run ends with a table: benchmark, mean, ±, processes, status.
 	assert.Contains(t, text.String(), "2 benchmarks: 1 stable, 1 out of reach (target ±3%, 95% interval of each mean over its processes)")
 	assert.Regexp(t, `(?m)^\s+benchmark\s+mean\s+±95%\s+processes\s+status$`, text.String())
-	assert.Regexp(t, `BenchmarkNoisy\S*\s+1\.\d+µ sec/op\s+±\d+(\.\d)?%\s+4\s+out of reach; about \d+ processes for ±3%`, text.String())
+	assert.Regexp(t, `BenchmarkNoisy\S*\s+(1\.\d+µ|99\d\.\dn) sec/op\s+±\d+(\.\d)?%\s+4\s+out of reach; about \d+ processes for ±3%`, text.String())
 	assert.Contains(t, text.String(), "out of reach: 1 stopped early, predicted to need over 3 times the processes of the cap")
-	assert.Regexp(t, `BenchmarkSteady\S*\s+1\.000µ sec/op\s+±\d(\.\d+)?%\s+4\s+stable\n`, text.String())
+	assert.Regexp(t, `BenchmarkSteady\S*\s+(1\.00\dµ|99\d\.\dn) sec/op\s+±\d(\.\d+)?%\s+4\s+stable\n`, text.String())
 }
 
 // TestResumeUnderIntervalKeepsItsSlices: the interval criterion chooses
@@ -599,4 +603,41 @@ func TestBudgetTooShortForOneProcessEach(t *testing.T) {
 	_, rows, _ := strings.Cut(summary, "status\n")
 	first := strings.Split(rows, "\n")[1]
 	assert.Contains(t, first, "0  never run: the budget ran out first", "the benchmarks never run come first:\n%s", summary)
+}
+
+// TestWarmupLearnedAndUnsettledFlagged: under the default Interval, a
+// benchmark's first process learns its warmup, and one whose slices still
+// get faster at the cap is said to be not steady, in the summary and in
+// the results' line after its slices.
+func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
+	f := newFake("BenchmarkSteady", "BenchmarkHeap")
+	f.nsPerOp = func(_, name string, i int) float64 {
+		if strings.HasPrefix(name, "BenchmarkHeap") {
+			// Each of the first slices about 7% faster than the one before.
+			return 1000 * (1 + 3*math.Pow(0.85, float64(min(i, 12))))
+		}
+		return jitter(1000, i)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 4
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	warmups := map[string][]int{}
+	for _, it := range run.Keys() {
+		for _, s := range run.Series(it, "ns/op") {
+			name := strings.TrimSuffix(it.Benchmark, suffix())
+			warmups[name] = append(warmups[name], len(s.Warmup))
+		}
+	}
+	assert.Equal(t, []int{2, 1, 1, 1}, warmups["BenchmarkSteady"], "settled at once: one slice, learned in the first process")
+	assert.Equal(t, []int{10, 10, 10, 10}, warmups["BenchmarkHeap"], "the cap, in every process")
+
+	var text strings.Builder
+	got.res.WriteSummary(&text)
+	assert.Regexp(t, `NOT STEADY example.com/p.BenchmarkHeap-\d+: not steady after \d+ ops: the first ops cost 2.\d+× the last`, text.String())
+	assert.NotContains(t, text.String(), "BenchmarkSteady-2: not steady")
+	assert.Regexp(t, `(?m)^# BenchmarkHeap-\d+: mean over 4 processes .*; not steady after \d+ ops: the first ops cost 2.\d+× the last$`, got.out)
 }

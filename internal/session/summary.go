@@ -28,6 +28,13 @@ type Result struct {
 	// inconclusive comparison.
 	Regressed    bool
 	Inconclusive bool
+	// GoTest is about how long one go test -bench pass of the benchmarks
+	// measured would have taken (rmit.GoTestTime of their calibration);
+	// 0 in a comparison, which go test does not make.
+	GoTest time.Duration
+	// Unsettled holds the stop events of the benchmarks whose warmup
+	// ran to its cap still getting faster.
+	Unsettled []record.Event
 	// Drifting lists the benchmarks whose slices trend inside their
 	// processes: not steady, whatever their stoppage criterion said.
 	Drifting []Drift
@@ -105,6 +112,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "  time inside the timer %.0f%% of the measuring phase (%s of %s); inside slices, setup included, %.0f%% of wall; harness CPU %s (%.1f%% of wall)\n",
 		100*sum.TimerShare(), render.Duration(sum.InTimer), render.Duration(sum.Measuring()),
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if r.GoTest > 0 && sum.Iterations > 0 {
+		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp from the calibration, without setup): %.2f×\n",
+			plural(sum.Iterations, "process"), render.Duration(wall/time.Duration(sum.Iterations)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))
+	}
 	if r.Unaffected > 0 {
 		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code and %s no file that differs from --baseline %s\n",
 			plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), pick(r.Unaffected == 1, "reads", "read"), o.Baseline)
@@ -140,6 +151,14 @@ func (r *Result) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, plural(len(sum.BudgetCut), "benchmark"), pick(len(sum.BudgetCut) == 1, "it was", "they were"))
 	}
 	writeTogether(w, sum.Together)
+	for i, e := range r.Unsettled {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more still getting faster at the end of their warmup\n", len(r.Unsettled)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  NOT STEADY %s: %s; its mean holds part of that transient, which go test's ramp runs before the b.N it reports (--warmup-max %d warms it longer)\n",
+			e.Key().Bench.String(), e.Unsettled, 2*e.Unsettled.Slices)
+	}
 	for i, d := range r.Drifting {
 		if i == listed {
 			fmt.Fprintf(w, "  NOT STEADY: %d more\n", len(r.Drifting)-listed)
@@ -198,4 +217,17 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// goTestTime returns about how long one go test -bench pass of the
+// benchmarks of p would take, or 0 for a comparison of two versions.
+func goTestTime(p *prepared) time.Duration {
+	if p.base != nil {
+		return 0
+	}
+	var d time.Duration
+	for _, b := range p.head.Benchmarks {
+		d += rmit.GoTestTime(b.Probed, rmit.DefaultBenchtime)
+	}
+	return d
 }

@@ -188,6 +188,10 @@ type Event struct {
 	// Precision is, on stop events, how well the benchmark's mean is
 	// known when it left the schedule; nil when no interval was estimated.
 	Precision *Precision `json:"precision,omitempty"`
+	// Unsettled is, on stop events, the warmup of a benchmark whose first
+	// process was still getting faster when its warmup reached the cap;
+	// nil for one that settled.
+	Unsettled *Unsettled `json:"unsettled,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
 	Detail    string     `json:"detail,omitempty"`
 	// TimeUse is, on end and interrupted events, how the run's wall
@@ -218,6 +222,27 @@ type TimeUse struct {
 // ns/op; 0 for a benchmark that reports no ns/op.
 func (s *Slice) Timed() time.Duration {
 	return time.Duration(float64(s.N) * s.Values["ns/op"])
+}
+
+// An Unsettled warmup ran to its cap while its slices still got faster:
+// the benchmark's mean holds part of a transient that go test's ramp, which
+// reports only its last, longest run, leaves out.
+type Unsettled struct {
+	// Slices is the warmup slices of every process, and Ops the
+	// operations they ran in all (Slices × b.N).
+	Slices int   `json:"slices"`
+	Ops    int64 `json:"ops"`
+	// Drop is the first warmup slice's ns/op over the last one's.
+	Drop float64 `json:"drop"`
+}
+
+// String says what u says, as the summary and the results file say it:
+// "not steady after 20 ops: the first ops cost 3.1× the last"; "" for nil.
+func (u *Unsettled) String() string {
+	if u == nil {
+		return ""
+	}
+	return fmt.Sprintf("not steady after %d ops: the first ops cost %.3g× the last", u.Ops, u.Drop)
 }
 
 // A Precision is the interval of a benchmark's mean over its processes

@@ -87,6 +87,19 @@ type Decision struct {
 	// Precision describes the interval of the benchmark's mean when the
 	// policy estimates one.
 	Precision Precision
+	// Unsettled is, for a benchmark whose first iteration's warmup ran
+	// to its cap still getting faster, how much faster; nil otherwise.
+	Unsettled *Unsettled
+}
+
+// An Unsettled warmup is one that ended at its cap while each slice still
+// ran faster than the one before it: the benchmark's heap, page tables or
+// caches were still growing when measurement began.
+type Unsettled struct {
+	// Slices is the warmup slices it ran.
+	Slices int
+	// Drop is the first warmup slice's ns/op over the last one's.
+	Drop float64
 }
 
 // A Precision is how well a benchmark's mean is known, and what it would
