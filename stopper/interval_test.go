@@ -188,16 +188,18 @@ func simulate(p *Policy, bench string, rng *rand.Rand, sigma float64, between fu
 // processes land ±3% around the mean at random. least is the coverage the
 // test holds each case to: 93%, 2 points under the nominal 95%, for the
 // cases that reach it; for the two that fall short, ratio 3 and the
-// bimodal case, a floor just under their measured coverage (92.5% against
-// 92.7%, 86% against 86.4%, within the standard error of 0.5 points), so
-// the test catches them getting worse and claims no more.
+// bimodal case, a floor just under their measured coverage (92% against
+// 92.3%, 89.5% against 90.0%, within the standard error of 0.5 points), so
+// the test catches them getting worse and claims no more. (With a pilot of
+// 5 slices per process, before IntervalPilotSlices, they were 92.7% and
+// 86.4%.)
 //
-// Ratio 3 comes out at 92.7%, just short of 93%: such a benchmark takes
+// Ratio 3 comes out at 92.3%, short of 93%: such a benchmark takes
 // about 18 processes, and the more looks a rule takes, the likelier one
 // of them sees a spread that is low by chance. Requiring the criterion to
 // hold at more consecutive processes in long runs did not help (91.9–92.3%).
 //
-// The bimodal case falls short further: 86.4%. There the
+// The bimodal case falls short further: 90.0%. There the
 // spread of the process means is smallest exactly when their mean is
 // furthest off (most processes in one mode), so a rule that stops on a
 // narrow interval picks those runs; and a run whose first processes all
@@ -212,13 +214,13 @@ var coverageCases = []struct {
 	{"ratio 0", func(*rand.Rand) float64 { return 0 }, 0.93},
 	{"ratio 0.5", func(r *rand.Rand) float64 { return 1 * r.NormFloat64() }, 0.93},
 	{"ratio 1", func(r *rand.Rand) float64 { return 2 * r.NormFloat64() }, 0.93},
-	{"ratio 3", func(r *rand.Rand) float64 { return 6 * r.NormFloat64() }, 0.925},
+	{"ratio 3", func(r *rand.Rand) float64 { return 6 * r.NormFloat64() }, 0.92},
 	{"bimodal ±3%", func(r *rand.Rand) float64 {
 		if r.IntN(2) == 0 {
 			return -3
 		}
 		return 3
-	}, 0.86},
+	}, 0.895},
 }
 
 // TestIntervalCoverage: the interval a benchmark stops with, at the
@@ -256,17 +258,18 @@ func TestIntervalCoverageSixProcesses(t *testing.T) {
 
 // TestIntervalCoverageAtDefaultCap: at the cap `run` gives Interval by
 // default (10 suite runs), every normal case is within 2 points of 95%,
-// ratio 3 included (93.8%): a benchmark that needs about 18 processes now
+// ratio 3 included (94.8%): a benchmark that needs about 18 processes now
 // runs to the cap and stops there, or out of reach, instead of stopping
 // on the first of many looks whose spread came out low. The bimodal case
-// stays short (87.2%) for the reason coverageCases gives.
+// stays short (89.0%; 87.2% with a pilot of 5 slices) for the reason
+// coverageCases gives.
 func TestIntervalCoverageAtDefaultCap(t *testing.T) {
 	for _, c := range coverageCases {
 		cov := intervalCoverage(t, c.between, MinProcesses, 10)
 		t.Logf("%s, cap 10: coverage %.1f%%", c.name, 100*cov)
 		least := 0.93
 		if c.name == "bimodal ±3%" {
-			least = c.least
+			least = 0.885
 		}
 		assert.GreaterOrEqual(t, cov, least, c.name)
 		assert.LessOrEqual(t, cov, 0.97, c.name)

@@ -145,10 +145,14 @@ func Table(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 }
 
-// Plural writes n and noun, with an s unless n is 1: "1 path", "3 paths".
+// Plural writes n and noun, with an s (es after an s) unless n is 1:
+// "1 path", "3 paths", "2 processes".
 func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

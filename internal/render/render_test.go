@@ -123,3 +123,10 @@ func TestJSONFloat(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "[1.5,null,null,null,0]", string(b))
 }
+
+func TestPlural(t *testing.T) {
+	assert.Equal(t, "1 path", Plural(1, "path"))
+	assert.Equal(t, "3 paths", Plural(3, "path"))
+	assert.Equal(t, "2 processes", Plural(2, "process"))
+	assert.Equal(t, "0 processes", Plural(0, "process"))
+}
