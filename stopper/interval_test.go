@@ -308,7 +308,8 @@ func TestIntervalLearnsWarmup(t *testing.T) {
 		settled bool
 	}{
 		{"steady from the first slice", []float64{100, 99, 1, 1}, 1, true},
-		{"one slice of transient", []float64{300, 100, 101, 1, 1}, 2, true},
+		{"one slice of transient", []float64{300, 100, 101, 1, 1}, 1, true},
+		{"two slices of transient", []float64{900, 300, 100, 101, 1, 1}, 2, true},
 		{"getting faster to the cap", []float64{1000, 900, 800, 700, 600, 500, 400, 300, 200, 100, 1, 1}, LearnedWarmupMax, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -206,13 +206,14 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 
 // learnedWarmup returns the warmup slices of the iterations after a
 // first one whose warmup ended after n slices, settled or at the cap.
-// Settled after n, the slice before the last was no slower than the last
-// one: the n−1 slices up to it are the warmup, one more than the rule
-// strictly shows, since it compares two slices only. At the cap, the
-// whole cap.
+// Settled after n, the last slice was not much faster than the one
+// before it, so that one already ran at the steady level: the n−2 slices
+// before it were the warmup, and at least least, and one. At the cap, the
+// whole cap. (n−1 would add a slice to most later processes for nothing
+// the rule saw: docs/EVALUATION.md.)
 func learnedWarmup(n int, settled bool, least int) int {
 	if settled {
-		n--
+		n -= 2
 	}
 	return max(n, least, 1)
 }

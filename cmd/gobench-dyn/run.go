@@ -169,7 +169,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.IntVar(&opts.Iterations, "iterations", defaultIterations, "i: iterations per benchmark per suite run")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
-	fs.IntVar(&opts.MinDistinct, "min-distinct", 3, "with --config, pad suite runs holding fewer distinct benchmarks with extra iterations")
+	fs.IntVar(&opts.MinDistinct, "min-distinct", session.DefaultMinDistinct, "with --config, pad suite runs holding fewer distinct benchmarks with extra iterations")
 	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole run (0: none)")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill an iteration that runs longer")

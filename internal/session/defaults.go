@@ -89,10 +89,11 @@ func TurnPlanOf(p Pairing, turnTime time.Duration, turns int, warmup time.Durati
 // packages and benchmarks, and may change the slice time, timeout, cap and
 // build tags before calling CheckLimits.
 func BaselineOptions(baseline string) Options {
+	failOn, _ := gate.ParseFailOn(gate.DefaultFailOn) // a constant, which parses
 	o := Options{
 		Bench: ".", Stop: DefaultStop(), Iterations: DefaultIterations, SliceTime: DefaultSliceTime, Timeout: DefaultTimeout,
 		MinDistinct: DefaultMinDistinct, Baseline: baseline, Sequential: true, Confirm: true, Compare: gate.DefaultOptions(),
-		FailOn:  gate.FailOn{gate.FailTime, gate.FailAllocs},
+		FailOn:  failOn,
 		Pairing: PairSlices, TurnTime: DefaultTurnTime, Turns: TurnPlanOf(PairSlices, DefaultTurnTime, DefaultTurns, DefaultTurnWarmup),
 		Layouts: DefaultLayouts, Impact: true, ExplainTime: DefaultExplainTime, ExplainDir: DefaultExplainDir,
 	}
