@@ -42,6 +42,23 @@ var repeatedRun1 = regexp.MustCompile(`\n(\t+)b\.setOutputWriter\(\)\n\t+b\.run1
 // waits for no turn of its own.
 var awaitCall = regexp.MustCompile(`\n(\t+)gobenchdynAwaitTurn\((\w+), int\((\w+)\)\)\n`)
 
+// timedRunEnd finds, in runN, where a timed run keeps its b.N and time
+// for the next run's RunParallel grain.
+var timedRunEnd = regexp.MustCompile(`\n\tb\.previousDuration = b\.duration\n`)
+
+// parallelGrain finds, in RunParallel, the check that floors the grain:
+// the grain from the previous run is computed just before it.
+var parallelGrain = regexp.MustCompile(`\n\tif grain < 1 \{\n`)
+
+// A slice's repetition gets a fresh B, whose RunParallel would hand its
+// goroutines one iteration at a time (or as many as the one-op run1
+// takes 100µs for): the grain package testing computes from the previous
+// run of the same B, which go test's ramp always has. Each goroutine
+// then takes every iteration from the shared counter, and an op of a few
+// nanoseconds measured up to 70% slower than go test reports it. The
+// hook gives the repetition the grain of the process's previous timed
+// run of the same benchmark, as go test's last run of its ramp has it.
+
 // loopHook adds the loop hook to src, a testing/benchmark.go that has the
 // turn hook already, and returns it with the file the hook adds to
 // package testing. A release whose b.Loop the hook does not know gets
@@ -51,6 +68,7 @@ func loopHook(src []byte) ([]byte, []byte) {
 	if loop == nil || run1 == nil || await == nil {
 		return src, nil
 	}
+	timed, grain := timedRunEnd.FindIndex(src), parallelGrain.FindIndex(src)
 	indent := string(src[await[2]:await[3]])
 	cpu, rep := string(src[await[4]:await[5]]), string(src[await[6]:await[7]])
 	in := string(src[run1[2]:run1[3]])
@@ -61,6 +79,15 @@ func loopHook(src []byte) ([]byte, []byte) {
 		{await[0], await[0], fmt.Sprintf("\n%sif gobenchdynRanAsTurn(%s, int(%s)) {\n%s\tcontinue\n%s}", indent, cpu, rep, indent, indent)},
 		{run1[0], run1[1], fmt.Sprintf("\n%sb.setOutputWriter()\n%sif !gobenchdynSkipRun1(b) {\n%s\tb.run1()\n%s}\n", in, in, in, in)},
 		{loop[0], loop[0], "\n\tif b.gobenchdynNextTurn() {\n\t\tb.loop.i++\n\t\treturn true\n\t}"},
+	}
+	if timed != nil && grain != nil {
+		edits = append(edits, struct {
+			at, end int
+			text    string
+		}{timed[1], timed[1], "\tgobenchdynTimedRun(b, n)\n"}, struct {
+			at, end int
+			text    string
+		}{grain[0], grain[0], "\n\tgrain = b.gobenchdynGrain(grain)"})
 	}
 	slices.SortFunc(edits, func(a, b struct {
 		at, end int
@@ -90,6 +117,7 @@ import (
 	"internal/sysinfo"
 	"maps"
 	"runtime"
+	"time"
 )
 
 // gobenchdynTurnsInCall counts the turns that gobenchdynTurnsOf, the
@@ -110,6 +138,33 @@ func gobenchdynRanAsTurn(cpu, rep int) bool {
 		gobenchdynTurnsInCall, gobenchdynTurnsOf = 0, nil
 	}
 	return ran
+}
+
+// gobenchdynLastRun is the process's latest timed run of more than one
+// op: its benchmark, b.N and duration.
+var gobenchdynLastRun struct {
+	name string
+	n    int
+	d    time.Duration
+}
+
+// gobenchdynTimedRun keeps b's run of n ops as the latest.
+func gobenchdynTimedRun(b *B, n int) {
+	if n > 1 && b.duration > 0 {
+		gobenchdynLastRun.name, gobenchdynLastRun.n, gobenchdynLastRun.d = b.name, n, b.duration
+	}
+}
+
+// gobenchdynGrain returns RunParallel's grain for b: grain, computed
+// from b's previous run, or, when b has had no run of more than one op
+// (a repetition's fresh B), the grain of the process's latest timed run
+// of the same benchmark: iterations of about 100µs, at most 10⁴.
+func (b *B) gobenchdynGrain(grain uint64) uint64 {
+	last := gobenchdynLastRun
+	if b.previousN > 1 || last.name != b.name || last.n <= 1 {
+		return grain
+	}
+	return min(1e5*uint64(last.n)/uint64(last.d), 1e4)
 }
 
 // gobenchdynSkipRun1 reports whether the one-op run before a repetition

@@ -114,3 +114,71 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopHookCarriesParallelGrain runs a b.RunParallel benchmark for
+// several slices at a fixed b.N: under go test each repetition after the
+// first hands its goroutines the grain of its one-op run1, a few
+// iterations; under the hook, in turns or alone, that of the slice
+// before, as go test's ramp gives its last run.
+func TestLoopHookCarriesParallelGrain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	ctx := context.Background()
+	dir, err := filepath.Abs("testdata/grain")
+	require.NoError(t, err)
+	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	ov, err := TurnOverlay(ctx, dir, filepath.Join(tmp, "overlay"), "")
+	require.NoError(t, err)
+	build := func(out string, flags ...string) *Package {
+		p := *pkgs[0]
+		built, _, failed := Build(ctx, []*Package{&p}, BuildOptions{Dir: dir, OutDir: filepath.Join(tmp, out), BuildFlags: flags})
+		require.Empty(t, failed)
+		return built[0]
+	}
+	hooked, plain := build("hooked", "-overlay="+ov), build("plain")
+	args := []string{"-test.run=^$", "-test.bench=^BenchmarkParallel$", "-test.benchtime=200000x", "-test.count=4", "-test.cpu=2"}
+	grains := func(out []byte) []float64 {
+		var gs []float64
+		r := benchfmt.NewReader(bytes.NewReader(out), "out")
+		for r.Scan() {
+			if x, ok := r.Result().(*benchfmt.Result); ok {
+				g, ok := x.Value("grain")
+				require.True(t, ok)
+				gs = append(gs, g)
+			}
+		}
+		require.NoError(t, r.Err())
+		require.Len(t, gs, 4)
+		return gs
+	}
+	alone := func(bin *Package) []float64 {
+		p, err := ExecStarter{}.Start(bin.Binary, dir, args)
+		require.NoError(t, err)
+		out, err := io.ReadAll(p.Stdout())
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(), p.StderrTail())
+		return grains(out)
+	}
+	w, err := ExecStarter{}.StartWorker(hooked.Binary, dir, args, 1)
+	require.NoError(t, err)
+	for range 3 {
+		require.NoError(t, w.Grant())
+	}
+	out, err := io.ReadAll(w.Stdout())
+	require.NoError(t, err)
+	require.NoError(t, w.Wait(), w.StderrTail())
+	turns := grains(out)
+	goTest, hookedAlone := alone(plain), alone(hooked)
+	// run1's one op starts the goroutines, which takes far more than
+	// 100 ns, so its grain is under 1000; 200000 ops of an empty loop
+	// body take far less than 20 ms, so a grain from them is at least
+	// 1000 (capped at 10⁴).
+	for i := 1; i < 4; i++ {
+		assert.Less(t, goTest[i], 1e3, "go test, slice %d: the grain of its one-op run", i+1)
+		assert.GreaterOrEqual(t, hookedAlone[i], 1e3, "alone, slice %d", i+1)
+		assert.GreaterOrEqual(t, turns[i], 1e3, "in turns, slice %d", i+1)
+	}
+}

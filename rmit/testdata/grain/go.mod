@@ -1,0 +1,3 @@
+module example.com/grain
+
+go 1.26
