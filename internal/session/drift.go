@@ -1,6 +1,8 @@
 package session
 
 import (
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -35,6 +37,80 @@ func unsettled(run *record.Run) []record.Event {
 	for _, e := range run.Events {
 		if e.Event == record.EventStop && e.Unsettled != nil {
 			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// An Amortized benchmark measured more ns/op at a small b.N than at a
+// larger one: each call of its function costs time that b.N spreads
+// (goroutines and buffers started per call, a heap grown per call), so
+// its ns/op depends on b.N, and go test's larger b.N reports less.
+type Amortized struct {
+	Key           record.Key
+	LowN, HighN   int64   // the smallest and largest b.N of its processes
+	LowNs, HighNs float64 // the mean of the process means at each
+}
+
+// amortizedRatio is how much slower the processes at the smallest b.N
+// must be, on average, for a benchmark to be Amortized. A recalibration
+// between processes changes b.N at least threefold (rmit.Runner), and
+// noise that moves a mean by a quarter moves it either way.
+const amortizedRatio = 1.25
+
+// amortized returns the benchmarks of run whose processes ran at b.N
+// values at least 3 apart and measured, at the smallest, amortizedRatio
+// times the ns/op they measured at the largest, in the run's order.
+func amortized(run *record.Run) []Amortized {
+	type proc struct {
+		n   int64
+		sum float64
+		k   int
+	}
+	byKey := map[record.Key]map[record.Process]*proc{}
+	for i := range run.Slices {
+		s := &run.Slices[i]
+		ns, ok := s.Values["ns/op"]
+		if s.Warmup || !ok {
+			continue
+		}
+		k := s.Key()
+		if byKey[k] == nil {
+			byKey[k] = map[record.Process]*proc{}
+		}
+		p := byKey[k][s.Process()]
+		if p == nil {
+			p = &proc{n: s.N}
+			byKey[k][s.Process()] = p
+		}
+		p.sum += ns
+		p.k++
+	}
+	var out []Amortized
+	for _, k := range run.Keys() {
+		procs := byKey[k]
+		a := Amortized{Key: k}
+		for _, p := range procs {
+			if a.LowN == 0 || p.n < a.LowN {
+				a.LowN = p.n
+			}
+			a.HighN = max(a.HighN, p.n)
+		}
+		if a.LowN == 0 || a.HighN < 3*a.LowN {
+			continue
+		}
+		var lo, hi []float64
+		for _, p := range procs {
+			switch p.n {
+			case a.LowN:
+				lo = append(lo, p.sum/float64(p.k))
+			case a.HighN:
+				hi = append(hi, p.sum/float64(p.k))
+			}
+		}
+		a.LowNs, a.HighNs = stat.Mean(lo, nil), stat.Mean(hi, nil)
+		if a.LowNs > amortizedRatio*a.HighNs {
+			out = append(out, a)
 		}
 	}
 	return out

@@ -96,7 +96,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), GoTest: goTestTime(p), Unaffected: len(r.unaffected),
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(r.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {

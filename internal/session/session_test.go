@@ -641,3 +641,35 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	assert.NotContains(t, text.String(), "BenchmarkSteady-2: not steady")
 	assert.Regexp(t, `(?m)^# BenchmarkHeap-\d+: mean over 4 processes .*; not steady after \d+ ops: the first ops cost 2.\d+× the last$`, got.out)
 }
+
+// TestAmortizedWhenNsFallsWithN: a benchmark whose processes ran at b.N
+// values 3 or more apart, slower at the smallest by a quarter or more, is
+// said to depend on b.N; one whose b.N stayed, or whose means agree
+// across b.N, is not.
+func TestAmortizedWhenNsFallsWithN(t *testing.T) {
+	run := &record.Run{}
+	add := func(bench string, suiteRun int, n int64, ns ...float64) {
+		for i, v := range ns {
+			run.Slices = append(run.Slices, record.Slice{Package: "p", Benchmark: bench, SuiteRun: suiteRun, Iteration: 1, Slice: i + 1,
+				N: n, Values: map[string]float64{"ns/op": v}})
+		}
+	}
+	add("BenchmarkCitm-2", 1, 6, 4e6, 3e6)
+	add("BenchmarkCitm-2", 2, 58, 5e5, 6e5)
+	add("BenchmarkCitm-2", 3, 58, 4e5, 3e5)
+	add("BenchmarkNoisy-2", 1, 100, 1000, 1100)
+	add("BenchmarkNoisy-2", 2, 400, 950, 1000)
+	add("BenchmarkSame-2", 1, 100, 2000, 2000)
+	add("BenchmarkSame-2", 2, 100, 1000, 1000)
+	got := amortized(run)
+	require.Len(t, got, 1)
+	assert.Equal(t, "BenchmarkCitm-2", got[0].Key.Benchmark)
+	assert.Equal(t, int64(6), got[0].LowN)
+	assert.Equal(t, int64(58), got[0].HighN)
+	assert.InDelta(t, 3.5e6, got[0].LowNs, 1)
+	assert.InDelta(t, 4.5e5, got[0].HighNs, 1)
+
+	var text strings.Builder
+	(&Result{Summary: &rmit.Summary{}, opts: &Options{}, Head: run, Amortized: got}).WriteSummary(&text)
+	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its ns/op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
+}

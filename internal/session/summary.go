@@ -32,6 +32,9 @@ type Result struct {
 	// measured would have taken (rmit.GoTestTime of their calibration);
 	// 0 in a comparison, which go test does not make.
 	GoTest time.Duration
+	// Amortized lists the benchmarks whose ns/op fell as b.N grew
+	// between their processes.
+	Amortized []Amortized
 	// Unsettled holds the stop events of the benchmarks whose warmup
 	// ran to its cap still getting faster.
 	Unsettled []record.Event
@@ -158,6 +161,14 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  NOT STEADY %s: %s; its mean holds part of that transient, which go test's ramp runs before the b.N it reports (--warmup-max %d warms it longer)\n",
 			e.Key().Bench.String(), e.Unsettled, 2*e.Unsettled.Slices)
+	}
+	for i, a := range r.Amortized {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more whose ns/op falls as b.N grows\n", len(r.Amortized)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  NOT STEADY %s: its ns/op falls as b.N grows, %s at b.N = %d and %s at b.N = %d: each call of the benchmark function costs time that b.N spreads, so go test's larger b.N reports less\n",
+			a.Key.Bench.String(), render.NewScale("ns/op", a.LowNs).Value(a.LowNs), a.LowN, render.NewScale("ns/op", a.HighNs).Value(a.HighNs), a.HighN)
 	}
 	for i, d := range r.Drifting {
 		if i == listed {
