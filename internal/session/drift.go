@@ -59,13 +59,21 @@ type Amortized struct {
 const amortizedRatio = 1.25
 
 // amortized returns the benchmarks of run whose processes ran at b.N
-// values at least 3 apart and measured, at the smallest, amortizedRatio
-// times the ns/op they measured at the largest, in the run's order.
+// values at least 3 apart, the smallest first, and measured, at the
+// smallest, amortizedRatio times the ns/op they measured at the largest,
+// in the run's order.
+//
+// The smallest must come first: b.N grows when a benchmark's slices ran
+// shorter than its calibration planned, as they do when the one-op start
+// of a calibration probe cost more than the ops after it. It shrinks when
+// they ran longer, as they do on a machine that just got busier, and the
+// processes at the smaller b.N then measure the busier machine, not b.N.
 func amortized(run *record.Run) []Amortized {
 	type proc struct {
-		n   int64
-		sum float64
-		k   int
+		n     int64
+		sum   float64
+		k     int
+		first int // the index of its first slice in run
 	}
 	byKey := map[record.Key]map[record.Process]*proc{}
 	for i := range run.Slices {
@@ -80,7 +88,7 @@ func amortized(run *record.Run) []Amortized {
 		}
 		p := byKey[k][s.Process()]
 		if p == nil {
-			p = &proc{n: s.N}
+			p = &proc{n: s.N, first: i}
 			byKey[k][s.Process()] = p
 		}
 		p.sum += ns
@@ -100,13 +108,19 @@ func amortized(run *record.Run) []Amortized {
 			continue
 		}
 		var lo, hi []float64
+		firstLow, firstHigh := len(run.Slices), len(run.Slices)
 		for _, p := range procs {
 			switch p.n {
 			case a.LowN:
 				lo = append(lo, p.sum/float64(p.k))
+				firstLow = min(firstLow, p.first)
 			case a.HighN:
 				hi = append(hi, p.sum/float64(p.k))
+				firstHigh = min(firstHigh, p.first)
 			}
+		}
+		if firstLow > firstHigh {
+			continue
 		}
 		a.LowNs, a.HighNs = stat.Mean(lo, nil), stat.Mean(hi, nil)
 		if a.LowNs > amortizedRatio*a.HighNs {

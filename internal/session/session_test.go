@@ -644,8 +644,8 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 
 // TestAmortizedWhenNsFallsWithN: a benchmark whose processes ran at b.N
 // values 3 or more apart, slower at the smallest by a quarter or more, is
-// said to depend on b.N; one whose b.N stayed, or whose means agree
-// across b.N, is not.
+// said to depend on b.N; one whose b.N stayed, whose means agree across
+// b.N, or whose b.N shrank, is not.
 func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 	run := &record.Run{}
 	add := func(bench string, suiteRun int, n int64, ns ...float64) {
@@ -661,6 +661,10 @@ func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 	add("BenchmarkNoisy-2", 2, 400, 950, 1000)
 	add("BenchmarkSame-2", 1, 100, 2000, 2000)
 	add("BenchmarkSame-2", 2, 100, 1000, 1000)
+	// b.N shrank after a fast process: the slower processes at the
+	// smaller b.N measured a busier machine.
+	add("BenchmarkBusy-2", 1, 1800, 16, 16)
+	add("BenchmarkBusy-2", 2, 300, 23, 24)
 	got := amortized(run)
 	require.Len(t, got, 1)
 	assert.Equal(t, "BenchmarkCitm-2", got[0].Key.Benchmark)
@@ -671,5 +675,5 @@ func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 
 	var text strings.Builder
 	(&Result{Summary: &rmit.Summary{}, opts: &Options{}, Head: run, Amortized: got}).WriteSummary(&text)
-	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its ns/op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
+	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its time per op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
 }

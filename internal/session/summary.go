@@ -164,10 +164,10 @@ func (r *Result) WriteSummary(w io.Writer) {
 	}
 	for i, a := range r.Amortized {
 		if i == listed {
-			fmt.Fprintf(w, "  NOT STEADY: %d more whose ns/op falls as b.N grows\n", len(r.Amortized)-listed)
+			fmt.Fprintf(w, "  NOT STEADY: %d more whose time per op falls as b.N grows\n", len(r.Amortized)-listed)
 			break
 		}
-		fmt.Fprintf(w, "  NOT STEADY %s: its ns/op falls as b.N grows, %s at b.N = %d and %s at b.N = %d: each call of the benchmark function costs time that b.N spreads, so go test's larger b.N reports less\n",
+		fmt.Fprintf(w, "  NOT STEADY %s: its time per op falls as b.N grows, %s at b.N = %d and %s at b.N = %d: each call of the benchmark function costs time that b.N spreads, so go test's larger b.N reports less\n",
 			a.Key.Bench.String(), render.NewScale("ns/op", a.LowNs).Value(a.LowNs), a.LowN, render.NewScale("ns/op", a.HighNs).Value(a.HighNs), a.HighN)
 	}
 	for i, d := range r.Drifting {
