@@ -26,21 +26,7 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	ctx := context.Background()
-	dir, err := filepath.Abs("testdata/loopsetup")
-	require.NoError(t, err)
-	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
-	require.NoError(t, err)
-	tmp := t.TempDir()
-	ov, err := TurnOverlay(ctx, dir, filepath.Join(tmp, "overlay"), "")
-	require.NoError(t, err)
-	build := func(out string, flags ...string) *Package {
-		p := *pkgs[0]
-		built, _, failed := Build(ctx, []*Package{&p}, BuildOptions{Dir: dir, OutDir: filepath.Join(tmp, out), BuildFlags: flags})
-		require.Empty(t, failed)
-		return built[0]
-	}
-	hooked, plain := build("hooked", "-overlay="+ov), build("plain")
+	dir, hooked, plain := hookedAndPlain(t, "testdata/loopsetup")
 
 	const slices, free = 6, 2
 	run := func(bin *Package, bench string, turns bool, given int) (setups int, res []*benchfmt.Result) {
@@ -124,21 +110,7 @@ func TestLoopHookCarriesParallelGrain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	ctx := context.Background()
-	dir, err := filepath.Abs("testdata/grain")
-	require.NoError(t, err)
-	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
-	require.NoError(t, err)
-	tmp := t.TempDir()
-	ov, err := TurnOverlay(ctx, dir, filepath.Join(tmp, "overlay"), "")
-	require.NoError(t, err)
-	build := func(out string, flags ...string) *Package {
-		p := *pkgs[0]
-		built, _, failed := Build(ctx, []*Package{&p}, BuildOptions{Dir: dir, OutDir: filepath.Join(tmp, out), BuildFlags: flags})
-		require.Empty(t, failed)
-		return built[0]
-	}
-	hooked, plain := build("hooked", "-overlay="+ov), build("plain")
+	dir, hooked, plain := hookedAndPlain(t, "testdata/grain")
 	args := []string{"-test.run=^$", "-test.bench=^BenchmarkParallel$", "-test.benchtime=200000x", "-test.count=4", "-test.cpu=2"}
 	grains := func(out []byte) []float64 {
 		var gs []float64
@@ -181,4 +153,26 @@ func TestLoopHookCarriesParallelGrain(t *testing.T) {
 		assert.GreaterOrEqual(t, hookedAlone[i], 1e3, "alone, slice %d", i+1)
 		assert.GreaterOrEqual(t, turns[i], 1e3, "in turns, slice %d", i+1)
 	}
+}
+
+// hookedAndPlain builds the test binary of the fixture module in fixture
+// twice, with the turn hook's overlay and without, and returns the
+// module's directory and the two builds.
+func hookedAndPlain(t *testing.T, fixture string) (dir string, hooked, plain *Package) {
+	t.Helper()
+	ctx := context.Background()
+	dir, err := filepath.Abs(fixture)
+	require.NoError(t, err)
+	pkgs, _, err := List(ctx, []string{"."}, ListOptions{Dir: dir})
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	ov, err := TurnOverlay(ctx, dir, filepath.Join(tmp, "overlay"), "")
+	require.NoError(t, err)
+	build := func(out string, flags ...string) *Package {
+		p := *pkgs[0]
+		built, _, failed := Build(ctx, []*Package{&p}, BuildOptions{Dir: dir, OutDir: filepath.Join(tmp, out), BuildFlags: flags})
+		require.Empty(t, failed)
+		return built[0]
+	}
+	return dir, build("hooked", "-overlay="+ov), build("plain")
 }

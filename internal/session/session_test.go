@@ -626,9 +626,9 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	run, _, err := record.ReadFile(o.Raw)
 	require.NoError(t, err)
 	warmups := map[string][]int{}
-	for _, it := range run.Keys() {
-		for _, s := range run.Series(it, "ns/op") {
-			name := strings.TrimSuffix(it.Benchmark, suffix())
+	for _, k := range run.Keys() {
+		for _, s := range run.Series(k, "ns/op") {
+			name := strings.TrimSuffix(k.Benchmark, suffix())
 			warmups[name] = append(warmups[name], len(s.Warmup))
 		}
 	}
