@@ -68,18 +68,24 @@ const (
 	wfSlice     = "slice"     // run --baseline, paired slice by slice (the default)
 	wfProcess   = "process"   // run --baseline --pairing process
 	wfBenchstat = "benchstat" // go test -count on each version, then benchstat's U test
+	// wfDiscovery is the slice-paired gate's verdicts as its looks found
+	// them, before the confirmation measured the changes again: what
+	// run --baseline --confirm=false reports, read from the same run.
+	wfDiscovery = "discovery"
 )
 
 // injection holds the settings of the injected-slowdown evaluation.
 type injection struct {
-	suites    []injectSuite
-	bin, out  string
-	slice     time.Duration
-	factors   []float64
-	seeds     int
-	goSeeds   int // the seeds that also run go test, the slowest workflow
-	count     int
-	benchtime string
+	suites   []injectSuite
+	bin, out string
+	slice    time.Duration
+	factors  []float64
+	seeds    int
+	goSeeds  int // the seeds that also run go test, the slowest workflow
+	// processSeeds are the seeds that also run the process-paired gate.
+	processSeeds int
+	count        int
+	benchtime    string
 }
 
 // evaluate brings each suite in through the module proxy, copies its
@@ -126,7 +132,9 @@ func (in injection) evaluate() error {
 					fmt.Fprintf(os.Stderr, "eval: %s: inject %s ×%g, seed %d of %d (%s)\n", su.key, tg.name, 1+v, seed, in.seeds, time.Now().UTC().Format("15:04:05"))
 					steps := []func() error{
 						func() error { return in.gate(t, key, su, tg, wfSlice, repo, slowed, seed) },
-						func() error { return in.gate(t, key, su, tg, wfProcess, repo, slowed, seed) },
+					}
+					if seed <= in.processSeeds {
+						steps = append(steps, func() error { return in.gate(t, key, su, tg, wfProcess, repo, slowed, seed) })
 					}
 					if seed <= in.goSeeds {
 						steps = append(steps, func() error { return in.goTest(t, key, su, tg, repo, slowed) })
@@ -148,8 +156,8 @@ func (in injection) evaluate() error {
 		rs := realSuites[su.key]
 		names = append(names, fmt.Sprintf("%s %s (%s)", rs.module, rs.version, su.bench))
 	}
-	fmt.Printf("\n%s; %d seeds (go test on %d); gate: `run --baseline HEAD --overlay`, default flags, --pairing slice or process (slices of %s); usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
-		strings.Join(names, ", "), in.seeds, in.goSeeds, in.slice, in.count, in.benchtime)
+	fmt.Printf("\n%s; %d seeds (go test on %d, process-paired on %d); gate: `run --baseline HEAD --overlay`, default flags, --pairing slice or process (slices of %s); usual: `go test -count %d -benchtime %s` on each version + benchmath U test, α = 0.05\n\n",
+		strings.Join(names, ", "), in.seeds, in.goSeeds, in.processSeeds, in.slice, in.count, in.benchtime)
 	fmt.Print(t.table(in.suites))
 	fmt.Print("\n", t.goals(in.suites))
 	return nil
@@ -230,6 +238,15 @@ func (in injection) gate(t *injectTally, key injectKey, su injectSuite, tg injec
 	for _, c := range timeComparisons(res) {
 		affected := tg.affects(trimProcs(c.Benchmark))
 		t.add(key, wf, affected, string(c.Verdict))
+		pairs := c.Units
+		if c.Confirmation != nil {
+			pairs += c.Confirmation.Pairs
+		}
+		t.addPairs(key, wf, pairs)
+		if wf == wfSlice {
+			t.add(key, wfDiscovery, affected, string(discovered(c).Verdict))
+			t.addPairs(key, wfDiscovery, c.Units)
+		}
 		if affected {
 			t.addSpread(key, wf, unitSpread(old, head, record.Bench{Package: c.Package, Benchmark: c.Benchmark}))
 		}
@@ -285,6 +302,20 @@ func unitSpread(old, head *record.Run, bench record.Bench) float64 {
 		return math.NaN()
 	}
 	return stat.StdDev(d, nil)
+}
+
+// discovered returns c as the looks left it, before its confirmation:
+// a change that fresh pairs did not confirm is the change the looks
+// found. Its Units are already the looks' pairs.
+func discovered(c gate.Comparison) gate.Comparison {
+	if c.Confirmation != nil && !c.Confirmation.Confirmed {
+		up := c.Ratio.Center > 1
+		c.Verdict = gate.Improvement
+		if up == (c.Better < 0) {
+			c.Verdict = gate.Regression
+		}
+	}
+	return c
 }
 
 // timeComparisons returns the comparisons of time per operation.

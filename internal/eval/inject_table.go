@@ -67,12 +67,13 @@ type injectTally struct {
 	wall     map[injectKey]map[string]time.Duration
 	runs     map[injectKey]map[string]int
 	spreads  map[injectKey]map[string][]float64
+	pairs    map[injectKey]map[string]int
 	factors  []float64
 }
 
 func newInjectTally() *injectTally {
 	return &injectTally{verdicts: map[verdictCell]map[string]int{}, wall: map[injectKey]map[string]time.Duration{},
-		runs: map[injectKey]map[string]int{}, spreads: map[injectKey]map[string][]float64{}}
+		runs: map[injectKey]map[string]int{}, spreads: map[injectKey]map[string][]float64{}, pairs: map[injectKey]map[string]int{}}
 }
 
 // add records one benchmark's verdict; affected says whether the slowed
@@ -87,6 +88,14 @@ func (t *injectTally) add(k injectKey, workflow string, affected bool, verdict s
 	if !slices.Contains(t.factors, k.v) {
 		t.factors = append(t.factors, k.v)
 	}
+}
+
+// addPairs adds the process pairs one benchmark's comparison ran.
+func (t *injectTally) addPairs(k injectKey, workflow string, n int) {
+	if t.pairs[k] == nil {
+		t.pairs[k] = map[string]int{}
+	}
+	t.pairs[k][workflow] += n
 }
 
 // addTime adds the wall time of one run of a workflow.
@@ -149,8 +158,8 @@ func gateCell(m map[string]int, v float64) string {
 // controls (the benchmarks a slowed function does not dominate).
 func (t *injectTally) table(suites []injectSuite) string {
 	var b strings.Builder
-	b.WriteString("| suite | function | v | slice-paired: found · false alarm · no change · inconclusive | process-paired: the same | go test + benchstat: found · false alarm · ~ | unit sd, slice / process (median) | wall per run: slice / process / go test | slice : go test |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| suite | function | v | slice-paired: found · false alarm · no change · inconclusive | the same before confirmation | process-paired: the same | go test + benchstat: found · false alarm · ~ | unit sd, slice / process (median) | wall per run: slice / process / go test | slice : go test |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	bsCell := func(m map[string]int, v float64) string {
 		found := "—"
 		if v != 0 {
@@ -159,14 +168,14 @@ func (t *injectTally) table(suites []injectSuite) string {
 		return fmt.Sprintf("%s · %s · %s", found, frac(falseAlarms(m, v), m[""]), frac(m["~"], m[""]))
 	}
 	for _, su := range suites {
-		controls := map[string]map[string]int{wfSlice: {}, wfProcess: {}, wfBenchstat: {}}
+		controls := map[string]map[string]int{wfSlice: {}, wfDiscovery: {}, wfProcess: {}, wfBenchstat: {}}
 		for _, tg := range su.targets {
 			for _, v := range t.factors {
 				k := injectKey{su.key, tg.name, v}
 				if t.verdicts[verdictCell{k, wfSlice, true}] == nil && t.verdicts[verdictCell{k, wfBenchstat, true}] == nil {
 					continue
 				}
-				for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+				for _, w := range injectWorkflows {
 					for verdict, n := range t.verdicts[verdictCell{k, w, false}] {
 						controls[w][verdict] += n
 					}
@@ -175,17 +184,18 @@ func (t *injectTally) table(suites []injectSuite) string {
 				if g := t.perRun(k, wfBenchstat); g > 0 {
 					ratio = fmt.Sprintf("%.2f×", t.perRun(k, wfSlice).Seconds()/g.Seconds())
 				}
-				fmt.Fprintf(&b, "| %s | %s (%s) | %+.0f%% | %s | %s | %s | %s / %s | %.1f / %.1f / %.1f s | %s |\n",
+				fmt.Fprintf(&b, "| %s | %s (%s) | %+.0f%% | %s | %s | %s | %s | %s / %s | %.1f / %.1f / %.1f s | %s |\n",
 					su.key, tg.name, tg.kind, 100*v,
-					gateCell(t.verdicts[verdictCell{k, wfSlice, true}], v), gateCell(t.verdicts[verdictCell{k, wfProcess, true}], v),
+					gateCell(t.verdicts[verdictCell{k, wfSlice, true}], v), gateCell(t.verdicts[verdictCell{k, wfDiscovery, true}], v),
+					gateCell(t.verdicts[verdictCell{k, wfProcess, true}], v),
 					bsCell(t.verdicts[verdictCell{k, wfBenchstat, true}], v),
 					pctOrDash(medianOf(t.spreads[k][wfSlice])), pctOrDash(medianOf(t.spreads[k][wfProcess])),
 					t.perRun(k, wfSlice).Seconds(), t.perRun(k, wfProcess).Seconds(), t.perRun(k, wfBenchstat).Seconds(), ratio)
 			}
 		}
 		if controls[wfSlice][""]+controls[wfBenchstat][""] > 0 {
-			fmt.Fprintf(&b, "| %s | controls (unchanged benchmarks beside a slowed function) | 0%% | %s | %s | %s | | | |\n",
-				su.key, gateCell(controls[wfSlice], 0), gateCell(controls[wfProcess], 0), bsCell(controls[wfBenchstat], 0))
+			fmt.Fprintf(&b, "| %s | controls (unchanged benchmarks beside a slowed function) | 0%% | %s | %s | %s | %s | | | |\n",
+				su.key, gateCell(controls[wfSlice], 0), gateCell(controls[wfDiscovery], 0), gateCell(controls[wfProcess], 0), bsCell(controls[wfBenchstat], 0))
 		}
 	}
 	return b.String()
@@ -202,6 +212,7 @@ func (t *injectTally) goals(suites []injectSuite) string {
 	same := map[string]*count{}   // unchanged: no change, by workflow and "aa" or "controls"
 	alarms := map[string]*count{} // unchanged: false alarms, the same
 	var slice, process, gotest time.Duration
+	pairs := map[string]int{}
 	get := func(m map[string]*count, k string) *count {
 		if m[k] == nil {
 			m[k] = &count{}
@@ -212,7 +223,8 @@ func (t *injectTally) goals(suites []injectSuite) string {
 		for _, tg := range su.targets {
 			for _, v := range t.factors {
 				k := injectKey{su.key, tg.name, v}
-				for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+				for _, w := range injectWorkflows {
+					pairs[w] += t.pairs[k][w]
 					aff, ctl := t.verdicts[verdictCell{k, w, true}], t.verdicts[verdictCell{k, w, false}]
 					// Without a slowdown both sides are the same code: an
 					// A/A; beside one, the unaffected benchmarks run the
@@ -240,10 +252,10 @@ func (t *injectTally) goals(suites []injectSuite) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("| goal | slice-paired | process-paired | go test + benchstat |\n|---|--:|--:|--:|\n")
+	b.WriteString("| goal | slice-paired | the same before confirmation | process-paired | go test + benchstat |\n|---|--:|--:|--:|--:|\n")
 	row := func(name string, m map[string]*count, key func(w string) string) {
 		fmt.Fprintf(&b, "| %s", name)
-		for _, w := range []string{wfSlice, wfProcess, wfBenchstat} {
+		for _, w := range injectWorkflows {
 			c := m[key(w)]
 			if c == nil || c.n == 0 {
 				b.WriteString(" | —")
@@ -266,11 +278,21 @@ func (t *injectTally) goals(suites []injectSuite) string {
 	row("controls (the same source in a rebuilt binary): no change", same, func(w string) string { return w + " controls" })
 	row("controls: called a change", alarms, func(w string) string { return w + " controls" })
 	if gotest > 0 {
-		fmt.Fprintf(&b, "| wall time against go test + benchstat (≤ 0.3×) | %.2f× (%.0f s : %.0f s) | %.2f× (%.0f s) | 1× |\n",
+		fmt.Fprintf(&b, "| wall time against go test + benchstat (≤ 0.3×) | %.2f× (%.0f s : %.0f s) | | %.2f× (%.0f s) | 1× |\n",
 			slice.Seconds()/gotest.Seconds(), slice.Seconds(), gotest.Seconds(), process.Seconds()/gotest.Seconds(), process.Seconds())
+	}
+	if d := pairs[wfDiscovery]; d > 0 {
+		// The confirmation's price: its fresh pairs, against the pairs
+		// the looks ran, which are all a run without it runs.
+		fmt.Fprintf(&b, "| process pairs, every benchmark (confirmation: ≤ 1.15×) | %d (%.2f×) | %d | %d | |\n",
+			pairs[wfSlice], float64(pairs[wfSlice])/float64(d), d, pairs[wfProcess])
 	}
 	return b.String()
 }
+
+// injectWorkflows are the workflows of the tally, in the order of the
+// tables' columns.
+var injectWorkflows = []string{wfSlice, wfDiscovery, wfProcess, wfBenchstat}
 
 // mergeCounts returns the verdict counts of a and b together.
 func mergeCounts(a, b map[string]int) map[string]int {

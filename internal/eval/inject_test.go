@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -71,6 +73,13 @@ func TestInjectTallyTable(t *testing.T) {
 	for _, v := range []string{"regression", "regression", "~", "improvement"} {
 		tally.add(slow, wfBenchstat, true, v)
 	}
+	// Before confirmation, the looks had found the fourth too, on
+	// pairs that did not confirm it.
+	for _, v := range []string{"regression", "regression", "regression", "regression"} {
+		tally.add(slow, wfDiscovery, true, v)
+	}
+	tally.addPairs(slow, wfSlice, 46)
+	tally.addPairs(slow, wfDiscovery, 40)
 	tally.add(slow, wfSlice, false, "no change")
 	tally.add(slow, wfBenchstat, false, "~")
 	for range 4 {
@@ -86,13 +95,30 @@ func TestInjectTallyTable(t *testing.T) {
 	suites := []injectSuite{injectSuites["toml"]}
 	lines := strings.Split(strings.TrimSpace(tally.table(suites)), "\n")
 	require.Len(t, lines, 5, tally.table(suites))
-	assert.Equal(t, "| toml | Unmarshal (CPU-bound) | +10% | 3/4 · 0/4 · 0/4 · 1/4 | 1/4 · 0/4 · 0/4 · 3/4 | 2/4 · 1/4 · 1/4 | 3.0% / 12.0% | 3.0 / 5.0 / 10.0 s | 0.30× |", lines[3])
+	assert.Equal(t, "| toml | Unmarshal (CPU-bound) | +10% | 3/4 · 0/4 · 0/4 · 1/4 | 4/4 · 0/4 · 0/4 · 0/4 | 1/4 · 0/4 · 0/4 · 3/4 | 2/4 · 1/4 · 1/4 | 3.0% / 12.0% | 3.0 / 5.0 / 10.0 s | 0.30× |", lines[3])
 	goals := tally.goals(suites)
-	assert.Contains(t, goals, "| +10% found, CPU-bound (≥ 98%) | 3/4 = 75% | 1/4 = 25% | 2/4 = 50% |")
+	assert.Contains(t, goals, "| +10% found, CPU-bound (≥ 98%) | 3/4 = 75% | 4/4 = 100% | 1/4 = 25% | 2/4 = 50% |")
 	assert.Contains(t, goals, "| A/A (the same code): called no change at ±3% (≥ 90%) | 2/4 = 50% |")
 	assert.Contains(t, goals, "| A/A: called a change (≤ 1%) | 1/4 = 25% |")
 	assert.Contains(t, goals, "| controls (the same source in a rebuilt binary): no change | 1/1 = 100% |")
 	assert.Contains(t, goals, "0.30× (6 s : 20 s)", "over the runs go test made")
+	assert.Contains(t, goals, "| process pairs, every benchmark (confirmation: ≤ 1.15×) | 46 (1.15×) | 40 | 0 | |")
+}
+
+// TestDiscovered reads a verdict as the looks found it: a change the
+// fresh pairs did not confirm is the change found; a confirmed one, or one
+// without a confirmation, is as judged.
+func TestDiscovered(t *testing.T) {
+	c := gate.Comparison{Unit: "ns/op", Better: -1, Verdict: gate.Inconclusive, Look: 8, Units: 8,
+		Ratio:        stats.Interval{Center: 1.12, Lo: 1.05, Hi: 1.2},
+		Confirmation: &gate.Confirmation{Pairs: 8}}
+	assert.Equal(t, gate.Regression, discovered(c).Verdict)
+	c.Ratio.Center = 0.9
+	assert.Equal(t, gate.Improvement, discovered(c).Verdict)
+	c.Confirmation.Confirmed, c.Verdict = true, gate.Improvement
+	assert.Equal(t, gate.Improvement, discovered(c).Verdict)
+	c.Confirmation, c.Verdict = nil, gate.NoChange
+	assert.Equal(t, gate.NoChange, discovered(c).Verdict)
 }
 
 // unitSpread of a duet is the spread of its process pairs' mean slice

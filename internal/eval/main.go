@@ -72,6 +72,7 @@ func main() {
 	f.factors = flag.String("factors", "0,0.03,0.05,0.10", "with -inject, comma-separated slowdowns v (0: A/A)")
 	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
 	f.goSeeds = flag.Int("go-seeds", -1, "with -inject, the seeds that also run go test + benchstat, the slowest workflow (-1: all)")
+	f.processSeeds = flag.Int("process-seeds", -1, "with -inject, the seeds that also run the process-paired gate (-1: all)")
 	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
 	f.benchtime = flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
 	f.interfere = flag.Int("interfere", 0, "with -inject, goroutines that spin and rest in spells of 20 ms to 1 s beside every workflow, as a shared machine's neighbours do (0: none)")
@@ -81,32 +82,33 @@ func main() {
 
 // evalFlags holds the command line of eval.
 type evalFlags struct {
-	slice      *time.Duration
-	suiteRuns  *int
-	iterations *int
-	slices     *int
-	dir        *string
-	out        *string
-	bench      *string
-	methods    *string
-	regress    *int
-	suite      *string
-	scale      *bool
-	scaleFiles *string
-	scaleRun   *string
-	interleave *bool
-	also       *string
-	rounds     *int
-	refProcs   *int
-	procCap    *int
-	target     *float64
-	injectMode *bool
-	factors    *string
-	seeds      *int
-	goSeeds    *int
-	count      *int
-	benchtime  *string
-	interfere  *int
+	slice        *time.Duration
+	suiteRuns    *int
+	iterations   *int
+	slices       *int
+	dir          *string
+	out          *string
+	bench        *string
+	methods      *string
+	regress      *int
+	suite        *string
+	scale        *bool
+	scaleFiles   *string
+	scaleRun     *string
+	interleave   *bool
+	also         *string
+	rounds       *int
+	refProcs     *int
+	procCap      *int
+	target       *float64
+	injectMode   *bool
+	factors      *string
+	seeds        *int
+	goSeeds      *int
+	processSeeds *int
+	count        *int
+	benchtime    *string
+	interfere    *int
 }
 
 // run runs the mode the flags ask for and returns the exit status: 2 for
@@ -136,7 +138,10 @@ func exitStatus(err error, code int) int {
 }
 
 func (f *evalFlags) runInject() int {
-	in := injection{slice: *f.slice, seeds: *f.seeds, goSeeds: *f.goSeeds, count: *f.count, benchtime: *f.benchtime}
+	in := injection{slice: *f.slice, seeds: *f.seeds, goSeeds: *f.goSeeds, processSeeds: *f.processSeeds, count: *f.count, benchtime: *f.benchtime}
+	if in.processSeeds < 0 {
+		in.processSeeds = in.seeds
+	}
 	if in.goSeeds < 0 {
 		in.goSeeds = in.seeds
 	}

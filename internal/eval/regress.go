@@ -352,14 +352,7 @@ func (e *regressEval) print(seeds int, slice time.Duration, s, d int) {
 // pairedOptions returns opts for the halves of one run --baseline file:
 // paired by suite run, with the sequential looks its header records.
 func pairedOptions(opts gate.Options, r *record.Run) gate.Options {
+	opts = gate.FromHeader(r.Header, opts)
 	opts.Paired = true
-	if r.Header != nil {
-		if p, err := gate.ParsePlan(r.Header.Options["looks"]); err == nil {
-			opts.Plan = p
-			if sp, err := gate.ParseSpending(r.Header.Options["spending"]); err == nil {
-				opts.Plan.Spending = sp
-			}
-		}
-	}
 	return opts
 }

@@ -632,37 +632,6 @@ func status(b *Benchmark, stopOn bool, budget map[record.Key]bool, keys []record
 	return StatusFixed
 }
 
-// fromHeader returns opts with the comparison settings a run --baseline
-// recorded in its header, so that the report decides as the run did.
-func fromHeader(h *record.Header, opts gate.Options) gate.Options {
-	if h == nil {
-		return opts
-	}
-	// A value that does not parse is left out, as if absent.
-	ro, _ := record.ParseRunOptions(h.Options)
-	valid := func(name string) bool {
-		_, err := record.ParseRunOptions(map[string]string{name: h.Options[name]})
-		_, ok := h.Options[name]
-		return ok && err == nil
-	}
-	if valid("min-change") {
-		opts.Threshold = ro.MinChange
-	}
-	if valid("confidence") && ro.Confidence > 0 && ro.Confidence < 1 {
-		opts.Confidence = ro.Confidence
-	}
-	if r, err := gate.ParseRule(ro.Rule); err == nil && ro.Rule != "" {
-		opts.Rule = r
-	}
-	if c, err := gate.ParseCorrection(ro.Correction); err == nil && ro.Correction != "" {
-		opts.Correction = c
-	}
-	if p, err := gate.ParsePlan(ro.Looks); err == nil {
-		opts.Plan = p
-	}
-	return opts
-}
-
 // compare runs package compare on the baseline and the code under test.
 func (rep *Report) compare(run *record.Run, opts Options) error {
 	base, head := gate.Split(run)
@@ -670,7 +639,7 @@ func (rep *Report) compare(run *record.Run, opts Options) error {
 		return nil
 	}
 	// Both versions ran in the same suite runs: compare them paired.
-	copts := fromHeader(run.Header, gate.DefaultOptions())
+	copts := gate.FromHeader(run.Header, gate.DefaultOptions())
 	copts.Paired = true
 	if opts.Compare != nil {
 		copts = *opts.Compare

@@ -197,6 +197,7 @@ func headerOptions(o *Options) map[string]string {
 		Sequential:    o.Sequential,
 		Looks:         looks(o.Compare.Plan),
 		Spending:      spending(o.Compare.Plan),
+		Confirm:       o.Compare.Plan.Confirm && o.Compare.Plan.Sequential(),
 		Pairing:       pairing(o),
 		TurnTime:      duet.TurnTime,
 		Turns:         duet.Turns.Turns,

@@ -64,10 +64,11 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 var ErrOtherMachine = errors.New("the run was recorded on another machine")
 
 // derivedOptions are the header options a run derives from the others,
-// such as the looks of a sequential comparison and how they spend its
-// level, which it plans once it knows its benchmarks: a resumed run
-// compares what the user chose, before they are derived.
-var derivedOptions = map[string]bool{"looks": true, "spending": true}
+// such as the looks of a sequential comparison, how they spend its level
+// and whether they are confirmed, which it plans once it knows its
+// benchmarks: a resumed run compares what the user chose, before they
+// are derived.
+var derivedOptions = map[string]bool{"looks": true, "spending": true, "confirm": true}
 
 // chosen returns the options of m the user chose.
 func chosen(m map[string]string) map[string]string {

@@ -39,8 +39,11 @@ type RunOptions struct {
 	// Spending is how the looks spend the level; Pairing how the two
 	// versions were paired ("slice" or "process"), and TurnTime,
 	// Turns and TurnWarmup the shape of a duet iteration.
-	Spending   string
-	Pairing    string
+	Spending string
+	Pairing  string
+	// Confirm is whether a change the looks found counted only once
+	// fresh pairs showed it too (run --confirm).
+	Confirm    bool
 	TurnTime   time.Duration
 	Turns      int
 	TurnWarmup time.Duration
@@ -85,6 +88,7 @@ func (o *RunOptions) fields() []optionField {
 		{name: "sequential", b: &o.Sequential},
 		{name: "looks", s: &o.Looks},
 		{name: "spending", s: &o.Spending},
+		{name: "confirm", b: &o.Confirm},
 		{name: "pairing", s: &o.Pairing},
 		{name: "turn-time", d: &o.TurnTime},
 		{name: "turns", i: &o.Turns},
