@@ -332,3 +332,31 @@ func TestIntervalLearnsWarmup(t *testing.T) {
 		})
 	}
 }
+
+// TestIntervalTakesAnEarlierWarmup gives a benchmark the warmup a
+// configuration file carries: its first process warms up that long, not
+// until its slices settle, and a criterion that does not learn its
+// warmup leaves it to the caller.
+func TestIntervalTakesAnEarlierWarmup(t *testing.T) {
+	p := newPolicy(t, intervalConfig(0.03, 2))
+	require.True(t, p.SetLearnedWarmup("b", 3))
+	assert.Equal(t, 3+2, p.MaxSlices("b"))
+	// Slices that keep getting faster would have warmed it to the cap.
+	warmup, measured := runIteration(p, "b", []float64{1000, 900, 800, 700, 600, 500, 400, 300, 200, 100, 1, 1})
+	assert.Len(t, warmup, 3)
+	assert.Len(t, measured, 2)
+	d := p.EndIteration("b", policy.Iteration{SuiteRun: 1, Measured: measured})
+	assert.Nil(t, d.Unsettled, "a warmup carried over is not one found unsettled")
+	n, settled := p.LearnedWarmup("b")
+	assert.Equal(t, 3, n)
+	assert.True(t, settled)
+	assert.False(t, p.SetLearnedWarmup("b", 5), "once measured, the benchmark keeps its warmup")
+
+	p = newPolicy(t, intervalConfig(0.03, 2))
+	assert.False(t, p.SetLearnedWarmup("c", 0))
+	assert.True(t, p.SetLearnedWarmup("c", 50))
+	assert.Equal(t, LearnedWarmupMax+2, p.MaxSlices("c"), "at most the cap")
+
+	cv := newPolicy(t, Default(CV))
+	assert.False(t, cv.SetLearnedWarmup("b", 3), "CV does not learn its warmup")
+}

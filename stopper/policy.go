@@ -227,6 +227,25 @@ func (p *Policy) LearnedWarmup(bench string) (slices int, settled bool) {
 	return st.learned, st.settled
 }
 
+// SetLearnedWarmup gives bench the warmup an earlier run learned for it,
+// slices per iteration as that run's configuration file records them
+// (optime's Warmup), so that this run does not pay for learning it again:
+// its first iteration warms up as long as every later one. It applies
+// only to a criterion that learns its warmup, and only before bench's
+// first iteration. It reports whether it did: slices below 1 are
+// ignored.
+func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
+	if slices < 1 || !p.cfg.Criterion.spec().learns {
+		return false
+	}
+	st := p.state(bench)
+	if st.learned > 0 || st.decided > 0 {
+		return false
+	}
+	st.learned, st.settled = min(slices, max(p.cfg.WarmupMax, p.cfg.WarmupMin)), true
+	return true
+}
+
 // EndIteration records a completed iteration of bench with its
 // measurement values and costs, and decides whether bench is done: at
 // least MinIterations are complete and the criterion holds. Iterations

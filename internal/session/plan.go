@@ -109,7 +109,9 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		b.Config = rmit.Config{SuiteRuns: e.SuiteRuns, Iterations: e.Iterations}
 		perBench[b.ID] = rmit.SliceConfig{Warmup: e.Warmup, Slices: e.Slices}
 		caps[b.ID] = e.Slices
-		warmups[b.ID] = e.Warmup
+		if l, ok := policy.(warmupLearner); !ok || !l.SetLearnedWarmup(b.ID, e.Warmup) {
+			warmups[b.ID] = e.Warmup
+		}
 	}
 	for _, n := range fresh {
 		fmt.Fprintf(log, "gobench-dyn: NEW %s is not in --config %s: it runs with the default configuration\n", n, path)
@@ -124,6 +126,13 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		return static
 	}
 	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
+}
+
+// A warmupLearner learns each benchmark's warmup in its first process
+// (stopper's Interval), and can take the warmup an earlier run learned
+// instead, so that a run with --config does not pay for it again.
+type warmupLearner interface {
+	SetLearnedWarmup(bench string, slices int) bool
 }
 
 // maxSuiteRuns returns the most suite runs any benchmark of the run can

@@ -642,6 +642,42 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	assert.Regexp(t, `(?m)^# BenchmarkHeap-\d+: mean over 4 processes .*; not steady after \d+ ops: the first ops cost 2.\d+× the last$`, got.out)
 }
 
+// TestConfigCarriesTheLearnedWarmup runs Interval with a configuration
+// file that carries a warmup: the benchmark does not learn it again in its
+// first process, which warms up as long as the others, while a benchmark
+// the file does not know learns its own.
+func TestConfigCarriesTheLearnedWarmup(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bench.conf")
+	require.NoError(t, os.WriteFile(cfg, []byte("gobench-dyn-config schema=1\n"+
+		"source id=1 file=full.jsonl seed=1 start=2026-02-28T10:00:00Z\n"+
+		"bench pkg=example.com/p name=BenchmarkHeap"+suffix()+" s=4 i=1 d=2 warmup=3 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"), 0o600))
+	f := newFake("BenchmarkHeap", "BenchmarkNew")
+	f.nsPerOp = func(_, name string, i int) float64 {
+		// Each of the first slices about 7% faster than the one before:
+		// learned, this would warm the first process to the cap.
+		return 1000 * (1 + 3*math.Pow(0.85, float64(min(i, 12))))
+	}
+	o := testOptions(dir)
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 4
+	o.ConfigFile = cfg
+	_, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	warmups := map[string][]int{}
+	for _, k := range run.Keys() {
+		for _, s := range run.Series(k, "ns/op") {
+			name := strings.TrimSuffix(k.Benchmark, suffix())
+			warmups[name] = append(warmups[name], len(s.Warmup))
+		}
+	}
+	assert.Equal(t, []int{3, 3, 3, 3}, warmups["BenchmarkHeap"], "the file's warmup, from the first process on")
+	require.NotEmpty(t, warmups["BenchmarkNew"])
+	assert.Equal(t, stopper.LearnedWarmupMax, warmups["BenchmarkNew"][0], "not in the file: learned, to the cap")
+}
+
 // TestAmortizedWhenNsFallsWithN: a benchmark whose processes ran at b.N
 // values 3 or more apart, slower at the smallest by a quarter or more, is
 // said to depend on b.N; one whose b.N stayed, whose means agree across
