@@ -127,8 +127,22 @@ func joinFlags(a, b string) string {
 // between layouts stays part of every interval over them. The links
 // linked while preparing come first; the order is the package's, so that
 // the benchmarks of a package that run past them link the same few more
-// (Package.linkLayout), and the two versions shuffle apart. The zero
-// Layout, for a package built once, means b.Package.Binary.
+// (Package.linkLayout).
+//
+// The two versions of a pair draw the same index: when their links share
+// their seeds, as a baseline run's do, a pair runs both versions on one
+// seed. The linker shuffles the same list of functions the same way for
+// the same seed, so where a change leaves that list as it was (it edits
+// bodies, adds no function) the two layouts differ only by the shift the
+// edit causes, and the layout's effect on code the change did not touch
+// cancels within the pair instead of adding to its spread. The estimate
+// stays that of the change over random layouts: each pair still draws
+// its seed at random, and the mean of head−base over seeds is the
+// difference of the two versions' means over seeds (common random
+// numbers). A change that adds or removes a function reshuffles
+// everything, and its pairs are as independent as with seeds apart.
+//
+// The zero Layout, for a package built once, means b.Package.Binary.
 func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 	ls := b.Package.Layouts
 	if len(ls) == 0 {
@@ -141,7 +155,7 @@ func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 		return l
 	}
 	j := max((k-1)*max(b.Config.Iterations, 1)+it-1, 0)
-	i := layoutIndex(b.Package.ImportPath+" "+b.Package.Version, r.Seed, j, b.Package.linked(), len(ls))
+	i := layoutIndex(b.Package.ImportPath, r.Seed, j, b.Package.linked(), len(ls))
 	if ls[i].Binary == "" {
 		b.Package.link(i)
 	}

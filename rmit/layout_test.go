@@ -55,26 +55,32 @@ func TestLayoutSeeds(t *testing.T) {
 	assert.Len(t, distinct, 16)
 }
 
-// The two versions of a pair shuffle their links apart: across many pairs
-// every combination of links comes up, and the draw of a process is the
-// same whenever it is asked for.
-func TestLayoutOfDrawsEachVersionApart(t *testing.T) {
+// The two versions of a pair draw the same index among their links, so
+// that with the same seeds a pair runs one layout; across pairs every
+// link comes up, and the draw of a process is the same whenever it is
+// asked for.
+func TestLayoutOfGivesAPairOneSeed(t *testing.T) {
 	r := &Runner{Seed: 3}
 	pkg := func(version string) *Package {
 		p := &Package{ImportPath: "p", Version: version, Binary: "first"}
-		for i, s := range LayoutSeeds(3, version, 4) {
-			p.Layouts = append(p.Layouts, Layout{Seed: s, Binary: string(rune('a' + i))})
+		for i, s := range LayoutSeeds(3, "", 4) {
+			p.Layouts = append(p.Layouts, Layout{Seed: s, Binary: version + string(rune('a'+i))})
 		}
 		return p
 	}
 	head, base := NewBenchmark(pkg(""), "BenchmarkX", 1, false), NewBenchmark(pkg("baseline"), "BenchmarkX", 1, false)
-	pairs := map[[2]string]int{}
+	seeds := map[uint64]int{}
 	for k := 1; k <= 200; k++ {
 		h, b := r.layoutOf(head, k, 1), r.layoutOf(base, k, 1)
 		assert.Equal(t, h, r.layoutOf(head, k, 1))
-		pairs[[2]string{h.Binary, b.Binary}]++
+		assert.Equal(t, h.Seed, b.Seed, "pair %d", k)
+		assert.Equal(t, "baseline"+h.Binary, b.Binary, "each version runs its own binary")
+		seeds[h.Seed]++
 	}
-	assert.Len(t, pairs, 16, "%v", pairs)
+	assert.Len(t, seeds, 4, "%v", seeds)
+	for _, n := range seeds {
+		assert.Equal(t, 50, n, "each link once a round")
+	}
 	fixed := NewBenchmark(&Package{ImportPath: "p", Binary: "only"}, "BenchmarkX", 1, false)
 	assert.Equal(t, Layout{Binary: "only"}, r.layoutOf(fixed, 1, 1))
 }

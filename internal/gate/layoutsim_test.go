@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -54,4 +55,51 @@ func TestFreshLinksKeepTheLevel(t *testing.T) {
 	shared := misses(40, 8)
 	t.Logf("40 pairs on 8 links per version: %.2f%% of intervals miss", 100*shared)
 	assert.Greater(t, shared, 0.03, "shared links make the interval too narrow")
+}
+
+// TestCommonLayoutsKeepTheLevel simulates A/A comparisons in which each
+// pair runs both versions on one link seed (rmit.layoutOf): the two
+// versions' offsets on a seed are correlated by rho, 1 where the linker
+// placed the same functions alike and 0 where a change reshuffled them.
+// Whatever rho, the 99% interval misses the true ratio about 1% of the
+// time, since each pair still draws its seed at random; the more alike
+// the two layouts, the narrower the interval, as the layout's share of a
+// pair's spread cancels within it.
+func TestCommonLayoutsKeepTheLevel(t *testing.T) {
+	const (
+		runs   = 4000
+		alpha  = 0.01
+		layout = 0.023
+		noise  = 0.05
+	)
+	rng := rand.New(rand.NewPCG(44, 2026))
+	simulate := func(pairs int, rho float64) (miss, width float64) {
+		missed := 0
+		for range runs {
+			d := make([]float64, pairs)
+			for j := range d {
+				base := layout * rng.NormFloat64()
+				head := rho*base + math.Sqrt(1-rho*rho)*layout*rng.NormFloat64()
+				d[j] = head - base + noise*rng.NormFloat64()
+			}
+			lr := tInterval(d)
+			h := lr.width(alpha)
+			width += 2 * h / runs
+			if lr.mean-h > 0 || lr.mean+h < 0 {
+				missed++
+			}
+		}
+		return float64(missed) / runs, width
+	}
+	for _, pairs := range []int{5, 8, 40} {
+		_, apart := simulate(pairs, 0)
+		for _, rho := range []float64{0, 0.5, 1} {
+			miss, width := simulate(pairs, rho)
+			t.Logf("%d pairs, rho %.1f: %.2f%% of intervals miss, width %.2f%% (%.2f of seeds apart)", pairs, rho, 100*miss, 100*width, width/apart)
+			assert.LessOrEqual(t, miss, 0.02, "%d pairs, rho %.1f", pairs, rho)
+			if rho == 1 {
+				assert.Less(t, width, 0.95*apart, "%d pairs: one layout per pair narrows the interval", pairs)
+			}
+		}
+	}
 }

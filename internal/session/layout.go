@@ -34,7 +34,9 @@ func layoutKey(version string) string {
 
 // layoutSeeds returns the -randlayout seeds of version's test binaries:
 // those of the run resumed, which its processes ran with, or else drawn
-// from the run's seed. None when each version is linked once.
+// from the run's seed, the same for both versions, so that each pair runs
+// its two versions on one seed (rmit's layoutOf says why). None when each
+// version is linked once.
 func (r *run) layoutSeeds(version string) []uint64 {
 	o := r.opts
 	if o.Layouts <= 0 || o.Baseline == "" {
@@ -45,7 +47,7 @@ func (r *run) layoutSeeds(version string) []uint64 {
 			return slices.Clone(seeds)
 		}
 	}
-	return rmit.LayoutSeeds(o.Seed, version, max(o.Layouts, MaxLayouts))
+	return rmit.LayoutSeeds(o.Seed, "", max(o.Layouts, MaxLayouts))
 }
 
 // headerLayouts returns the seeds of the links of pkgs by version, for

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestLayoutsRecordedPerProcess(t *testing.T) {
 	// processes draw them: the header names every seed.
 	require.Len(t, h.Layouts["head"], MaxLayouts)
 	require.Len(t, h.Layouts["baseline"], MaxLayouts)
-	assert.NotEqual(t, h.Layouts["head"], h.Layouts["baseline"], "the versions' seeds are drawn apart")
+	assert.Equal(t, h.Layouts["head"], h.Layouts["baseline"], "both versions link the same seeds")
 	assert.Equal(t, "3", h.Options["layouts"])
 	dir := map[string]string{"head": "", "baseline": "baseline"}
 	starts := map[string]int{}
@@ -71,6 +72,18 @@ func TestLayoutsRecordedPerProcess(t *testing.T) {
 		assert.Equal(t, n, f.bins[bin], "processes of %s", bin)
 	}
 	assert.Greater(t, len(seen), 2, "processes draw different links: %v", seen)
+	// Each pair runs its two versions on one seed.
+	byPair := map[string][]uint64{}
+	for _, s := range run.Slices {
+		p := fmt.Sprintf("%d/%d %s", s.SuiteRun, s.Iteration, s.Benchmark)
+		if !slices.Contains(byPair[p], s.Layout) {
+			byPair[p] = append(byPair[p], s.Layout)
+		}
+	}
+	require.NotEmpty(t, byPair)
+	for p, seeds := range byPair {
+		assert.Len(t, seeds, 1, "pair %s", p)
+	}
 }
 
 // A resumed run links the layouts its header names, and its processes
