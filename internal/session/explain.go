@@ -87,7 +87,6 @@ func (r *run) explainChanges(ctx context.Context, p *prepared, res *Result) {
 		fmt.Fprintf(r.log, "gobench-dyn: explain: %v\n", err)
 		return
 	}
-	r.opts.ExplainDir = dir
 	start := r.now()
 	changes := 0
 	for _, t := range targets {
@@ -99,7 +98,7 @@ func (r *run) explainChanges(ctx context.Context, p *prepared, res *Result) {
 		if ctx.Err() != nil {
 			return
 		}
-		ex, err := r.explainTarget(ctx, t)
+		ex, err := r.explainTarget(ctx, t, dir)
 		if err != nil {
 			fmt.Fprintf(r.log, "gobench-dyn: explain %s: %v\n", t.head.Bench(), err)
 			continue
@@ -108,7 +107,7 @@ func (r *run) explainChanges(ctx context.Context, p *prepared, res *Result) {
 	}
 	res.ExplainTime = r.now().Sub(start)
 	if len(res.Explained) > 0 {
-		path := filepath.Join(r.opts.ExplainDir, "explain.html")
+		path := filepath.Join(dir, "explain.html")
 		if err := writeFlameGraphs(path, res.Explained); err != nil {
 			fmt.Fprintf(r.log, "gobench-dyn: explain: %v\n", err)
 			return
@@ -176,12 +175,12 @@ func (r *run) explainTargets(p *prepared, c *gate.Result) []*explainTarget {
 // explainTarget runs fresh process pairs of t's two versions in turns,
 // at the gate's b.N, until the profiles hold enough samples or the time
 // cap is reached, and explains each of t's comparisons.
-func (r *run) explainTarget(ctx context.Context, t *explainTarget) ([]*Explained, error) {
-	dir, err := os.MkdirTemp(r.opts.ExplainDir, ".profiles-")
+func (r *run) explainTarget(ctx context.Context, t *explainTarget, dir string) ([]*Explained, error) {
+	tmp, err := os.MkdirTemp(dir, ".profiles-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(tmp)
 	kind := explain.CPU
 	if t.memory {
 		kind = explain.AllocSpace
@@ -197,7 +196,7 @@ func (r *run) explainTarget(ctx context.Context, t *explainTarget) ([]*Explained
 			order[0], order[1] = order[1], order[0]
 		}
 		for _, b := range order {
-			prof, err := r.profileOnce(ctx, b, t.memory, count, filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", b.Package.Version, i)))
+			prof, err := r.profileOnce(ctx, b, t.memory, count, filepath.Join(tmp, fmt.Sprintf("%s-%d.pprof", b.Package.Version, i)))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", versionName(b.Package.Version), err)
 			}
@@ -232,7 +231,7 @@ func (r *run) explainTarget(ctx context.Context, t *explainTarget) ([]*Explained
 	}
 	ops := int64(len(base)) * int64(count) * t.head.N
 	name := profileName(t.head, t.memory)
-	basePath, headPath := filepath.Join(r.opts.ExplainDir, name+".base.pprof"), filepath.Join(r.opts.ExplainDir, name+".head.pprof")
+	basePath, headPath := filepath.Join(dir, name+".base.pprof"), filepath.Join(dir, name+".head.pprof")
 	if err := writeProfile(basePath, mb); err != nil {
 		return nil, err
 	}

@@ -21,11 +21,12 @@ import (
 // findImpact decides which benchmarks of the baseline the change from it
 // to the code under test can reach, module by module, before anything is
 // built for measuring: the others are not prepared, and are reported
-// unaffected. It returns the modules with benchmarks left to measure.
-// When the analysis of a module fails, all its benchmarks are measured.
-func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []module) []module {
+// unaffected. It returns the modules with benchmarks left to measure, and
+// what discovery is to leave out. When the analysis of a module fails,
+// all its benchmarks are measured.
+func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []module) ([]module, *unaffectedSkip) {
 	fmt.Fprintf(r.log, "gobench-dyn: impact: finding the benchmarks the change can reach\n")
-	r.unaffected, r.unaffectedLeaves = nil, nil
+	skip := &unaffectedSkip{}
 	var left []module
 	for _, m := range mods {
 		where := ""
@@ -43,10 +44,10 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []m
 		}
 		unaffected, leaves := rep.Unaffected(), rep.UnaffectedLeaves()
 		for _, b := range unaffected {
-			r.unaffected = append(r.unaffected, record.Bench{Package: b.Package, Benchmark: b.Name})
+			skip.tops = append(skip.tops, record.Bench{Package: b.Package, Benchmark: b.Name})
 		}
 		for _, l := range leaves {
-			r.unaffectedLeaves = append(r.unaffectedLeaves, record.Bench{Package: l.Package, Benchmark: l.Name})
+			skip.leaves = append(skip.leaves, record.Bench{Package: l.Package, Benchmark: l.Name})
 		}
 		cached := ""
 		if rep.Cached {
@@ -66,7 +67,7 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []m
 			left = append(left, m)
 		}
 	}
-	return left
+	return left, skip
 }
 
 // Impact checks out the baseline of opts, finds which of its benchmarks
@@ -164,29 +165,59 @@ func (r *run) analyze(ctx context.Context, co *Checkout, tmp string, m module) (
 	})
 }
 
-// skipUnaffected tells discovery which top-level benchmarks not to
-// prepare.
-func (r *run) skipUnaffected(pkg, top string) bool {
-	return slices.Contains(r.unaffected, record.Bench{Package: pkg, Benchmark: top})
+// An unaffectedSkip is what discovery leaves out of a baseline run: the
+// top-level benchmarks the change cannot reach, and the leaves, named
+// without the GOMAXPROCS suffix, of those it reaches that it cannot. It
+// keeps the leaves it left out as discovery found them, for the records.
+type unaffectedSkip struct {
+	tops, leaves []record.Bench
+	found        []record.Bench // the leaves left out, as discovered
 }
 
-// skipUnaffectedLeaf tells discovery which leaves not to measure, and
-// keeps their names as discovery found them, for the records.
-func (r *run) skipUnaffectedLeaf(b *rmit.Benchmark) bool {
-	if !slices.Contains(r.unaffectedLeaves, record.Bench{Package: b.Package.ImportPath, Benchmark: b.Base}) {
+// top tells discovery which top-level benchmarks not to prepare.
+func (s *unaffectedSkip) top(pkg, top string) bool {
+	return slices.Contains(s.tops, record.Bench{Package: pkg, Benchmark: top})
+}
+
+// leaf tells discovery which leaves not to measure.
+func (s *unaffectedSkip) leaf(b *rmit.Benchmark) bool {
+	if !slices.Contains(s.leaves, record.Bench{Package: b.Package.ImportPath, Benchmark: b.Base}) {
 		return false
 	}
-	if !slices.Contains(r.unaffected, b.Bench()) {
-		r.unaffected = append(r.unaffected, b.Bench())
+	if !slices.Contains(s.found, b.Bench()) {
+		s.found = append(s.found, b.Bench())
 	}
 	return true
+}
+
+// options returns the discovery options that leave out what s names.
+func (s *unaffectedSkip) options(d rmit.DiscoverOptions) rmit.DiscoverOptions {
+	if s == nil {
+		return d
+	}
+	if len(s.tops) > 0 {
+		d.Skip = s.top
+	}
+	if len(s.leaves) > 0 {
+		d.SkipLeaf = s.leaf
+	}
+	return d
+}
+
+// benches returns the benchmarks s left out: the top-level ones, then
+// the leaves as discovered.
+func (s *unaffectedSkip) benches() []record.Bench {
+	if s == nil {
+		return nil
+	}
+	return append(slices.Clone(s.tops), s.found...)
 }
 
 // recordUnaffected writes an event for each benchmark not measured, to
 // the raw records and to both versions' runs, where the comparison and
 // the results files find them.
-func (r *run) recordUnaffected(rw *record.Writer, obs *observer) error {
-	for _, b := range r.unaffected {
+func (r *run) recordUnaffected(rw *record.Writer, obs *observer, unaffected []record.Bench) error {
+	for _, b := range unaffected {
 		ev := record.Event{Type: record.TypeEvent, Event: record.EventUnaffected, Package: b.Package, Benchmark: b.Benchmark,
 			Reason: gate.UnaffectedNote, Time: r.now()}
 		if rw != nil {
@@ -202,7 +233,7 @@ func (r *run) recordUnaffected(rw *record.Writer, obs *observer) error {
 
 // noSuite is the suite of a run whose benchmarks the change reaches none
 // of: nothing to build, nothing to measure.
-func noSuite() *prepared {
+func noSuite(skip *unaffectedSkip) *prepared {
 	empty := func() *rmit.Suite { return &rmit.Suite{} }
-	return &prepared{suite: empty(), head: empty(), base: empty()}
+	return &prepared{suite: empty(), head: empty(), base: empty(), unaffected: skip.benches()}
 }

@@ -36,13 +36,21 @@ func basePolicy(o *Options) (rmit.Policy, error) {
 	return p, nil
 }
 
+// An assembledPolicy is the stopping policy of a run, and for a baseline
+// run the pairing, by which the schedule runs each pair back to back, and
+// the comparison that judges the pairs: o.Compare, paired by suite run,
+// with the looks of a sequential plan when o.Sequential.
+type assembledPolicy struct {
+	policy  rmit.Policy
+	pairs   *rmit.Pairing
+	compare gate.Options
+}
+
 // assemblePolicy wraps policy for the suite: per-benchmark configurations
 // from cf, then the pairing of the two versions of a baseline run,
-// outermost so that the runner sees why a pair stopped. For a baseline run
-// it also returns the pairing, by which the schedule runs each pair back
-// to back, and sets o.Compare to compare the versions paired by suite run,
-// with the looks of a sequential plan when o.Sequential.
-func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) (rmit.Policy, *rmit.Pairing) {
+// outermost so that the runner sees why a pair stopped.
+func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) assembledPolicy {
+	a := assembledPolicy{compare: o.Compare}
 	if cf != nil {
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
 	}
@@ -52,13 +60,15 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		policy = stopper.NewIntervals(policy)
 	}
 	if s.base == nil {
-		return policy, nil
+		a.policy = policy
+		return a
 	}
 	paired := rmit.NewPaired(policy, s.base.Benchmarks, s.head.Benchmarks)
-	o.Compare.Paired = true
+	a.compare.Paired, a.pairs = true, &paired.Pairing
 	if o.Stop.Criterion == stopper.None {
 		// A fixed configuration: nothing stops early.
-		return policy, &paired.Pairing
+		a.policy = policy
+		return a
 	}
 	if o.Sequential {
 		plan := gate.NewPlan(gate.DefaultFirstLook, maxSuiteRuns(o, cf))
@@ -74,7 +84,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 				b.Config.SuiteRuns += room
 			}
 		}
-		o.Compare.Plan = plan
+		a.compare.Plan = plan
 		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
 		if o.duets() {
 			paired.JudgeDuets = func(d []float64) string {
@@ -87,7 +97,8 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 			}
 		}
 	}
-	return paired, &paired.Pairing
+	a.policy = paired
+	return a
 }
 
 // applyConfig gives each benchmark its configuration from cf and returns
@@ -175,8 +186,9 @@ func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Bench
 }
 
 // headerOptions returns the options that shape the results, for the raw
-// file's header: a resumed run must match them.
-func headerOptions(o *Options) map[string]string {
+// file's header: a resumed run must match them. plan is the sequential
+// plan the run compares with, which it derives from them.
+func headerOptions(o *Options, plan gate.Plan) map[string]string {
 	cpus := make([]string, len(o.CPU))
 	for i, c := range o.CPU {
 		cpus[i] = strconv.Itoa(c)
@@ -204,9 +216,9 @@ func headerOptions(o *Options) map[string]string {
 		Baseline:      o.Baseline,
 		EarlyVerdict:  o.Sequential,
 		Sequential:    o.Sequential,
-		Looks:         looks(o.Compare.Plan),
-		Spending:      spending(o.Compare.Plan),
-		Confirm:       o.Compare.Plan.Confirm && o.Compare.Plan.Sequential(),
+		Looks:         looks(plan),
+		Spending:      spending(plan),
+		Confirm:       plan.Confirm && plan.Sequential(),
 		Pairing:       pairing(o),
 		TurnTime:      duet.TurnTime,
 		Turns:         duet.Turns.Turns,
@@ -240,8 +252,9 @@ func quoteArgs(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// newHeader returns the raw file header of a run of pkgs on this machine.
-func newHeader(o *Options, pkgs []*rmit.Package, now time.Time) *record.Header {
+// newHeader returns the raw file header of a run of pkgs on this machine,
+// comparing its versions with plan.
+func newHeader(o *Options, plan gate.Plan, pkgs []*rmit.Package, now time.Time) *record.Header {
 	host, _ := os.Hostname()
 	h := &record.Header{
 		Tool:      o.Tool,
@@ -254,7 +267,7 @@ func newHeader(o *Options, pkgs []*rmit.Package, now time.Time) *record.Header {
 		Seed:      o.Seed,
 		Start:     now.UTC(),
 		Binaries:  map[string]string{},
-		Options:   headerOptions(o),
+		Options:   headerOptions(o, plan),
 		Instance:  o.Instance,
 	}
 	if !o.Shard.IsZero() {

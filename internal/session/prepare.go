@@ -21,6 +21,9 @@ import (
 type prepared struct {
 	suite      *rmit.Suite // both versions together
 	head, base *rmit.Suite // base is nil without a baseline
+	// unaffected are the benchmarks of a baseline run the change cannot
+	// reach, left out by discovery: not measured.
+	unaffected []record.Bench
 }
 
 // prepare builds, discovers and calibrates the code under test and, with
@@ -33,16 +36,17 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 		return nil, err
 	}
 	var co *Checkout
+	var skip *unaffectedSkip
 	if r.opts.Baseline != "" && r.opts.Impact {
 		// What the change reaches decides what is built and measured.
 		if co, err = r.checkoutBaseline(ctx, tmp); err != nil {
 			return nil, err
 		}
-		if mods = r.findImpact(ctx, co, tmp, mods); len(mods) == 0 {
-			return noSuite(), nil
+		if mods, skip = r.findImpact(ctx, co, tmp, mods); len(mods) == 0 {
+			return noSuite(skip), nil
 		}
 	}
-	head, err := r.prepareModules(ctx, mods, tmp, record.VersionHead, nil)
+	head, err := r.prepareModules(ctx, mods, tmp, record.VersionHead, nil, skip)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +59,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 			return nil, err
 		}
 	}
-	base, err := r.prepareModules(ctx, mods, tmp, record.VersionBaseline, co)
+	base, err := r.prepareModules(ctx, mods, tmp, record.VersionBaseline, co, skip)
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +73,15 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 	rmit.ShareN(base.Benchmarks, head.Benchmarks)
 	p.base = base
 	p.suite = joinSuites(head, base)
+	// Both versions are discovered: the leaves they left out are known.
+	p.unaffected = skip.benches()
 	return p, nil
 }
 
 // prepareModules prepares one version of the code in each module, the
 // baseline's in its checkout co, and joins them in one suite. With
 // several modules, one without benchmarks is left out with a note.
-func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version string, co *Checkout) (*rmit.Suite, error) {
+func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version string, co *Checkout, skip *unaffectedSkip) (*rmit.Suite, error) {
 	var suites []*rmit.Suite
 	for _, m := range mods {
 		dir := m.dir
@@ -85,7 +91,7 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 				return nil, err
 			}
 		}
-		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix())
+		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix(), skip)
 		if err != nil && r.opts.AllModules && errors.Is(err, errNoBenchmarks) {
 			fmt.Fprintf(r.log, "gobench-dyn: module %s: no benchmarks match\n", m.name(r.opts.Dir))
 			continue
@@ -139,7 +145,7 @@ func (r *run) checkoutBaseline(ctx context.Context, tmp string) (*Checkout, erro
 
 // prepareVersion prepares one version of the code, resolving packages in
 // dir, and gives every benchmark the options' configuration.
-func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix string) (*rmit.Suite, error) {
+func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix string, skip *unaffectedSkip) (*rmit.Suite, error) {
 	o := r.opts
 	binDir := filepath.Join(tmp, "bin-head"+suffix)
 	if version != record.VersionHead {
@@ -164,17 +170,9 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 		// it, such a family fails as it did before.
 		flags, hooked = buildFlags(o, ov), true
 	}
-	var skip func(pkg, top string) bool
-	if len(r.unaffected) > 0 {
-		skip = r.skipUnaffected
-	}
-	var skipLeaf func(b *rmit.Benchmark) bool
-	if len(r.unaffectedLeaves) > 0 {
-		skipLeaf = r.skipUnaffectedLeaf
-	}
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
-		Discover:    rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Skip: skip, SkipLeaf: skipLeaf},
+		Discover:    skip.options(rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter}),
 		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: o.Layouts,
 	})
 	if err != nil {

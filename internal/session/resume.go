@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"maps"
@@ -44,10 +45,11 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
 	}
-	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o))); len(diff) > 0 {
+	// The plan is derived, and left out of the comparison.
+	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o, gate.Plan{}))); len(diff) > 0 {
 		return nil, usage.ValueErrorf("Resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
 	}
-	now := newHeader(o, nil, time.Time{})
+	now := newHeader(o, gate.Plan{}, nil, time.Time{})
 	if diff := machineDiff(h, now); len(diff) > 0 {
 		if !o.Force {
 			return nil, usage.ValueErrorf("Resume", o.Resume, "%w (%s): its results would mix two machines", ErrOtherMachine, strings.Join(diff, "; "))

@@ -46,15 +46,19 @@ type run struct {
 	// baseName names the baseline in a comparison, and baseRev is the
 	// commit checked out for it.
 	baseName, baseRev string
-	// minimumBudget is the budget that gives every benchmark
-	// render.FewestProcesses processes, preparation included, as
-	// estimated before the run; prepTime is the preparation.
-	minimumBudget, prepTime time.Duration
-	// unaffected are the top-level benchmarks of a baseline run the
-	// change cannot reach, and the leaves discovery left out: not
-	// measured. unaffectedLeaves are the leaves, named without the
-	// GOMAXPROCS suffix, that discovery leaves out.
-	unaffected, unaffectedLeaves []record.Bench
+}
+
+// An assembly is a prepared run, ready to measure: its runner and the
+// observer of its records, the comparison that judges a baseline run, and
+// what preparing took.
+type assembly struct {
+	runner  *rmit.Runner
+	obs     *observer
+	compare gate.Options
+	// prepTime is the preparation; minimumBudget the budget that gives
+	// every benchmark render.FewestProcesses processes, preparation
+	// included, as estimated before the run (zero without a budget).
+	prepTime, minimumBudget time.Duration
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -86,18 +90,19 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	runner, obs, err := r.assemble(p)
+	a, err := r.assemble(p)
 	if err != nil {
 		return nil, err
 	}
+	runner, obs := a.runner, a.obs
 	// A results file that fails stops the run as a failed record does.
 	ctx, halt := context.WithCancelCause(ctx)
 	defer halt(nil)
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(r.unaffected),
-		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: r.minimumBudget, prepTime: r.prepTime}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(p.unaffected),
+		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {
 			if obs.done[b] > r.opts.ExtendPast*max(1, b.Config.Iterations) {
@@ -126,7 +131,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		// The verdicts reached on what was measured: a sequential
 		// comparison judges at the looks the pairs reached.
 		if r.opts.Baseline != "" {
-			if err := r.compare(res, obs); err != nil || len(res.Comparison.Comparisons) == 0 {
+			if err := r.compare(res, obs, a.compare); err != nil || len(res.Comparison.Comparisons) == 0 {
 				res.Comparison = nil
 			}
 		}
@@ -139,7 +144,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		return res, res.Stopped
 	}
 	if r.opts.Baseline != "" {
-		if err := r.compare(res, obs); err != nil {
+		if err := r.compare(res, obs, a.compare); err != nil {
 			return res, err
 		}
 		if r.opts.Explain {
@@ -240,43 +245,44 @@ func (r *run) plan() error {
 
 // assemble builds the runner of the prepared suite: its policy, its shard,
 // its records and its observer.
-func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
+func (r *run) assemble(p *prepared) (*assembly, error) {
 	o := r.opts
 	policy, err := basePolicy(o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	policy, pairs := assemblePolicy(o, policy, r.config, p, r.log)
+	ap := assemblePolicy(o, policy, r.config, p, r.log)
 	bs := p.suite.Benchmarks
 	if !o.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
 		// its baseline land in the same shard.
 		if bs, err = selectShard(bs, o, r.log); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		fmt.Fprintf(r.log, "gobench-dyn: shard %s: %d benchmarks\n", o.Shard, len(bs))
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: %s, seed %d\n", describeSuite(bs, o.Baseline), o.Seed)
-	header := newHeader(o, p.suite.Packages, r.now())
+	header := newHeader(o, ap.compare.Plan, p.suite.Packages, r.now())
 	rw, err := r.startRecords(header, p.suite)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	obs := newObserver(o, bs, header, r.outs, r.log)
-	if err := r.recordUnaffected(rw, obs); err != nil {
-		return nil, nil, err
+	if err := r.recordUnaffected(rw, obs, p.unaffected); err != nil {
+		return nil, err
 	}
 	runner := &rmit.Runner{
-		Benchmarks: bs, Policy: policy, Seed: o.Seed,
+		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
 		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget, Start: r.start,
 		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
-		Pairs: pairs,
+		Pairs: ap.pairs,
 	}
 	if o.duets() {
-		o.Turns.Together = o.Pairing == PairTogether
-		runner.Turns, runner.TurnTime = &o.Turns, o.TurnTime
-		if o.Turns.Together {
+		turns := o.Turns
+		turns.Together = o.Pairing == PairTogether
+		runner.Turns, runner.TurnTime = &turns, o.TurnTime
+		if turns.Together {
 			if why := sharedCores(); why != "" {
 				fmt.Fprintf(r.log, "gobench-dyn: warning: --pairing duet runs both versions at once on two CPUs, and %s: their speeds then move against each other, and --pairing slice is steadier\n", why)
 			}
@@ -285,8 +291,9 @@ func (r *run) assemble(p *prepared) (*rmit.Runner, *observer, error) {
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
 	}
-	r.warnBudget(runner)
-	return runner, obs, nil
+	a := &assembly{runner: runner, obs: obs, compare: ap.compare, prepTime: r.now().Sub(r.start)}
+	a.minimumBudget = r.warnBudget(runner, a.prepTime)
+	return a, nil
 }
 
 // startRecords checks that a resumed run measures the same code, and
@@ -317,22 +324,23 @@ func (r *run) startRecords(header *record.Header, suite *rmit.Suite) (*record.Wr
 	return rw, nil
 }
 
-// warnBudget warns when the budget left after preparing cannot give every
-// benchmark its minimum iterations.
-func (r *run) warnBudget(runner *rmit.Runner) {
+// warnBudget warns when the budget left after preparing for prep cannot
+// give every benchmark its minimum iterations, and returns the budget that
+// would give each render.FewestProcesses processes; zero without a
+// budget.
+func (r *run) warnBudget(runner *rmit.Runner, prep time.Duration) time.Duration {
 	o := r.opts
 	if o.Budget <= 0 {
-		return
+		return 0
 	}
-	prep := r.now().Sub(r.start)
-	r.prepTime = prep
 	left := o.Budget - prep
 	need := runner.MinimumTime()
-	r.minimumBudget = prep + need*time.Duration(max(render.FewestProcesses, o.Stop.MinIterations))/time.Duration(max(1, o.Stop.MinIterations))
+	minimum := prep + need*time.Duration(max(render.FewestProcesses, o.Stop.MinIterations))/time.Duration(max(1, o.Stop.MinIterations))
 	if need > left {
 		fmt.Fprintf(r.log, "gobench-dyn: warning: --budget %s leaves %s after building and calibrating, and the minimum of %d iterations per benchmark needs about %s: some benchmarks will get fewer than their minimum samples\n",
 			o.Budget, left.Round(time.Second), max(1, o.Stop.MinIterations), need.Round(time.Second))
 	}
+	return minimum
 }
 
 // commit completes the results files, each version's results grouped by
@@ -381,8 +389,8 @@ func (r *run) markPartial(obs *observer, why error) error {
 }
 
 // compare compares the two versions the observer kept.
-func (r *run) compare(res *Result, obs *observer) error {
-	c, err := gate.Runs(obs.baseline, obs.head, r.opts.Compare)
+func (r *run) compare(res *Result, obs *observer, opts gate.Options) error {
+	c, err := gate.Runs(obs.baseline, obs.head, opts)
 	if err != nil {
 		return err
 	}
