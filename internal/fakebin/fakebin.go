@@ -63,6 +63,9 @@ type Slice struct {
 	// Index counts the slices of Name printed in Dir before this one,
 	// over all processes; InProcess those of this process.
 	Index, InProcess int
+	// Siblings says that the process runs Name with other leaves: a
+	// family's process.
+	Siblings bool
 }
 
 // A Line is one result line a fake process printed.
@@ -100,9 +103,9 @@ type Binaries struct {
 	// pass with their family, as a leaf whose parent checks what its
 	// siblings computed.
 	Fails, FailsAlone map[string]int
-	// Hangs names the benchmarks whose iterations print nothing until
-	// they are killed.
-	Hangs map[string]bool
+	// Hang, if set, says which slices of an iteration never end: the
+	// process prints nothing more until it is killed.
+	Hang func(Slice) bool
 	// Setup is the wall time outside the timer each call of a
 	// benchmark's function takes before its timed run, by name; Loops
 	// names the benchmarks written with b.Loop, whose function a worker
@@ -247,9 +250,14 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 	for _, group := range groups {
 		for i := range count {
 			for _, name := range group {
-				if !probe && f.Hangs[name] {
-					<-p.killed
-					return
+				if !probe && f.Hang != nil {
+					f.mu.Lock()
+					at := Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[dir+"|"+name], InProcess: inProcess[name], Siblings: !alone}
+					f.mu.Unlock()
+					if f.Hang(at) {
+						<-p.killed
+						return
+					}
 				}
 				if p.free > 0 && slices >= p.free {
 					select {
@@ -269,7 +277,7 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 						f.counts = map[string]int{}
 					}
 					key := dir + "|" + name
-					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name]})
+					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name], Siblings: !alone})
 					f.counts[key]++
 					setup := f.Setup[name]
 					if setup > 0 && (i == 0 || p.free == 0 || !f.Loops[name]) && !probe {
