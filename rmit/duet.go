@@ -412,6 +412,7 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 		}
 		return false
 	}
+	r.restoreProcessPairs(a.Bench, b.Bench, pa, pb)
 	plan := r.duetPlan(a.Bench)
 	whole := pa != nil && pb != nil
 	for _, p := range []*pastIteration{pa, pb} {
@@ -471,6 +472,27 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 		}
 	}
 	return true
+}
+
+// restoreProcessPairs sets the pair of a and b to go on by process pairs
+// when the records hold that it did and a whole process pair of it, past
+// and pb: a resumed run that replays the pair's first process pair does
+// not check its first duet again, and would otherwise go on in duets.
+func (r *Runner) restoreProcessPairs(a, b *Benchmark, pa, pb *pastIteration) {
+	if r.state[a].byProcess != "" || pa == nil || pb == nil {
+		return
+	}
+	n := measuredCount(pa)
+	if n == 0 || measuredCount(pb) != n {
+		return
+	}
+	if r.Resume.byProcess[a.ID] == "" || r.Resume.byProcess[b.ID] == "" {
+		return
+	}
+	for _, x := range []*Benchmark{a, b} {
+		st := r.state[x]
+		st.byProcess, st.processSlices, st.checked = r.Resume.byProcess[x.ID], n, true
+	}
 }
 
 // measuredCount returns the measured slices of a recorded iteration.

@@ -21,6 +21,9 @@ type Resume struct {
 	iterations map[iterationKey]*pastIteration
 	stopped    map[string]bool // IDs with a stop event recorded
 	budgetCut  map[string]bool // IDs with a budget event recorded
+	// byProcess holds why each benchmark measured by process pairs was,
+	// by ID (record.EventProcessPairs).
+	byProcess map[string]string
 	// prepared holds the failure and skip events recorded before the
 	// first iteration, by prepareKey.
 	prepared map[string]bool
@@ -41,7 +44,8 @@ type pastIteration struct {
 // NewResume returns the Resume of run, the records read from the raw file
 // of an interrupted run.
 func NewResume(run *record.Run) *Resume {
-	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}, prepared: map[string]bool{}}
+	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}, prepared: map[string]bool{},
+		byProcess: map[string]string{}}
 	at := func(id string, k, it int) *pastIteration {
 		key := iterationKey{id, k, it}
 		p := r.iterations[key]
@@ -72,6 +76,8 @@ func NewResume(run *record.Run) *Resume {
 			r.stopped[id] = true
 		case record.EventBudget:
 			r.budgetCut[id] = true
+		case record.EventProcessPairs:
+			r.byProcess[id] = e.Reason
 		}
 	}
 	return r

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -42,11 +43,11 @@ func (f *failingOutput) Commit(*record.Run, []record.Key) error {
 }
 
 // interrupted runs o on f and interrupts it after the nth slice.
-func interrupted(t *testing.T, f *fakeBinaries, o Options, nth int) outcome {
+func interrupted(t *testing.T, f *fakebin.Binaries, o Options, nth int) outcome {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f.onSlice = func(n int) bool {
+	f.OnSlice = func(n int) bool {
 		if n == nth {
 			cancel()
 			return true
@@ -69,7 +70,7 @@ func TestResultsWriteFailureStopsTheRun(t *testing.T) {
 	o := testOptions(t.TempDir())
 	out := &failingOutput{ok: 5}
 	var log bytes.Buffer
-	res, err := Run(context.Background(), o, Outputs{Results: out, Log: &log}, f.env())
+	res, err := Run(context.Background(), o, Outputs{Results: out, Log: &log}, fakeEnv(f))
 	require.ErrorIs(t, err, errDiskFull)
 	require.NotNil(t, res)
 	assert.Equal(t, errDiskFull, res.Stopped)
@@ -185,14 +186,15 @@ func TestRawWriteErrorNamesTheLastRecord(t *testing.T) {
 // TestInterruptedBaselineRunCompares checks that an interrupted baseline
 // run still compares what it measured, for the verdicts it had reached.
 func TestInterruptedBaselineRunCompares(t *testing.T) {
-	nsPerOp := func(dir, name string, i int) float64 {
+	nsPerOp := func(s fakebin.Slice) float64 {
+		dir, name, i := s.Dir, s.Name, s.Index
 		if dir == "baseline" || name == "BenchmarkSame" {
 			return jitter(1000, i)
 		}
 		return jitter(3000, i)
 	}
 	f := newFake("BenchmarkSame", "BenchmarkSlow")
-	f.nsPerOp = nsPerOp
+	f.NsPerOp = nsPerOp
 	o := testOptions(t.TempDir())
 	o.SuiteRuns = 10
 	o.Baseline = "main"

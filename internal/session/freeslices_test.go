@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 )
 
 // TestRunsALoopsSlicesInOneCall runs, without a baseline, a b.Loop
@@ -15,12 +17,12 @@ import (
 // its 2 warmup and 4 measured slices, and the b.N loop's once a slice.
 func TestRunsALoopsSlicesInOneCall(t *testing.T) {
 	f := newFake("BenchmarkLoop", "BenchmarkN")
-	f.nsPerOp = func(string, string, int) float64 { return 1000 }
-	f.setup = map[string]time.Duration{"BenchmarkLoop": 400 * time.Millisecond, "BenchmarkN": 400 * time.Millisecond}
-	f.loops = map[string]bool{"BenchmarkLoop": true}
+	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+	f.Setup = map[string]time.Duration{"BenchmarkLoop": 400 * time.Millisecond, "BenchmarkN": 400 * time.Millisecond}
+	f.Loops = map[string]bool{"BenchmarkLoop": true}
 	o := testOptions(t.TempDir())
 	_, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	assert.Equal(t, o.SuiteRuns, f.setups["BenchmarkLoop"], "one setup a process")
-	assert.Equal(t, o.SuiteRuns*(2+4), f.setups["BenchmarkN"], "one setup a slice")
+	assert.Equal(t, o.SuiteRuns, f.Setups("BenchmarkLoop"), "one setup a process")
+	assert.Equal(t, o.SuiteRuns*(2+4), f.Setups("BenchmarkN"), "one setup a slice")
 }

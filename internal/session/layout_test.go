@@ -69,7 +69,7 @@ func TestLayoutsRecordedPerProcess(t *testing.T) {
 		seen[seed] = true
 	}
 	for bin, n := range starts {
-		assert.Equal(t, n, f.bins[bin], "processes of %s", bin)
+		assert.Equal(t, n, f.Starts(bin), "processes of %s", bin)
 	}
 	assert.Greater(t, len(seen), 2, "processes draw different links: %v", seen)
 	// Each pair runs its two versions on one seed.
@@ -103,7 +103,7 @@ func TestLayoutsReusedOnResume(t *testing.T) {
 	require.NoError(t, err)
 	require.Less(t, len(before.Slices), len(wantRun.Slices), "interrupted before the end")
 
-	f.bins = nil
+	f.ResetStarts()
 	o.Resume, o.SeedSet = o.Raw, false
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err, got.log)
@@ -112,7 +112,7 @@ func TestLayoutsReusedOnResume(t *testing.T) {
 	require.True(t, run.Complete)
 	assert.Equal(t, before.Header.Layouts, run.Header.Layouts)
 	assert.Equal(t, layouts(t, wantRun), layouts(t, run))
-	for bin := range f.bins {
+	for bin := range f.Binaries() {
 		if bin == "p.test" || bin == "baseline/p.test" {
 			continue // discovery
 		}

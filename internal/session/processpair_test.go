@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -38,8 +39,8 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 	} {
 		t.Run(c.setup.String(), func(t *testing.T) {
 			f := newFake("BenchmarkSetup")
-			f.nsPerOp = func(string, string, int) float64 { return 1000 }
-			f.setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
+			f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+			f.Setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
 			o := testOptions(t.TempDir())
 			o.Baseline, o.Pairing = "main", PairSlices
 			o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
@@ -48,7 +49,7 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 			run, _, err := record.ReadFile(o.Raw)
 			require.NoError(t, err)
 
-			assert.Equal(t, c.setupCalls, f.setups["BenchmarkSetup"])
+			assert.Equal(t, c.setupCalls, f.Setups("BenchmarkSetup"))
 			var events []record.Event
 			for _, ev := range run.Events {
 				if ev.Event == record.EventProcessPairs {
@@ -107,8 +108,8 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 // partner that has just handed over takes CPUs from its goroutines.
 func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
 	f := newFake("BenchmarkPar", "BenchmarkSerial")
-	f.nsPerOp = func(string, string, int) float64 { return 1000 }
-	f.parallel = map[string]bool{"BenchmarkPar": true}
+	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+	f.Parallel = map[string]bool{"BenchmarkPar": true}
 	o := testOptions(t.TempDir())
 	o.Baseline, o.Pairing = "main", PairSlices
 	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}

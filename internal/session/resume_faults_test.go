@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -19,7 +20,7 @@ import (
 
 // interruptedRaw runs o on f until its nth slice, and returns the raw
 // file's content.
-func interruptedRaw(t *testing.T, f *fakeBinaries, o Options, nth int) []byte {
+func interruptedRaw(t *testing.T, f *fakebin.Binaries, o Options, nth int) []byte {
 	t.Helper()
 	interrupted(t, f, o, nth)
 	raw, err := os.ReadFile(o.Raw)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"math"
 	"os"
@@ -38,12 +39,12 @@ func jitter(base float64, i int) float64 {
 	return base * (1 + 0.005*float64(i*7%5-2))
 }
 
-func newFake(names ...string) *fakeBinaries {
-	return &fakeBinaries{
-		clock:   newFakeClock(),
-		names:   names,
-		nsPerOp: func(_, _ string, i int) float64 { return jitter(1000, i) },
-		counts:  map[string]int{},
+func newFake(names ...string) *fakebin.Binaries {
+	return &fakebin.Binaries{
+		Clock:   fakebin.NewClock(),
+		Names:   names,
+		Suffix:  suffix(),
+		NsPerOp: func(s fakebin.Slice) float64 { return jitter(1000, s.Index) },
 	}
 }
 
@@ -65,11 +66,11 @@ type outcome struct {
 	committed bool
 }
 
-func runFake(t *testing.T, ctx context.Context, f *fakeBinaries, o Options) (outcome, error) {
+func runFake(t *testing.T, ctx context.Context, f *fakebin.Binaries, o Options) (outcome, error) {
 	t.Helper()
 	var out buffer
 	var log bytes.Buffer
-	res, err := Run(ctx, o, Outputs{Results: &out, Log: &log}, f.env())
+	res, err := Run(ctx, o, Outputs{Results: &out, Log: &log}, fakeEnv(f))
 	return outcome{res, out.String(), log.String(), out.committed}, err
 }
 
@@ -143,7 +144,8 @@ func TestBudgetCutsBenchmarksShort(t *testing.T) {
 
 func TestBaselinePairsStopTogether(t *testing.T) {
 	f := newFake("BenchmarkSame", "BenchmarkSlow")
-	f.nsPerOp = func(dir, name string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		dir, name, i := s.Dir, s.Name, s.Index
 		if dir == "baseline" || name == "BenchmarkSame" {
 			return jitter(1000, i)
 		}
@@ -185,7 +187,8 @@ func TestBaselinePairsStopTogether(t *testing.T) {
 // inconclusive, and the summary says why.
 func TestBaselinePairOutOfReachStops(t *testing.T) {
 	f := newFake("BenchmarkNoisy")
-	f.nsPerOp = func(dir, _ string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		dir, i := s.Dir, s.Index
 		if dir == "baseline" {
 			i += 3
 		}
@@ -282,7 +285,7 @@ func TestResumeRefusesOtherOptions(t *testing.T) {
 	f := newFake("BenchmarkA")
 	o := testOptions(t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
-	f.onSlice = func(n int) bool { cancel(); return true }
+	f.OnSlice = func(n int) bool { cancel(); return true }
 	_, err := runFake(t, ctx, f, o)
 	require.NoError(t, err)
 	o.Resume = o.Raw
@@ -306,7 +309,7 @@ func TestNoBenchmarksNamesThePatterns(t *testing.T) {
 
 func TestFailingBenchmarkFailsAlone(t *testing.T) {
 	f := newFake("BenchmarkA", "BenchmarkBad")
-	f.fails = map[string]bool{"BenchmarkBad": true}
+	f.Fails = map[string]int{"BenchmarkBad": 1}
 	o := testOptions(t.TempDir())
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
@@ -378,7 +381,8 @@ func TestConfigFileSetsEachBenchmarksConfiguration(t *testing.T) {
 // summary and its stop record say how precisely each mean is known.
 func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	f := newFake("BenchmarkSteady", "BenchmarkNoisy")
-	f.nsPerOp = func(_, name string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		name, i := s.Name, s.Index
 		if strings.HasPrefix(name, "BenchmarkNoisy") {
 			return 1000 * (1 + 0.3*float64(i*7%11-5)/5)
 		}
@@ -431,7 +435,8 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 // depend on how many slices were printed before, so the rerun of that
 // iteration measures other values than the uninterrupted run did.)
 func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
-	ns := func(_, name string, i int) float64 {
+	ns := func(s fakebin.Slice) float64 {
+		name, i := s.Name, s.Index
 		if strings.HasPrefix(name, "BenchmarkB") {
 			return 1000 * (1 + 0.1*float64(i*7%11-5)/5)
 		}
@@ -444,7 +449,7 @@ func TestResumeUnderIntervalKeepsItsSlices(t *testing.T) {
 		return o
 	}
 	f := newFake("BenchmarkA", "BenchmarkB")
-	f.nsPerOp = ns
+	f.NsPerOp = ns
 	o := opts()
 	interrupted(t, f, o, 33) // past the pilot, in the fourth suite run
 
@@ -468,7 +473,7 @@ func TestProbeRecordsWholeSeries(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	f := newFake("BenchmarkA", "BenchmarkB")
-	env := f.env()
+	env := fakeEnv(f)
 	run, res, err := Probe(context.Background(), ProbeOptions{
 		Bench: ".", Processes: 2, Slices: 10, SliceTime: time.Millisecond, Timeout: time.Minute,
 		Progress: progress.Off, Tool: "gobench-dyn test",
@@ -489,7 +494,8 @@ func TestProbeRecordsWholeSeries(t *testing.T) {
 // decided, and the results file gets one line per process, not per turn.
 func TestBaselineDuets(t *testing.T) {
 	f := newFake("BenchmarkSame", "BenchmarkSlow")
-	f.nsPerOp = func(dir, name string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		dir, name, i := s.Dir, s.Name, s.Index
 		if dir == "baseline" || name == "BenchmarkSame" {
 			return jitter(1000, i)
 		}
@@ -553,7 +559,7 @@ func TestLargeSuiteCutByBudgetSummaryFitsAScreen(t *testing.T) {
 		names = append(names, fmt.Sprintf("Benchmark%02d", i))
 	}
 	f := newFake(names...)
-	f.nsPerOp = func(_, _ string, i int) float64 { return jitter(1000, 7*i) }
+	f.NsPerOp = func(s fakebin.Slice) float64 { return jitter(1000, 7*s.Index) }
 	o := testOptions(t.TempDir())
 	o.SuiteRuns = 10
 	// An iteration takes 6 slices of 1ms: the budget gives each
@@ -611,7 +617,8 @@ func TestBudgetTooShortForOneProcessEach(t *testing.T) {
 // the results' line after its slices.
 func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	f := newFake("BenchmarkSteady", "BenchmarkHeap")
-	f.nsPerOp = func(_, name string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		name, i := s.Name, s.Index
 		if strings.HasPrefix(name, "BenchmarkHeap") {
 			// Each of the first slices about 7% faster than the one before.
 			return 1000 * (1 + 3*math.Pow(0.85, float64(min(i, 12))))

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -46,8 +47,8 @@ func TestSlicesOutlastTheirSetup(t *testing.T) {
 	} {
 		t.Run(c.setup.String(), func(t *testing.T) {
 			f := newFake("BenchmarkSetup")
-			f.nsPerOp = func(string, string, int) float64 { return 1000 }
-			f.setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
+			f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+			f.Setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
 			o := testOptions(t.TempDir())
 			got, err := runFake(t, context.Background(), f, o)
 			require.NoError(t, err)
@@ -106,9 +107,9 @@ func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(c.plan.Turns), func(t *testing.T) {
 			f := newFake("BenchmarkLoop")
-			f.nsPerOp = func(string, string, int) float64 { return 10e6 }
-			f.setup = map[string]time.Duration{"BenchmarkLoop": 400 * time.Millisecond}
-			f.loops = map[string]bool{"BenchmarkLoop": true}
+			f.NsPerOp = func(fakebin.Slice) float64 { return 10e6 }
+			f.Setup = map[string]time.Duration{"BenchmarkLoop": 400 * time.Millisecond}
+			f.Loops = map[string]bool{"BenchmarkLoop": true}
 			o := testOptions(t.TempDir())
 			o.Baseline, o.Pairing = "main", PairSlices
 			o.TurnTime, o.Turns = time.Millisecond, c.plan
@@ -140,7 +141,7 @@ func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 					assert.LessOrEqual(t, turns[p], c.most, "suite run %d", p.sr)
 				}
 			}
-			assert.Equal(t, 2*o.SuiteRuns, f.setups["BenchmarkLoop"], "one setup per worker")
+			assert.Equal(t, 2*o.SuiteRuns, f.Setups("BenchmarkLoop"), "one setup per worker")
 			assert.GreaterOrEqual(t, got.res.Summary.TimerShare(), c.timerShareLeast)
 		})
 	}

@@ -1,0 +1,435 @@
+// Package fakebin stands in for the test binaries that rmit starts and for
+// the clock a run reads, so that tests of the runner and of the session
+// can drive every way of running a benchmark without building or running
+// anything, and without depending on how fast the machine is.
+//
+// A fake slice takes exactly its setup plus N × its ns/op on the fake
+// clock, which moves only while a fake benchmark runs; each slice runs
+// only once the reader asks for its line, so that what a run measures
+// does not depend on how its goroutines are scheduled.
+//
+// It is a package of its own, and not a _test.go file, so that the tests
+// of rmit (in package rmit_test) and of the packages above it share one
+// fake rather than each keeping a copy that drifts from the others.
+package fakebin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// A Clock is a clock that moves only when a fake benchmark runs.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock set to a fixed date, so that records of two
+// runs on fresh clocks hold the same times.
+func NewClock() *Clock {
+	return &Clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+}
+
+// Now returns the clock's time; it is the Runner's Clock.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// A Slice is what decides the ns/op of one fake slice.
+type Slice struct {
+	// Dir is the directory the process runs in, which tells the
+	// versions of a package apart; Binary is the binary it runs, which
+	// tells the links (layouts) of one version apart.
+	Dir, Binary string
+	// Name is the benchmark's name without the GOMAXPROCS suffix.
+	Name string
+	// Index counts the slices of Name printed in Dir before this one,
+	// over all processes; InProcess those of this process.
+	Index, InProcess int
+	// Siblings says that the process runs Name with other leaves: a
+	// family's process.
+	Siblings bool
+}
+
+// A Line is one result line a fake process printed.
+type Line struct {
+	Binary, Dir, Name string
+	N                 int64
+	NsPerOp           float64
+	// Setup is the time outside the timer the fake clock moved for it.
+	Setup time.Duration
+}
+
+// Binaries stands in for the test binaries of one package, example.com/p,
+// in every checkout and link. It is an rmit.Starter, an rmit.TurnStarter
+// and an rmit.EnvStarter, so that lone processes, duets, process pairs
+// and families all run on it.
+//
+// Its names are leaves: "BenchmarkF/a" is a sub-benchmark of BenchmarkF,
+// and a pattern that selects BenchmarkF runs every leaf under it, count
+// by count, as go test runs a parent with its sub-benchmarks.
+type Binaries struct {
+	Clock *Clock
+	// Names are the benchmarks in source order.
+	Names []string
+	// Suffix is appended to every printed name, as go test appends -N
+	// for GOMAXPROCS N.
+	Suffix string
+	// NsPerOp gives the ns/op of each slice.
+	NsPerOp func(Slice) float64
+	// OnSlice, if set, is called after every slice printed by an
+	// iteration (not a probe), with the number of such slices so far;
+	// returning true blocks the process until it is killed.
+	OnSlice func(n int) (hang bool)
+	// Fails names the benchmarks whose iterations fail after that many
+	// slices; FailsAlone those that fail so only when run alone and
+	// pass with their family, as a leaf whose parent checks what its
+	// siblings computed.
+	Fails, FailsAlone map[string]int
+	// Hang, if set, says which slices of an iteration never end: the
+	// process prints nothing more until it is killed.
+	Hang func(Slice) bool
+	// Setup is the wall time outside the timer each call of a
+	// benchmark's function takes before its timed run, by name; Loops
+	// names the benchmarks written with b.Loop, whose function a worker
+	// taking turns calls once for all its slices (the loop hook).
+	Setup map[string]time.Duration
+	Loops map[string]bool
+	// Parallel names the benchmarks that run b.RunParallel, which
+	// discovery finds in their sources and a fake has none of: a test
+	// sets Benchmark.Parallel from it.
+	Parallel map[string]bool
+	// Outside is what each granted turn costs outside the timer besides
+	// the setup: the hand-over.
+	Outside time.Duration
+
+	mu     sync.Mutex
+	counts map[string]int // slices printed, by dir and name
+	slices int            // slices printed by iterations
+	starts map[string]int // processes started, by binary
+	setups map[string]int // calls of setup, by name
+	lines  []Line
+	frees  []int
+}
+
+// Start implements rmit.Starter.
+func (f *Binaries) Start(bin, dir string, args []string) (rmit.Process, error) {
+	return f.start(bin, dir, args, nil, 0)
+}
+
+// StartEnv implements rmit.EnvStarter; it reads rmit.FixedNEnv.
+func (f *Binaries) StartEnv(bin, dir string, args, env []string) (rmit.Process, error) {
+	return f.start(bin, dir, args, env, 0)
+}
+
+// StartWorker implements rmit.TurnStarter: a worker runs its first free
+// slices at once and each further one when granted.
+func (f *Binaries) StartWorker(bin, dir string, args []string, free int) (rmit.Worker, error) {
+	f.mu.Lock()
+	f.frees = append(f.frees, free)
+	f.mu.Unlock()
+	return f.start(bin, dir, args, nil, free)
+}
+
+func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Process, error) {
+	f.mu.Lock()
+	if f.starts == nil {
+		f.starts = map[string]int{}
+	}
+	f.starts[bin]++
+	f.mu.Unlock()
+	flags := map[string]string{}
+	for _, a := range args {
+		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		flags[k] = v
+	}
+	p := &Process{want: make(chan struct{}), lines: make(chan string), done: make(chan struct{}), killed: make(chan struct{}),
+		grants: make(chan struct{}), free: free}
+	if _, ok := flags["test.list"]; ok {
+		go func() {
+			defer close(p.done)
+			for _, n := range f.Names {
+				if !strings.Contains(n, "/") && !p.send(func() string { return n + "\n" }) {
+					return
+				}
+			}
+		}()
+		return p, nil
+	}
+	count, _ := strconv.Atoi(flags["test.count"])
+	n, probe := int64(1000), true
+	if x, ok := strings.CutSuffix(flags["test.benchtime"], "x"); ok {
+		n, _ = strconv.ParseInt(x, 10, 64)
+		probe = false
+	}
+	fixed := map[string]int64{}
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, rmit.FixedNEnv+"="); ok {
+			for _, line := range strings.Split(strings.TrimSpace(v), "\n") {
+				c, name, _ := strings.Cut(line, " ")
+				fixed[name], _ = strconv.ParseInt(c, 10, 64)
+			}
+		}
+	}
+	run := matching(f.Names, flags["test.bench"])
+	alone := len(run) == 1
+	if !probe {
+		for _, name := range run {
+			if f.Fails[name] > 0 || alone && f.FailsAlone[name] > 0 {
+				p.err = errors.New("exit status 1")
+			}
+		}
+	}
+	go f.print(p, bin, dir, run, alone, fixed, count, n, probe)
+	return p, nil
+}
+
+// matching returns the names that pattern selects, as go test matches a
+// -test.bench pattern level by level; a pattern with fewer levels than a
+// name selects everything under the levels it matches.
+func matching(names []string, pattern string) []string {
+	var levels []*regexp.Regexp
+	for _, l := range strings.Split(pattern, "/") {
+		levels = append(levels, regexp.MustCompile(l))
+	}
+	var out []string
+	for _, name := range names {
+		parts := strings.Split(name, "/")
+		ok := true
+		for i, re := range levels {
+			if i < len(parts) && !re.MatchString(parts[i]) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// print writes the output of one process, one line at a time, moving the
+// clock as each slice "runs": for each top-level benchmark, count times,
+// each of its leaves in order. A slice runs only once the reader asks for
+// its line, so that a process killed after the slices it was asked for
+// runs no other: the slices counted and the clock stay the same however
+// the goroutines are scheduled.
+func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed map[string]int64, count int, n int64, probe bool) {
+	defer close(p.done)
+	line := func(s string) func() string { return func() string { return s } }
+	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
+		return
+	}
+	var groups [][]string
+	for _, name := range run {
+		top, _, _ := strings.Cut(name, "/")
+		if len(groups) == 0 || !strings.HasPrefix(groups[len(groups)-1][0]+"/", top+"/") {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], name)
+	}
+	slices := 0 // slices this process printed
+	inProcess := map[string]int{}
+	for _, group := range groups {
+		for i := range count {
+			for _, name := range group {
+				if !probe && f.Hang != nil {
+					f.mu.Lock()
+					at := Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[dir+"|"+name], InProcess: inProcess[name], Siblings: !alone}
+					f.mu.Unlock()
+					if f.Hang(at) {
+						<-p.killed
+						return
+					}
+				}
+				if p.free > 0 && slices >= p.free {
+					select {
+					case <-p.grants:
+					case <-p.killed:
+						return
+					}
+					f.Clock.Advance(f.Outside)
+				}
+				bn := n
+				if v, ok := fixed[name]; ok {
+					bn = v
+				}
+				slice := func() string {
+					f.mu.Lock()
+					if f.counts == nil {
+						f.counts = map[string]int{}
+					}
+					key := dir + "|" + name
+					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name], Siblings: !alone})
+					f.counts[key]++
+					setup := f.Setup[name]
+					if setup > 0 && (i == 0 || p.free == 0 || !f.Loops[name]) && !probe {
+						if f.setups == nil {
+							f.setups = map[string]int{}
+						}
+						f.setups[name]++
+					} else {
+						setup = 0
+					}
+					if !probe {
+						f.lines = append(f.lines, Line{Binary: bin, Dir: dir, Name: name, N: bn, NsPerOp: ns, Setup: setup})
+					}
+					f.mu.Unlock()
+					f.Clock.Advance(setup + time.Duration(float64(bn)*ns))
+					return fmt.Sprintf("%s%s \t %d\t %.1f ns/op\t 0 B/op\t 0 allocs/op\n", name, f.Suffix, bn, ns)
+				}
+				if !p.send(slice) {
+					return
+				}
+				slices++
+				inProcess[name]++
+				if fails := f.Fails[name]; !probe && (fails > 0 && inProcess[name] >= fails || alone && f.FailsAlone[name] > 0 && inProcess[name] >= f.FailsAlone[name]) {
+					top, _, _ := strings.Cut(name, "/")
+					p.send(line("--- FAIL: " + top + f.Suffix + "\n    x_test.go:9: boom\nFAIL\n"))
+					return
+				}
+				if probe || f.OnSlice == nil {
+					continue
+				}
+				f.mu.Lock()
+				f.slices++
+				k := f.slices
+				f.mu.Unlock()
+				if f.OnSlice(k) {
+					<-p.killed
+					return
+				}
+			}
+		}
+	}
+	p.send(line("PASS\n"))
+}
+
+// Starts returns how many processes of bin were started.
+func (f *Binaries) Starts(bin string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.starts[bin]
+}
+
+// Binaries returns the binaries started so far, each with its number of
+// processes.
+func (f *Binaries) Binaries() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int{}
+	for b, n := range f.starts {
+		out[b] = n
+	}
+	return out
+}
+
+// ResetStarts forgets the processes started so far, for a test that
+// counts those of a later run only.
+func (f *Binaries) ResetStarts() {
+	f.mu.Lock()
+	f.starts = nil
+	f.mu.Unlock()
+}
+
+// Setups returns how many times the setup of benchmark name ran.
+func (f *Binaries) Setups(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.setups[name]
+}
+
+// Lines returns every result line of an iteration printed so far, in the
+// order the slices ran.
+func (f *Binaries) Lines() []Line {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Line(nil), f.lines...)
+}
+
+// Frees returns the free slices of every worker started, in order.
+func (f *Binaries) Frees() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]int(nil), f.frees...)
+}
+
+// Process is a process of Binaries. Its output goroutine makes each line
+// when Read asks for one (want), and hands it over on lines.
+type Process struct {
+	err    error // what Wait returns
+	free   int   // slices run before the first grant; 0: no grants
+	grants chan struct{}
+	want   chan struct{}
+	lines  chan string
+	done   chan struct{} // closed when the output ends
+	buf    string
+	once   sync.Once
+	killed chan struct{}
+}
+
+// send waits until the reader asks for a line, then makes it and hands it
+// over; it returns false, making nothing, once the process is killed.
+func (p *Process) send(next func() string) bool {
+	select {
+	case <-p.want:
+	case <-p.killed:
+		return false
+	}
+	p.lines <- next()
+	return true
+}
+
+// Read implements io.Reader over the process's standard output.
+func (p *Process) Read(b []byte) (int, error) {
+	for p.buf == "" {
+		select {
+		case p.want <- struct{}{}:
+			p.buf = <-p.lines
+		case <-p.done:
+			return 0, io.EOF
+		}
+	}
+	n := copy(b, p.buf)
+	p.buf = p.buf[n:]
+	return n, nil
+}
+
+// Stdout implements rmit.Process.
+func (p *Process) Stdout() io.Reader { return p }
+
+// StderrTail implements rmit.Process: a fake writes nothing there.
+func (p *Process) StderrTail() string { return "" }
+
+// Kill implements rmit.Process.
+func (p *Process) Kill() { p.once.Do(func() { close(p.killed) }) }
+
+// Wait implements rmit.Process.
+func (p *Process) Wait() error { return p.err }
+
+// Grant implements rmit.Worker.
+func (p *Process) Grant() error {
+	select {
+	case p.grants <- struct{}{}:
+		return nil
+	case <-p.done:
+		return errors.New("broken pipe")
+	}
+}
