@@ -660,10 +660,10 @@ func TestConfigCarriesTheLearnedWarmup(t *testing.T) {
 		"source id=1 file=full.jsonl seed=1 start=2026-02-28T10:00:00Z\n"+
 		"bench pkg=example.com/p name=BenchmarkHeap"+suffix()+" s=4 i=1 d=2 warmup=3 metric=cv threshold=0.01 value=0.001 stable=true source=1\n"), 0o600))
 	f := newFake("BenchmarkHeap", "BenchmarkNew")
-	f.nsPerOp = func(_, name string, i int) float64 {
+	f.NsPerOp = func(s fakebin.Slice) float64 {
 		// Each of the first slices about 7% faster than the one before:
 		// learned, this would warm the first process to the cap.
-		return 1000 * (1 + 3*math.Pow(0.85, float64(min(i, 12))))
+		return 1000 * (1 + 3*math.Pow(0.85, float64(min(s.Index, 12))))
 	}
 	o := testOptions(dir)
 	o.Stop = stopper.Default(stopper.Interval)
