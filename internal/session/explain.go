@@ -196,7 +196,7 @@ func (r *run) explainTarget(ctx context.Context, t *explainTarget, dir string) (
 			order[0], order[1] = order[1], order[0]
 		}
 		for _, b := range order {
-			prof, err := r.profileOnce(ctx, b, t.memory, count, filepath.Join(tmp, fmt.Sprintf("%s-%d.pprof", b.Package.Version, i)))
+			prof, err := r.profileOnce(ctx, b, profiledLink(b, i), t.memory, count, filepath.Join(tmp, fmt.Sprintf("%s-%d.pprof", b.Package.Version, i)))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", versionName(b.Package.Version), err)
 			}
@@ -287,9 +287,28 @@ func (r *run) explainCount(t *explainTarget) int {
 	return max(1, int(share/slice))
 }
 
-// profileOnce runs b in a fresh process for count slices of its b.N with
-// a CPU or alloc profile written to path, and reads the profile.
-func (r *run) profileOnce(ctx context.Context, b *rmit.Benchmark, memory bool, count int, path string) (*profile.Profile, error) {
+// profiledLink returns the test binary of b's package that the i-th
+// profiled pair runs: the links already made, in turn, so that the
+// profiles, like the measurement, are of several layouts and not of one,
+// and the two versions of a pair run one seed (layoutOf); the one binary
+// of a package linked once.
+func profiledLink(b *rmit.Benchmark, i int) string {
+	var linked []string
+	for _, l := range b.Package.Layouts {
+		if l.Binary != "" {
+			linked = append(linked, l.Binary)
+		}
+	}
+	if len(linked) == 0 {
+		return b.Package.Binary
+	}
+	return linked[i%len(linked)]
+}
+
+// profileOnce runs b from test binary bin in a fresh process for count
+// slices of its b.N with a CPU or alloc profile written to path, and reads
+// the profile.
+func (r *run) profileOnce(ctx context.Context, b *rmit.Benchmark, bin string, memory bool, count int, path string) (*profile.Profile, error) {
 	args := []string{
 		"-test.run=^$",
 		"-test.bench=" + rmit.LeafPattern(b.Base),
@@ -305,7 +324,7 @@ func (r *run) profileOnce(ctx context.Context, b *rmit.Benchmark, memory bool, c
 		args = append(args, "-test.cpuprofile="+path)
 	}
 	args = append(args, b.Package.TestArgs...)
-	proc, err := r.env.Starter.Start(b.Package.Binary, b.Package.Dir, args)
+	proc, err := r.env.Starter.Start(bin, b.Package.Dir, args)
 	if err != nil {
 		return nil, err
 	}

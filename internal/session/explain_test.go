@@ -111,3 +111,18 @@ example.com/m.BenchmarkA-2 ns/op: 1.000µs → 2.000µs per op in the cpu profil
 	require.NoError(t, (&Result{}).WriteExplanations(&buf))
 	assert.Empty(t, buf.String(), "nothing explained, nothing written")
 }
+
+// The profiled pairs run the links already made, in turn, each version
+// the same index, so that a pair's two processes run one seed; a package
+// linked once runs its one binary.
+func TestProfiledLinkTakesTheLinksInTurn(t *testing.T) {
+	pkg := &rmit.Package{Binary: "first", Layouts: []rmit.Layout{{Seed: 1, Binary: "a"}, {Seed: 2}, {Seed: 3, Binary: "c"}}}
+	b := rmit.NewBenchmark(pkg, "BenchmarkX", 1, false)
+	var got []string
+	for i := range 4 {
+		got = append(got, profiledLink(b, i))
+	}
+	assert.Equal(t, []string{"a", "c", "a", "c"}, got, "only the links made")
+	once := rmit.NewBenchmark(&rmit.Package{Binary: "only"}, "BenchmarkX", 1, false)
+	assert.Equal(t, "only", profiledLink(once, 3))
+}
