@@ -61,9 +61,8 @@ type duetSide struct {
 	started  time.Time
 	ended    bool // the worker's output ended before the duet did
 	measured []float64
-	inSlices time.Duration // wall time of the measured slices
-	timed    time.Duration // of that, the time go test timed: N × ns/op
-	wall     time.Duration // wall time of all slices, the first from the start
+	times    processTimes
+	timed    time.Duration // of times.inSlices, the time go test timed: N × ns/op
 	fail     *Failure
 	failText failureDetail
 	// turns holds its first checkRounds turns, warmup included, by which
@@ -116,7 +115,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		case it, more = <-chans[1]:
 			s = sides[1]
 		}
-		if done, got := r.duetItem(ctx, s, it, more, k, order, 0, s.started.Add(s.wall), plan, sum); done {
+		if done, got := r.duetItem(ctx, s, it, more, k, order, 0, s.started.Add(s.times.wall), plan, sum); done {
 			ok = got
 		}
 	}
@@ -187,7 +186,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	outside := duetOutside(sides)
 	for i, s := range sides {
 		if judge[i] && len(s.measured) == plan.Turns {
-			r.judge(s.e, k, s.measured, s.inSlices, s.inSlices+outside, sum)
+			r.judge(s.e, k, s.measured, s.times.inSlices, s.times.inSlices+outside, sum)
 		}
 	}
 	return nil
@@ -202,7 +201,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 func duetOutside(sides []*duetSide) time.Duration {
 	var longest time.Duration
 	for _, s := range sides {
-		longest = max(longest, s.wall-s.inSlices)
+		longest = max(longest, s.times.wall-s.times.inSlices)
 	}
 	return longest / time.Duration(len(sides))
 }
@@ -270,17 +269,11 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 			SuiteRun: k, Iteration: s.e.Iteration, Order: order, Slice: s.slice, Turn: turn, Warmup: warmup,
 			N: it.n, Values: it.values, Start: begin, WallNs: int64(now.Sub(begin)), Layout: r.layoutOf(b, k, s.e.Iteration).Seed,
 		}
-		r.slice(b, rec)
-		sum.sliceDone(rec)
+		r.keep(b, rec, &s.times, sum)
 		if turn > 0 && len(s.turns) < checkRounds {
 			s.turns = append(s.turns, rec)
 		}
-		s.wall += now.Sub(begin)
-		if warmup {
-			sum.Warmup++
-		} else {
-			sum.Slices++
-			s.inSlices += now.Sub(begin)
+		if !warmup {
 			s.timed += time.Duration(float64(it.n) * it.values["ns/op"])
 			s.measured = append(s.measured, primaryValue(it.values))
 		}
@@ -441,21 +434,20 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 			// A replayed slice counts as measured, but its time was
 			// spent before this run started: Summary.InSlices is this
 			// run's.
+			sd.times.add(s)
 			if s.Warmup {
 				sum.Warmup++
 			} else {
 				sum.Slices++
-				sd.inSlices += time.Duration(s.WallNs)
 				sd.timed += time.Duration(float64(s.N) * s.Values["ns/op"])
 				sd.measured = append(sd.measured, primaryValue(s.Values))
 			}
-			sd.wall += time.Duration(s.WallNs)
 			x.e.Bench.N = s.N
 			if r.Observer != nil {
 				r.Observer.Slice(x.e.Bench, s)
 			}
 		}
-		duetWall += sd.wall
+		duetWall += sd.times.wall
 		sides = append(sides, sd)
 	}
 	judge := make([]bool, len(sides))
@@ -468,7 +460,7 @@ func (r *Runner) replayDuet(a, b Entry, k int, sum *Summary) bool {
 	outside := duetOutside(sides)
 	for i, sd := range sides {
 		if judge[i] {
-			r.judgeRecorded(sd.e, k, sd.measured, sd.inSlices, sd.inSlices+outside, sum)
+			r.judgeRecorded(sd.e, k, sd.measured, sd.times.inSlices, sd.times.inSlices+outside, sum)
 		}
 	}
 	return true
@@ -530,7 +522,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 		if s.fail != nil || len(s.measured) != plan.Turns {
 			return
 		}
-		outside += s.inSlices - s.timed
+		outside += s.times.inSlices - s.timed
 		timed += s.timed
 		turns += len(s.measured)
 	}

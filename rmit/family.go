@@ -235,13 +235,11 @@ type familyIteration struct {
 
 // memberRun is one member's part of a family process.
 type memberRun struct {
-	b        *Benchmark
-	feed     *policy.Feed
-	slice    int
-	done     bool
-	inSlices time.Duration
-	wall     time.Duration
-	perOp    []float64
+	b     *Benchmark
+	feed  *policy.Feed
+	slice int
+	done  bool
+	times processTimes
 }
 
 // familyIterations runs entry e, and then its partner, if any, as
@@ -390,10 +388,10 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 				Reason: fmt.Sprintf("the test binary printed %d of the %d slices asked for", mr.slice, r.Policy.MaxSlices(mr.b.ID))}
 		}
 		if r.account(me, k, wall/time.Duration(len(runs)), fail, sum) {
-			r.judge(me, k, mr.feed.Measured, mr.inSlices, mr.wall, sum)
+			r.judge(me, k, mr.feed.Measured, mr.times.inSlices, mr.times.wall, sum)
 		}
 		if fail == nil {
-			r.recalibrate(mr.b, mr.perOp, nil)
+			r.recalibrate(mr.b, mr.times.perOp, nil)
 		}
 	}
 	return nil
@@ -450,16 +448,7 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 				N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)), Layout: layout,
 			}
 			last = now
-			mr.wall += time.Duration(rec.WallNs)
-			r.slice(mr.b, rec)
-			sum.sliceDone(rec)
-			if mr.feed.Step.Warmup {
-				sum.Warmup++
-			} else {
-				sum.Slices++
-				mr.inSlices += time.Duration(rec.WallNs)
-				mr.perOp = append(mr.perOp, timePerOp(rec))
-			}
+			r.keep(mr.b, rec, &mr.times, sum)
 			if mr.feed.Add(primaryValue(it.values)) {
 				r.warmupEnd(mr.b, k, e.Iteration, mr.slice, mr.feed.Step.Met)
 			}

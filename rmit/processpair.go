@@ -244,7 +244,7 @@ func (r *Runner) processPair(ctx context.Context, a, b Entry, k, order int, sum 
 	}
 	for i, s := range sides {
 		if judge[i] && len(s.measured) == plan.Turns {
-			r.judge(s.e, k, s.measured, s.inSlices, s.wall, sum)
+			r.judge(s.e, k, s.measured, s.times.inSlices, s.times.wall, sum)
 		}
 	}
 	return nil
@@ -263,7 +263,7 @@ func (r *Runner) processSide(ctx context.Context, s *duetSide, k, order int, pla
 			// back, and each is timed from the end of the one before.
 			_ = s.worker.Grant()
 		}
-		if !r.duetSlice(ctx, s, k, order, 0, s.started.Add(s.wall), plan, sum) {
+		if !r.duetSlice(ctx, s, k, order, 0, s.started.Add(s.times.wall), plan, sum) {
 			return false
 		}
 		if r.Budget > 0 && !r.now().Before(r.deadline) && s.slice < plan.slices() {

@@ -108,10 +108,6 @@ type Runner struct {
 	byID     map[string]*Benchmark // for the benchmarks a policy stops together
 	deadline time.Time             // Start + Budget, when there is a budget
 	spent    bool                  // the budget ran out during an iteration
-	inSlices time.Duration         // wall time of the measurement slices of the iteration in progress
-	allWall  time.Duration         // wall time of all its slices, the first from the process start
-	perOp    []float64             // the time per op of its measurement slices (timePerOp)
-	untimed  []float64             // the wall time of each outside the timer, in ns
 
 	// twins holds each benchmark's versions; aloneChecked the members
 	// of families run alone once (withSiblings); familyRan the
@@ -249,10 +245,13 @@ func (s *Summary) sliceDone(rec *record.Slice) {
 	if end.After(s.LastSlice) {
 		s.LastSlice = end
 	}
-	if !rec.Warmup {
-		s.InSlices += time.Duration(rec.WallNs)
-		s.InTimer += min(rec.Timed(), time.Duration(rec.WallNs))
+	if rec.Warmup {
+		s.Warmup++
+		return
 	}
+	s.Slices++
+	s.InSlices += time.Duration(rec.WallNs)
+	s.InTimer += min(rec.Timed(), time.Duration(rec.WallNs))
 }
 
 // Run runs the schedule until every benchmark has reached its cap or been
@@ -620,14 +619,13 @@ func (r *Runner) finish(sum *Summary) {
 // the measurement slices and of all slices. A nil failure means the
 // iteration completed.
 func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, time.Duration, time.Duration, *Failure) {
-	measured, fail := r.runProcess(ctx, e, k, order, sum)
-	return measured, r.inSlices, r.allWall, fail
+	var times processTimes
+	measured, fail := r.runProcess(ctx, e, k, order, &times, sum)
+	return measured, times.inSlices, times.wall, fail
 }
 
-// runProcess is runIteration without the slice times, which it leaves in
-// r.inSlices and r.allWall.
-func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, *Failure) {
-	r.inSlices, r.allWall, r.perOp, r.untimed = 0, 0, r.perOp[:0], r.untimed[:0]
+// runProcess is runIteration, counting the slice times in times.
+func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *processTimes, sum *Summary) ([]float64, *Failure) {
 	b := e.Bench
 	maxSlices := r.Policy.MaxSlices(b.ID)
 	fail := func(reason, detail string) *Failure {
@@ -665,7 +663,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 				return false
 			}
 			slice++
-			last, done = r.recordSlice(e, k, order, slice, it, last, feed, sum)
+			last, done = r.recordSlice(e, k, order, slice, it, last, feed, times, sum)
 			if done {
 				if slice < maxSlices {
 					p.kill("done")
@@ -706,7 +704,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 	if !done {
 		return feed.Measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
 	}
-	r.recalibrate(b, r.perOp, r.untimed)
+	r.recalibrate(b, times.perOp, times.untimed)
 	return feed.Measured, nil
 }
 
@@ -714,7 +712,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, sum *Sum
 // measured since last, feeds it to the policy, and returns when it ended
 // and whether the iteration is done: the policy has what it needs or the
 // budget has run out.
-func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last time.Time, feed *policy.Feed, sum *Summary) (time.Time, bool) {
+func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last time.Time, feed *policy.Feed, times *processTimes, sum *Summary) (time.Time, bool) {
 	b := e.Bench
 	now := r.now()
 	rec := &record.Slice{
@@ -722,17 +720,7 @@ func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last t
 		SuiteRun: k, Iteration: e.Iteration, Order: order, Slice: slice, Warmup: feed.Step.Warmup,
 		N: it.n, Values: it.values, Start: last, WallNs: int64(now.Sub(last)), Layout: r.layoutOf(b, k, e.Iteration).Seed,
 	}
-	r.allWall += time.Duration(rec.WallNs)
-	r.slice(b, rec)
-	sum.sliceDone(rec)
-	if feed.Step.Warmup {
-		sum.Warmup++
-	} else {
-		sum.Slices++
-		r.inSlices += now.Sub(rec.Start)
-		r.perOp = append(r.perOp, timePerOp(rec))
-		r.untimed = append(r.untimed, untimedNs(rec))
-	}
+	r.keep(b, rec, times, sum)
 	if feed.Add(primaryValue(it.values)) {
 		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
 	}

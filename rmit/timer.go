@@ -21,6 +21,37 @@ func timedFor(outside time.Duration) time.Duration {
 	return time.Duration(float64(max(outside, 0)) * TimerShare / (1 - TimerShare))
 }
 
+// processTimes is where the wall time of one process's slices went, as
+// every way of running counts it: all its slices, the first from the
+// process's start (wall), its measurement slices (inSlices), and of each
+// measurement slice the time per op (timePerOp) and the wall time outside
+// the timer in ns (untimedNs), by which b.N is recalibrated.
+type processTimes struct {
+	wall, inSlices time.Duration
+	perOp, untimed []float64
+}
+
+// add counts slice s.
+func (t *processTimes) add(s *record.Slice) {
+	d := time.Duration(s.WallNs)
+	t.wall += d
+	if s.Warmup {
+		return
+	}
+	t.inSlices += d
+	t.perOp = append(t.perOp, timePerOp(s))
+	t.untimed = append(t.untimed, untimedNs(s))
+}
+
+// keep records slice rec of b's process in the raw records and the
+// observer, in the summary and in times: every way of running takes its
+// slices through it, so that all count them alike.
+func (r *Runner) keep(b *Benchmark, rec *record.Slice, times *processTimes, sum *Summary) {
+	r.slice(b, rec)
+	sum.sliceDone(rec)
+	times.add(rec)
+}
+
 // maxSliceStretch bounds how far recalibrate lengthens the slices of a
 // benchmark with a costly setup beyond the target slice time.
 const maxSliceStretch = 30
@@ -55,7 +86,7 @@ const maxTurnStretch = 8
 func (r *Runner) amortiseStart(sides []*duetSide, plan TurnPlan, perTurn, costTurn time.Duration, write bool) {
 	var start time.Duration
 	for _, s := range sides {
-		start = max(start, s.wall-s.inSlices)
+		start = max(start, s.times.wall-s.times.inSlices)
 	}
 	spare := 2 * (perTurn - timedFor(costTurn))
 	if spare <= 0 || start <= 2*time.Duration(plan.Turns)*(perTurn+costTurn) {
