@@ -36,6 +36,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,6 +73,7 @@ func main() {
 	f.factors = flag.String("factors", "0,0.03,0.05,0.10", "with -inject, comma-separated slowdowns v (0: A/A)")
 	f.seeds = flag.Int("seeds", 2, "with -inject, seeds per function and slowdown")
 	f.goSeeds = flag.Int("go-seeds", -1, "with -inject, the seeds that also run go test + benchstat, the slowest workflow (-1: all)")
+	f.functions = flag.String("functions", "", "with -inject, the slowed functions to evaluate, comma-separated as the tables name them (empty: all of each suite)")
 	f.processSeeds = flag.Int("process-seeds", -1, "with -inject, the seeds that also run the process-paired gate (-1: all)")
 	f.count = flag.Int("count", 10, "with -inject, go test -count of the usual workflow")
 	f.benchtime = flag.String("benchtime", "1s", "with -inject, go test -benchtime of the usual workflow")
@@ -106,6 +108,7 @@ type evalFlags struct {
 	seeds        *int
 	goSeeds      *int
 	processSeeds *int
+	functions    *string
 	count        *int
 	benchtime    *string
 	interfere    *int
@@ -150,6 +153,14 @@ func (f *evalFlags) runInject() int {
 		if !ok {
 			fmt.Fprintf(os.Stderr, "eval: -suite %q: -inject knows toml, expfmt and stat\n", key)
 			return 2
+		}
+		if *f.functions != "" {
+			names := strings.Split(*f.functions, ",")
+			su.targets = slices.DeleteFunc(slices.Clone(su.targets), func(tg injectTarget) bool { return !slices.Contains(names, tg.name) })
+			if len(su.targets) == 0 {
+				fmt.Fprintf(os.Stderr, "eval: -functions %q: none is a function of suite %s\n", *f.functions, su.key)
+				return 2
+			}
 		}
 		in.suites = append(in.suites, su)
 	}
