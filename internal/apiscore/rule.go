@@ -61,13 +61,6 @@ func pairRunOptions(rule Rule, stop stopper.Config, threshold float64, suiteRuns
 	plan := gate.NewPlan(gate.DefaultFirstLook, suiteRuns)
 	plan.Spending = gate.DefaultSpending
 	o.Paired, o.Plan = true, plan
-	confidence := o.Confidence
-	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns,
-		Judge: func(base, head [][]float64) string {
-			return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
-		},
-		JudgeDuets: func(d []float64) string {
-			return gate.JudgeDuets(d, threshold, confidence, plan).Reason()
-		},
-	}
+	pairs, duets := plan.Judges(threshold, o.Confidence)
+	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judge: pairs, JudgeDuets: duets}
 }

@@ -279,6 +279,17 @@ func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
 	return p.judgeLook(d, threshold, 1-confidence)
 }
 
+// Judges returns the judges by which p stops the pairs of a paired run,
+// as rmit.Paired takes them: of pairs measured in paired suite runs
+// (JudgePair) and in duets (JudgeDuets), each saying why a pair stops, as
+// the comparison at the end will judge it. Every paired run (run
+// --baseline, abs, history --confirm) stops its pairs through them.
+func (p Plan) Judges(threshold, confidence float64) (pairs func(base, head [][]float64) string, duets func(d []float64) string) {
+	pairs = func(base, head [][]float64) string { return JudgePair(base, head, threshold, confidence, p).Reason() }
+	duets = func(d []float64) string { return JudgeDuets(d, threshold, confidence, p).Reason() }
+	return pairs, duets
+}
+
 // MinDuetTurns is the fewest measured turns of each version a planned
 // duet takes: fewer, and the start and warmup of its two processes would
 // outweigh its measurement many times over.

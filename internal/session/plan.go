@@ -85,16 +85,11 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 			}
 		}
 		a.compare.Plan = plan
-		threshold, confidence := o.Compare.Threshold, o.Compare.Confidence
+		pairs, duets := plan.Judges(o.Compare.Threshold, o.Compare.Confidence)
 		if o.duets() {
-			paired.JudgeDuets = func(d []float64) string {
-				return gate.JudgeDuets(d, threshold, confidence, plan).Reason()
-			}
-			paired.PlanDuet = gate.DuetTurns
+			paired.JudgeDuets, paired.PlanDuet = duets, gate.DuetTurns
 		} else {
-			paired.Judge = func(base, head [][]float64) string {
-				return gate.JudgePair(base, head, threshold, confidence, plan).Reason()
-			}
+			paired.Judge = pairs
 		}
 	}
 	a.policy = paired
