@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
@@ -474,7 +475,7 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 		return m, nil
 	}
 	if m.Commit != "" {
-		hash, at, err := history.CommitTime(ctx, opts.Dir, m.Commit)
+		hash, at, err := gitrepo.CommitTime(ctx, opts.Dir, m.Commit)
 		if err != nil {
 			return m, usageErr("--commit %s: %v (or give --commit-time)", m.Commit, err)
 		}
@@ -482,7 +483,7 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 		m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
 		return m, nil
 	}
-	hash, at, branch, err := history.GitMeta(ctx, opts.Dir)
+	hash, at, branch, err := gitrepo.Head(ctx, opts.Dir)
 	if err != nil {
 		return m, usageErr("--dir %s: %v (or give --commit and --commit-time)", opts.Dir, err)
 	}
@@ -612,7 +613,7 @@ func openHistory(ctx context.Context, opts *RunOptions) (*runHistory, error) {
 	if dir == "" {
 		dir = "."
 	}
-	hash, at, branch, err := history.GitMeta(ctx, dir)
+	hash, at, branch, err := gitrepo.Head(ctx, dir)
 	if err != nil {
 		return nil, usageErr("--history: %v (history add --commit records a run made outside git)", err)
 	}
