@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
@@ -56,14 +56,9 @@ type HistoryOptions struct {
 	Now func() time.Time
 }
 
-// NewCmdHistory returns the history command and its subcommands add,
-// import and export.
-func NewCmdHistory(ios *IOStreams, runF func(*HistoryOptions) error) *cobra.Command {
-	opts := &HistoryOptions{IO: ios}
-	cmd := &cobra.Command{
-		Use:   "history [flags] [FILE]",
-		Short: "Find the commits where benchmarks changed, across a history of runs",
-		Long: `History reads the history store FILE (the argument or --store; default
+// historyLong is the help text of history, which tells how the history
+// is read and ordered as well as what the flags do.
+const historyLong = `History reads the history store FILE (the argument or --store; default
 ` + defaultStore + `; a .jsonl file from "history export" is read as well) and finds,
 per benchmark, unit, machine label and options, the commits where the level
 changed: E-divisive means in sliding windows with the merge of weak change
@@ -98,7 +93,16 @@ git branch or a CI cache. Every history command takes the store as
 
 Exit status: 0 done; 1 with --fail when a regression is found (with
 --confirm: only one that confirmation did not refute), or if a confirmation
-run or a write fails; 2 on bad flags or input.`,
+run or a write fails; 2 on bad flags or input.`
+
+// NewCmdHistory returns the history command and its subcommands add,
+// import and export.
+func NewCmdHistory(ios *IOStreams, runF func(*HistoryOptions) error) *cobra.Command {
+	opts := &HistoryOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "history [flags] [FILE]",
+		Short: "Find the commits where benchmarks changed, across a history of runs",
+		Long:  historyLong,
 		Example: `  gobench-dyn run --history history.db ./...
   gobench-dyn history history.db
   gobench-dyn history --store history.db --machine ci
@@ -117,6 +121,14 @@ run or a write fails; 2 on bad flags or input.`,
 	}
 	f := cmd.Flags()
 	f.SortFlags = false
+	bindHistoryFlags(f, opts)
+	bindHistoryConfirmFlags(f, opts)
+	cmd.AddCommand(newCmdHistoryAdd(ios), newCmdHistoryImport(ios), newCmdHistoryExport(ios))
+	return cmd
+}
+
+// bindHistoryFlags binds the flags of what history analyses and writes.
+func bindHistoryFlags(f *pflag.FlagSet, opts *HistoryOptions) {
 	d := history.DefaultOptions()
 	f.StringVarP(&opts.Store, "store", "s", defaultStore, "the history store `FILE` (or give it as the argument)")
 	f.StringVarP(&opts.Bench, "bench", "b", "", "only benchmarks matching `regexp` (against pkg.BenchmarkX and the name alone)")
@@ -131,14 +143,16 @@ run or a write fails; 2 on bad flags or input.`,
 	bindReportFlag(f, &opts.Markdown, "markdown", "the change points")
 	bindReportFlag(f, &opts.HTML, "html", "one plot per benchmark over commits")
 	f.BoolVar(&opts.Fail, "fail", false, "exit 1 when a regression is found (with --confirm: one not refuted)")
+}
+
+// bindHistoryConfirmFlags binds --confirm and the flags of its runs.
+func bindHistoryConfirmFlags(f *pflag.FlagSet, opts *HistoryOptions) {
 	f.BoolVar(&opts.Confirm, "confirm", false, "measure each change point without a confirmation again, paired, and keep the outcome")
 	f.StringVar(&opts.Dir, "dir", ".", "with --confirm, a `directory` of the git repository to measure in")
 	f.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "with --confirm, the slice time of the runs")
 	f.IntVar(&opts.SuiteRuns, "suite-runs", 0, "with --confirm, the suite-run cap of the runs (default that of run --baseline)")
 	f.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "with --confirm, kill an iteration that runs longer")
 	f.StringVar(&opts.Tags, "tags", "", "with --confirm, build tags")
-	cmd.AddCommand(newCmdHistoryAdd(ios), newCmdHistoryImport(ios), newCmdHistoryExport(ios))
-	return cmd
 }
 
 // storeArg accepts at most one argument, the store of command cmd.
@@ -172,9 +186,9 @@ func historyRun(opts *HistoryOptions) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	src, store, err := openSource(opts.Store)
+	src, store, err := history.OpenSource(opts.Store)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
 	if store != nil {
 		defer store.Close()
@@ -186,9 +200,7 @@ func historyRun(opts *HistoryOptions) error {
 	if err != nil {
 		return historyErr(opts.Store, err)
 	}
-	if a.Order.Unplaced > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "gobench-dyn: warning: %s: %d commits were recorded without their place in the commit graph (by an earlier version, or in a shallow clone) and are ordered by commit time; the next run --history or history add in the whole repository places those of its first-parent line\n", opts.Store, a.Order.Unplaced)
-	}
+	a.WarnUnplaced(opts.IO.ErrOut, opts.Store)
 	if store != nil {
 		known, err := store.Confirmations(ctx)
 		if err != nil {
@@ -207,27 +219,11 @@ func historyRun(opts *HistoryOptions) error {
 		return confirmErr
 	}
 	if opts.Fail {
-		if n := regressions(a, opts.Confirm); n > 0 {
+		if n := a.Regressions(opts.Confirm); n > 0 {
 			return failErr("%d regressions in the history", n)
 		}
 	}
 	return nil
-}
-
-// regressions counts the regressions that fail the command: with
-// confirmation only the confirmed.
-func regressions(a *history.Analysis, confirmed bool) int {
-	n := 0
-	for _, c := range a.ChangePoints() {
-		if !c.Regression() {
-			continue
-		}
-		if confirmed && (c.Confirmation == nil || c.Confirmation.Status != history.StatusConfirmed) {
-			continue
-		}
-		n++
-	}
-	return n
 }
 
 // parse checks the flags, naming the first bad one.
@@ -247,7 +243,7 @@ func (opts *HistoryOptions) parse() (history.Query, history.Options, error) {
 		return q, hopts, usageErr("--window %d: want at least 4 points", opts.Window)
 	case opts.MinSeg < 1:
 		return q, hopts, usageErr("--min-segment %d: want at least 1", opts.MinSeg)
-	case opts.Confirm && strings.HasSuffix(opts.Store, ".jsonl"):
+	case opts.Confirm && history.IsJSONL(opts.Store):
 		return q, hopts, usageErr("--confirm: %s is a JSON Lines export; confirmations are kept in a store (history import it first)", opts.Store)
 	}
 	if err := checkReportFiles(reportFile{"--json", opts.JSON, nil}, reportFile{"--markdown", opts.Markdown, nil}, reportFile{"--html", opts.HTML, nil}); err != nil {
@@ -266,38 +262,11 @@ func (opts *HistoryOptions) parse() (history.Query, history.Options, error) {
 // historyErr turns an error of the analysis into an exit status: a
 // --since that names no commit is a bad flag.
 func historyErr(store string, err error) error {
-	if strings.Contains(err.Error(), "in the history") {
+	var nc *history.NoCommitError
+	if errors.As(err, &nc) {
 		return usageErr("--since: %v", err)
 	}
 	return failErr("%s: %v", store, err)
-}
-
-// openSource opens the history at path: a store, or a JSON Lines export
-// read whole. A store that does not exist is an error here, not created.
-func openSource(path string) (history.Source, *history.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, usageErr("%s: no such history store (run --history or history add writes one)", path)
-		}
-		return nil, nil, usageErr("%s: %v", path, err)
-	}
-	if strings.HasSuffix(path, ".jsonl") {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, usageErr("%v", err)
-		}
-		defer f.Close()
-		es, err := history.ReadJSONL(f, path)
-		if err != nil {
-			return nil, nil, usageErr("%v", err)
-		}
-		return history.Entries(es), nil, nil
-	}
-	s, err := history.Open(path)
-	if err != nil {
-		return nil, nil, usageErr("%v", err)
-	}
-	return s, s, nil
 }
 
 // confirm measures the new change points of a again and keeps each
@@ -320,10 +289,8 @@ func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *histo
 		now = time.Now
 	}
 	made, err := history.Confirm(ctx, a, m, now)
-	for _, c := range made {
-		if serr := store.SaveConfirmation(ctx, c); serr != nil {
-			return failErr("%s: keeping a confirmation: %v", opts.Store, serr)
-		}
+	if serr := store.SaveConfirmations(ctx, made); serr != nil {
+		return failErr("%s: %v", opts.Store, serr)
 	}
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
@@ -413,14 +380,7 @@ func historyAddRun(opts *HistoryAddOptions) error {
 	}
 	var entries []history.Entry
 	for _, f := range files {
-		m := meta
-		if m.Machine == "" {
-			m.Machine = history.MachineOf(f.Run.Header)
-		}
-		if opts.Options == "" {
-			m.Options = history.OptionsOf(f.Run.Header)
-		}
-		es := history.FromRun(f.Run, m)
+		es := history.FromRun(f.Run, meta.WithRunLabels(f.Run.Header))
 		if len(es) == 0 {
 			return usageErr("%s: no benchmark of the code under test to add", f.Path)
 		}
@@ -429,32 +389,16 @@ func historyAddRun(opts *HistoryAddOptions) error {
 	return addEntries(opts.IO.ErrOut, "--store", opts.Store, opts.Dir, entries)
 }
 
-// addEntries adds entries to the store at path, saying how many were
-// new. Commits of the store recorded without their place in the commit
-// graph get it first from the repository of dir, when it has them.
+// addEntries adds entries to the store at path, named by flag in errors.
 func addEntries(log io.Writer, flag, path, dir string, entries []history.Entry) error {
 	s, err := history.Open(path)
 	if err != nil {
 		return usageErr("%s: %v", flag, err)
 	}
 	defer s.Close()
-	ctx := context.Background()
-	placed, left, err := history.PlaceFromRepo(ctx, s, dir)
-	switch {
-	case errors.Is(err, history.ErrNoPlaces) && len(entries) > 0 && entries[0].Position == 0:
-		// The entries' own commit had no place either: warned already.
-	case errors.Is(err, history.ErrNoPlaces):
-		fmt.Fprintf(log, "gobench-dyn: warning: history %s: %d commits keep no place in the commit graph: %v\n", path, left, err)
-	case err != nil:
-		return failErr("%s: placing the commits of %s: %v", flag, path, err)
-	case placed > 0:
-		fmt.Fprintf(log, "gobench-dyn: history %s: %d commits recorded without their place in the commit graph placed (%d not on the first-parent line of HEAD stay ordered by commit time)\n", path, placed, left)
+	if err := s.AddPlaced(context.Background(), log, dir, entries); err != nil {
+		return failErr("%s: %v", flag, err)
 	}
-	n, err := s.Add(ctx, entries)
-	if err != nil {
-		return failErr("%s: adding to %s: %v", flag, path, err)
-	}
-	fmt.Fprintf(log, "gobench-dyn: history %s: %d entries added (%d already there)\n", path, n, len(entries)-n)
 	return nil
 }
 
@@ -469,44 +413,14 @@ func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
 		}
 		m.CommitTime = t
 	}
-	if m.Commit != "" && !m.CommitTime.IsZero() {
-		m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
-		return m, nil
-	}
-	if m.Commit != "" {
-		hash, at, err := history.CommitTime(ctx, opts.Dir, m.Commit)
-		if err != nil {
-			return m, usageErr("--commit %s: %v (or give --commit-time)", m.Commit, err)
-		}
-		m.Commit, m.CommitTime = hash, at
-		m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
-		return m, nil
-	}
-	hash, at, branch, err := history.GitMeta(ctx, opts.Dir)
-	if err != nil {
+	m, err := history.ResolveMeta(ctx, opts.IO.ErrOut, opts.Dir, m)
+	switch {
+	case err != nil && opts.Commit != "":
+		return m, usageErr("--commit %s: %v (or give --commit-time)", opts.Commit, err)
+	case err != nil:
 		return m, usageErr("--dir %s: %v (or give --commit and --commit-time)", opts.Dir, err)
 	}
-	m.Commit = hash
-	if m.CommitTime.IsZero() {
-		m.CommitTime = at
-	}
-	if m.Branch == "" {
-		m.Branch = branch
-	}
-	m.Place = commitPlace(ctx, opts.IO.ErrOut, opts.Dir, m.Commit)
 	return m, nil
-}
-
-// commitPlace returns the place of commit in the commit graph of the
-// repository of dir. Without one (a shallow clone, a commit git does not
-// have) the entries are still added, ordered by commit time, and a
-// warning says so.
-func commitPlace(ctx context.Context, log io.Writer, dir, commit string) history.GraphPlace {
-	p, err := history.CommitPlace(ctx, dir, commit)
-	if err != nil {
-		fmt.Fprintf(log, "gobench-dyn: warning: commit %s has no place in the commit graph, so its entries are ordered by commit time: %v\n", commit, err)
-	}
-	return p
 }
 
 func newCmdHistoryImport(ios *IOStreams) *cobra.Command {
@@ -612,19 +526,16 @@ func openHistory(ctx context.Context, opts *RunOptions) (*runHistory, error) {
 	if dir == "" {
 		dir = "."
 	}
-	hash, at, branch, err := history.GitMeta(ctx, dir)
+	meta, err := history.ResolveMeta(ctx, opts.IO.ErrOut, dir, history.Meta{})
 	if err != nil {
 		return nil, usageErr("--history: %v (history add --commit records a run made outside git)", err)
 	}
-	place := commitPlace(ctx, opts.IO.ErrOut, dir, hash)
-	return &runHistory{path: opts.History, dir: dir, meta: history.Meta{Commit: hash, CommitTime: at, Branch: branch, Place: place}}, nil
+	return &runHistory{path: opts.History, dir: dir, meta: meta}, nil
 }
 
 // add adds the summaries of the run's records to the store.
 func (h *runHistory) add(run *record.Run, log io.Writer) error {
-	m := h.meta
-	m.Machine, m.Options = history.MachineOf(run.Header), history.OptionsOf(run.Header)
-	entries := history.FromRun(run, m)
+	entries := history.FromRun(run, h.meta.WithRunLabels(run.Header))
 	if len(entries) == 0 {
 		return nil
 	}

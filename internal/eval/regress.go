@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -73,16 +75,14 @@ func writeVersion(dir string, slow bool) error {
 	return os.WriteFile(filepath.Join(dir, "work_test.go"), []byte(fmt.Sprintf(regressSource, b.String())), 0o644)
 }
 
-// gitIn runs git with args in dir, as a fixed committer so that it needs
-// no git configuration.
+// evalIdentity makes the commits of the evaluation's repositories, so
+// that they need no git configuration.
+var evalIdentity = gitrepo.Identity{Name: "eval", Email: "eval@example.com"}
+
+// gitIn runs git with args in dir, as evalIdentity.
 func gitIn(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.com", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %v: %w\n%s", args, err, out)
-	}
-	return nil
+	_, err := gitrepo.RunAs(context.Background(), dir, evalIdentity, args...)
+	return err
 }
 
 // regressRepo makes a git repository with two commits: the base version,
@@ -225,14 +225,14 @@ func newRegressEval(bin, out string, slice time.Duration, s, d int) (*regressEva
 	if err := regressRepo(e.repo); err != nil {
 		return nil, err
 	}
-	if err := exec.Command("git", "-C", e.repo, "worktree", "add", "-q", "--detach", e.base, "HEAD~1").Run(); err != nil {
+	if err := gitrepo.AddWorktree(context.Background(), e.repo, e.base, "HEAD~1"); err != nil {
 		return nil, fmt.Errorf("worktree: %w", err)
 	}
 	return e, nil
 }
 
 func (e *regressEval) close() {
-	exec.Command("git", "-C", e.repo, "worktree", "remove", "--force", e.base).Run()
+	_ = gitrepo.RemoveWorktree(context.Background(), e.repo, e.base)
 }
 
 // gb runs gobench-dyn in dir; exit status 1 (a regression) is a result,

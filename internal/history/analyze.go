@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"io"
 	"regexp"
 	"runtime"
 	"slices"
@@ -87,6 +88,32 @@ func (a *Analysis) ChangePoints() []*ChangePoint {
 	return out
 }
 
+// Regressions counts the change points of a that are regressions; with
+// confirmedOnly, only those a confirmation confirmed, since one that a
+// paired run refuted or could not decide should not fail a build.
+func (a *Analysis) Regressions(confirmedOnly bool) int {
+	n := 0
+	for _, c := range a.ChangePoints() {
+		if !c.Regression() {
+			continue
+		}
+		if confirmedOnly && (c.Confirmation == nil || c.Confirmation.Status != StatusConfirmed) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// WarnUnplaced warns on log when commits of the history at path were
+// ordered by commit time for want of their place in the graph, and says
+// how to mend it.
+func (a *Analysis) WarnUnplaced(log io.Writer, path string) {
+	if a.Order.Unplaced > 0 {
+		fmt.Fprintf(log, "gobench-dyn: warning: %s: %d commits were recorded without their place in the commit graph (by an earlier version, or in a shallow clone) and are ordered by commit time; the next run --history or history add in the whole repository places those of its first-parent line\n", path, a.Order.Unplaced)
+	}
+}
+
 // Analyze finds the change points of every series of src that q selects,
 // on all CPUs.
 func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis, error) {
@@ -154,6 +181,17 @@ func Analyze(ctx context.Context, src Source, q Query, opts Options) (*Analysis,
 	return a, nil
 }
 
+// A NoCommitError is a Query.Since that names no commit of the history:
+// a mistake in the query, which the caller tells apart from a history it
+// cannot read.
+type NoCommitError struct {
+	Rev string
+}
+
+func (e *NoCommitError) Error() string {
+	return fmt.Sprintf("no commit %q in the history", e.Rev)
+}
+
 // since keeps the change points after the commit rev names among
 // commits: of a greater first-parent position, or, where a position is
 // unknown, of a later commit time.
@@ -166,7 +204,7 @@ func (a *Analysis) since(rev string, commits map[string]Point, keepSeries bool) 
 	}
 	switch len(match) {
 	case 0:
-		return fmt.Errorf("no commit %q in the history", rev)
+		return &NoCommitError{Rev: rev}
 	case 1:
 	default:
 		slices.Sort(match)

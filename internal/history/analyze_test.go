@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -82,12 +83,16 @@ func TestAnalyzeQueryAndSince(t *testing.T) {
 
 	_, err = Analyze(ctx, es, Query{Since: "c03"}, DefaultOptions())
 	assert.ErrorContains(t, err, `"c03" names 10 commits`)
+	var nc *NoCommitError
+	assert.False(t, errors.As(err, &nc), "an ambiguous prefix names commits")
 	a, err = Analyze(ctx, es, Query{Since: "c030"}, DefaultOptions())
 	require.NoError(t, err)
 	require.Len(t, a.ChangePoints(), 1)
 	assert.Equal(t, "c040", a.ChangePoints()[0].Commit)
 	_, err = Analyze(ctx, es, Query{Since: "nope"}, DefaultOptions())
-	assert.ErrorContains(t, err, `no commit "nope" in the history`)
+	assert.EqualError(t, err, `no commit "nope" in the history`)
+	require.ErrorAs(t, err, &nc)
+	assert.Equal(t, "nope", nc.Rev)
 }
 
 func TestMergeSameCommit(t *testing.T) {

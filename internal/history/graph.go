@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 )
 
 // ErrShallow says that a repository is a shallow clone, whose commits'
@@ -22,19 +22,15 @@ func CommitPlace(ctx context.Context, dir, rev string) (GraphPlace, error) {
 	if err := notShallow(ctx, dir); err != nil {
 		return GraphPlace{}, err
 	}
-	parents, err := git(ctx, dir, "show", "-s", "--format=%P", "--end-of-options", rev)
+	parents, err := gitrepo.Parents(ctx, dir, rev)
 	if err != nil {
 		return GraphPlace{}, err
 	}
-	count, err := git(ctx, dir, "rev-list", "--first-parent", "--count", "--end-of-options", rev)
+	n, err := gitrepo.FirstParentCount(ctx, dir, rev)
 	if err != nil {
 		return GraphPlace{}, err
 	}
-	n, err := strconv.Atoi(count)
-	if err != nil || n < 1 {
-		return GraphPlace{}, fmt.Errorf("git rev-list --count %s: unexpected output %q", rev, count)
-	}
-	return GraphPlace{Parents: strings.Fields(parents), Position: n}, nil
+	return GraphPlace{Parents: parents, Position: n}, nil
 }
 
 // LinePlaces returns the places of the commits on the first-parent line
@@ -44,28 +40,24 @@ func LinePlaces(ctx context.Context, dir string) (map[string]GraphPlace, error) 
 	if err := notShallow(ctx, dir); err != nil {
 		return nil, err
 	}
-	out, err := git(ctx, dir, "log", "--first-parent", "--reverse", "--format=%H %P", "HEAD")
+	line, err := gitrepo.FirstParentLine(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	places := map[string]GraphPlace{}
-	for i, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		places[f[0]] = GraphPlace{Parents: f[1:], Position: i + 1}
+	for i, c := range line {
+		places[c.Hash] = GraphPlace{Parents: c.Parents, Position: i + 1}
 	}
 	return places, nil
 }
 
 // notShallow returns ErrShallow for a shallow clone.
 func notShallow(ctx context.Context, dir string) error {
-	out, err := git(ctx, dir, "rev-parse", "--is-shallow-repository")
+	shallow, err := gitrepo.Shallow(ctx, dir)
 	if err != nil {
 		return err
 	}
-	if out == "true" {
+	if shallow {
 		return ErrShallow
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 	"github.com/gobench-dyn/gobench-dyn/internal/gittest"
 )
 
@@ -41,7 +42,7 @@ func commitAt(t *testing.T, repo, msg string, at time.Time) Meta {
 func measured(t *testing.T, repo string) Meta {
 	t.Helper()
 	ctx := context.Background()
-	hash, at, branch, err := GitMeta(ctx, repo)
+	hash, at, branch, err := gitrepo.Head(ctx, repo)
 	require.NoError(t, err)
 	place, err := CommitPlace(ctx, repo, hash)
 	require.NoError(t, err)

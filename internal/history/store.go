@@ -565,6 +565,17 @@ func (s *Store) SaveConfirmation(ctx context.Context, c Confirmation) error {
 	return tx.Commit()
 }
 
+// SaveConfirmations records each of cs as SaveConfirmation does,
+// stopping at the first that cannot be kept.
+func (s *Store) SaveConfirmations(ctx context.Context, cs []Confirmation) error {
+	for _, c := range cs {
+		if err := s.SaveConfirmation(ctx, c); err != nil {
+			return fmt.Errorf("keeping a confirmation: %w", err)
+		}
+	}
+	return nil
+}
+
 // Confirmations returns every recorded confirmation.
 func (s *Store) Confirmations(ctx context.Context) ([]Confirmation, error) {
 	ids, err := loadSeries(ctx, s.db)

@@ -1,10 +1,7 @@
 package history
 
 import (
-	"context"
-	"fmt"
 	"math"
-	"os/exec"
 	"sort"
 	"strings"
 	"time"
@@ -128,54 +125,4 @@ func MachineOf(h *record.Header) string {
 		label += " " + h.CPU
 	}
 	return label
-}
-
-// GitMeta returns the commit checked out in dir, its commit time and
-// its branch ("" on a detached head).
-func GitMeta(ctx context.Context, dir string) (commit string, at time.Time, branch string, err error) {
-	out, err := git(ctx, dir, "show", "-s", "--format=%H %cI", "HEAD")
-	if err != nil {
-		return "", time.Time{}, "", err
-	}
-	hash, when, ok := strings.Cut(out, " ")
-	if !ok {
-		return "", time.Time{}, "", fmt.Errorf("git show: unexpected output %q", out)
-	}
-	if at, err = time.Parse(time.RFC3339, when); err != nil {
-		return "", time.Time{}, "", fmt.Errorf("git show: commit time %q: %v", when, err)
-	}
-	if b, err := git(ctx, dir, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
-		branch = b
-	}
-	return hash, at, branch, nil
-}
-
-// CommitTime returns the full hash and commit time of rev in dir.
-func CommitTime(ctx context.Context, dir, rev string) (string, time.Time, error) {
-	out, err := git(ctx, dir, "show", "-s", "--format=%H %cI", "--end-of-options", rev)
-	if err != nil {
-		return "", time.Time{}, err
-	}
-	hash, when, _ := strings.Cut(out, " ")
-	at, err := time.Parse(time.RFC3339, when)
-	if err != nil {
-		return "", time.Time{}, fmt.Errorf("git show %s: commit time %q: %v", rev, when, err)
-	}
-	return hash, at, nil
-}
-
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return strings.TrimSpace(string(out)), nil
 }

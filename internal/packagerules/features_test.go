@@ -28,7 +28,7 @@ var engine = []string{"internal/session", "rmit"}
 
 // running are the packages that start processes or check out code:
 // report, which only reads files, depends on none of them.
-var running = []string{"rmit", "internal/session", "internal/worktree", "internal/coverage", "internal/impact", "os/exec"}
+var running = []string{"rmit", "internal/session", "internal/worktree", "internal/gitrepo", "internal/coverage", "internal/impact", "os/exec"}
 
 func TestFeaturesSideBySide(t *testing.T) {
 	deps := loadDeps(t, append(slices.Clone(features), engine...)...)

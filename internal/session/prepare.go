@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -220,12 +221,12 @@ func (r *run) checkout(ctx context.Context, dir, rev, parent string) (*Checkout,
 		_ = wt.Remove()
 		return nil, err
 	}
-	changes, err := worktree.Changes(ctx, dir)
+	changes, err := gitrepo.Changes(ctx, dir)
 	if err != nil {
 		_ = wt.Remove()
 		return nil, err
 	}
-	paths, err := worktree.Diff(ctx, dir, wt.Rev)
+	paths, err := gitrepo.Diff(ctx, dir, wt.Rev)
 	if err != nil {
 		_ = wt.Remove()
 		return nil, err

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 )
 
 // MergeBasePrefix marks a revision that stands for the merge base of HEAD
@@ -35,9 +38,9 @@ func Resolve(ctx context.Context, dir, rev string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	base, err := git(ctx, dir, "merge-base", "HEAD", hash)
-	if errors.Is(err, ErrNoGit) {
-		return "", err
+	base, err := gitrepo.MergeBase(ctx, dir, "HEAD", hash)
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", noGit(err)
 	}
 	if err != nil || base == "" {
 		if shallow(ctx, dir) {
@@ -50,11 +53,9 @@ func Resolve(ctx context.Context, dir, rev string) (string, error) {
 
 // commit returns the full hash of the commit rev names.
 func commit(ctx context.Context, dir, rev string) (string, error) {
-	// "--end-of-options" keeps a revision that starts with "-" from
-	// being read as an option.
-	hash, err := git(ctx, dir, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
-	if errors.Is(err, ErrNoGit) {
-		return "", err
+	hash, err := gitrepo.Commit(ctx, dir, rev)
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", noGit(err)
 	}
 	if err != nil {
 		if shallow(ctx, dir) {
@@ -67,6 +68,6 @@ func commit(ctx context.Context, dir, rev string) (string, error) {
 
 // shallow reports whether the repository holding dir is a shallow clone.
 func shallow(ctx context.Context, dir string) bool {
-	s, _ := git(ctx, dir, "rev-parse", "--is-shallow-repository")
-	return s == "true"
+	s, _ := gitrepo.Shallow(ctx, dir)
+	return s
 }

@@ -3,7 +3,6 @@
 package worktree
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 )
 
 // ErrShallow is why a revision cannot be checked out of a shallow clone,
@@ -25,71 +26,44 @@ type Worktree struct {
 	Rev  string // the full commit hash checked out
 }
 
-// git runs git with args in dir and returns its trimmed stdout.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	out, err := gitRaw(ctx, dir, args...)
-	return strings.TrimSpace(out), err
-}
-
-// gitRaw runs git with args in dir and returns its stdout as is.
-func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return "", fmt.Errorf("%w (%v)", ErrNoGit, err)
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return stdout.String(), nil
-}
-
 // ErrNoGit is the error of every function here when git is not
 // installed.
 var ErrNoGit = errors.New("git is not installed: a baseline is checked out with git")
 
+// noGit returns err, or, when it says that git is not installed,
+// ErrNoGit with the reason.
+func noGit(err error) error {
+	var e *exec.Error
+	if errors.As(err, &e) && errors.Is(e, exec.ErrNotFound) {
+		return fmt.Errorf("%w (%v)", ErrNoGit, e)
+	}
+	return err
+}
+
 // Available returns ErrNoGit when git is not installed, so that a run
 // can say so before it builds anything.
 func Available() error {
-	if _, err := exec.LookPath("git"); err != nil {
+	if err := gitrepo.Installed(); err != nil {
 		return fmt.Errorf("%w (%v)", ErrNoGit, err)
 	}
 	return nil
-}
-
-// TopLevel returns the top-level directory of the repository holding dir.
-func TopLevel(ctx context.Context, dir string) (string, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
-	if errors.Is(err, ErrNoGit) {
-		return "", err
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s is not in a git repository: %w", dir, err)
-	}
-	return top, nil
 }
 
 // Add checks out rev of the repository holding dir (a revision Resolve
 // takes) into a new directory under parent (which should be private to
 // the run), detached from any branch. The caller must Remove it.
 func Add(ctx context.Context, dir, rev, parent string) (*Worktree, error) {
-	top, err := TopLevel(ctx, dir)
+	top, err := gitrepo.TopLevel(ctx, dir)
 	if err != nil {
-		return nil, err
+		return nil, noGit(err)
 	}
 	hash, err := Resolve(ctx, top, rev)
 	if err != nil {
 		return nil, err
 	}
 	wt := filepath.Join(parent, "baseline")
-	if _, err := git(ctx, top, "worktree", "add", "--detach", "--quiet", wt, hash); err != nil {
-		return nil, err
+	if err := gitrepo.AddWorktree(ctx, top, wt, hash); err != nil {
+		return nil, noGit(err)
 	}
 	return &Worktree{Repo: top, Dir: wt, Rev: hash}, nil
 }
@@ -121,74 +95,13 @@ func (w *Worktree) Path(dir string) (string, error) {
 // context so that it works after the run's was cancelled.
 func (w *Worktree) Remove() error {
 	ctx := context.Background()
-	_, err := git(ctx, w.Repo, "worktree", "remove", "--force", w.Dir)
+	err := gitrepo.RemoveWorktree(ctx, w.Repo, w.Dir)
 	if err != nil {
 		// The directory may be half gone; clear it and let git forget it.
 		os.RemoveAll(w.Dir)
-		_, err = git(ctx, w.Repo, "worktree", "prune")
+		err = noGit(gitrepo.PruneWorktrees(ctx, w.Repo))
 	}
 	return err
-}
-
-// Changes lists the uncommitted changes of the repository holding dir
-// that can change what its benchmarks measure, as git status prints them
-// ("M calc.go"): changes to tracked files, and untracked Go source and
-// module files. Other untracked files, such as results written by an
-// earlier run, do not count.
-func Changes(ctx context.Context, dir string) ([]string, error) {
-	top, err := TopLevel(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	out, err := gitRaw(ctx, top, "status", "--porcelain=v1", "--untracked-files=all")
-	if err != nil {
-		return nil, err
-	}
-	var changes []string
-	for line := range strings.Lines(out) {
-		line = strings.TrimRight(line, "\n")
-		if len(line) < 4 {
-			continue
-		}
-		path := line[3:]
-		if strings.HasPrefix(line, "??") && !isGoFile(path) {
-			continue
-		}
-		changes = append(changes, strings.TrimSpace(line[:2])+" "+path)
-	}
-	return changes, nil
-}
-
-// Diff lists the paths, relative to the top level of the repository
-// holding dir, that differ between rev and the working tree: tracked
-// files changed since rev (staged or not, renames as a removal and an
-// addition), and untracked files git does not ignore.
-func Diff(ctx context.Context, dir, rev string) ([]string, error) {
-	top, err := TopLevel(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	tracked, err := gitRaw(ctx, top, "diff", "--name-only", "--no-renames", "-z", rev, "--")
-	if err != nil {
-		return nil, err
-	}
-	untracked, err := gitRaw(ctx, top, "ls-files", "--others", "--exclude-standard", "-z")
-	if err != nil {
-		return nil, err
-	}
-	paths := []string{} // none differs: not nil, which would mean unknown
-	for p := range strings.SplitSeq(tracked+untracked, "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	return paths, nil
-}
-
-// isGoFile reports whether path is a file the go command builds from.
-func isGoFile(path string) bool {
-	base := filepath.Base(strings.Trim(path, `"`))
-	return strings.HasSuffix(base, ".go") || base == "go.mod" || base == "go.sum" || base == "go.work" || base == "go.work.sum"
 }
 
 // RemoveStale removes the worktree at dir that a run now gone left behind,
@@ -205,7 +118,7 @@ func RemoveStale(dir string) error {
 		return nil
 	}
 	common := filepath.Dir(filepath.Dir(gitdir)) // <repo>/.git
-	_, err = git(context.Background(), common, "--git-dir="+common, "worktree", "remove", "--force", dir)
+	err = gitrepo.RemoveWorktreeOf(context.Background(), common, dir)
 	if err != nil {
 		// Without git, or with a record git cannot follow: the record
 		// is the worktree's directory under <repo>/.git/worktrees.

@@ -58,27 +58,6 @@ func TestAddShallowClone(t *testing.T) {
 	assert.NoError(t, err, "the full clone has it")
 }
 
-func TestChanges(t *testing.T) {
-	repo := gittest.New(t, map[string]string{"calc.go": "package calc\n"})
-	ctx := context.Background()
-	got, err := Changes(ctx, repo)
-	require.NoError(t, err)
-	assert.Empty(t, got)
-
-	// Results of an earlier run lying around change nothing.
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "bench.txt"), []byte("x"), 0o644))
-	got, err = Changes(ctx, repo)
-	require.NoError(t, err)
-	assert.Empty(t, got)
-
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "calc.go"), []byte("package calc // edited\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(repo, "sub"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(repo, "sub", "new.go"), []byte("package sub\n"), 0o644))
-	got, err = Changes(ctx, filepath.Join(repo, "sub"))
-	require.NoError(t, err)
-	assert.Equal(t, []string{"M calc.go", "?? sub/new.go"}, got)
-}
-
 // TestRemoveStale checks that a worktree left behind, directory and
 // git's record alike, is removed.
 func TestRemoveStale(t *testing.T) {
