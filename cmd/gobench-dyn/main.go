@@ -11,8 +11,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
-	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 )
@@ -134,41 +132,9 @@ func failErr(format string, args ...any) error {
 	return &exitError{code: 1, msg: err.Error(), err: err}
 }
 
-// optionFlags names the flags of Options fields whose names do not spell
-// the flag's.
-var optionFlags = map[string]string{"ConfigFile": "config"}
-
 // exitUsage turns a library's usage error into exit status 2, with a
 // message in the words of the flags: "--resume r.jsonl: the run is
-// complete". Options fields are named for their flags.
+// complete".
 func exitUsage(err error) error {
-	u := usage.As(usage.Wrap(err))
-	msg := u.Err.Error()
-	if u.Option != "" {
-		name, ok := optionFlags[u.Option]
-		if !ok {
-			name = kebab(u.Option)
-		}
-		flag := "--" + name
-		if u.Value != "" {
-			flag += " " + u.Value
-		}
-		msg = flag + ": " + msg
-	}
-	return &exitError{code: 2, msg: msg, err: err}
-}
-
-// kebab spells a Go field name as a flag: ShardTimes is shard-times.
-func kebab(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return &exitError{code: 2, msg: usage.As(usage.Wrap(err)).Error(), err: err}
 }

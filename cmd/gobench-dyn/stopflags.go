@@ -87,17 +87,8 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 	if !errors.As(err, &ce) {
 		return err
 	}
-	flag := map[string]string{
-		"Criterion":     "--stop",
-		"Threshold":     "--threshold",
-		"Window":        "--window",
-		"WarmupMin":     "--warmup",
-		"WarmupMax":     "--warmup-max",
-		"Measure":       "--slices",
-		"MinIterations": "--min-iterations",
-	}[ce.Field]
-	if flag == "" {
+	if ce.Flag == "" {
 		return usageErr("%w", err)
 	}
-	return usageErr("%s: %s", flag, ce.Msg)
+	return usageErr("--%s: %s", ce.Flag, ce.Msg)
 }

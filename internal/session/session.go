@@ -186,7 +186,7 @@ func (r *run) plan() error {
 	o := r.opts
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
-			return usage.ValueErrorf("Raw", o.Raw, "a resumed run appends to %s", o.Resume)
+			return usage.ValueErrorf("raw", o.Raw, "a resumed run appends to %s", o.Resume)
 		}
 		o.Raw = o.Resume
 	}
@@ -205,12 +205,12 @@ func (r *run) plan() error {
 	}
 	if o.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
-			return usage.Errorf("Baseline", "%w", err)
+			return usage.Errorf("baseline", "%w", err)
 		}
 	}
 	if o.ConfigFile != "" {
 		if r.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {
-			return usage.Errorf("ConfigFile", "%w", err)
+			return usage.Errorf("config", "%w", err)
 		}
 	}
 	if o.Raw == "" {
@@ -222,10 +222,10 @@ func (r *run) plan() error {
 		r.raw, err = createRaw(o.Raw, o.Force)
 	}
 	if errors.Is(err, ErrUnfinished) {
-		return usage.ValueErrorf("Raw", o.Raw, "%w", err)
+		return usage.ValueErrorf("raw", o.Raw, "%w", err)
 	}
 	if err != nil {
-		return usage.Errorf("Raw", "%w", err)
+		return usage.Errorf("raw", "%w", err)
 	}
 	// commit closes the file and returns its error; this close is for
 	// runs that end before the commit, whose first error is returned, so

@@ -25,14 +25,14 @@ type Spec struct {
 // and a larger N is more likely a typo than a plan.
 const MaxShards = 1024
 
-// Parse parses a shard specification "K/N", as the option Shard gives
+// Parse parses a shard specification "K/N", as the flag --shard gives
 // it. Its errors are *usage.Error of that option.
 func Parse(s string) (Spec, error) {
 	return parse(s, "")
 }
 
 // parse parses "K/N"; source names the environment variable s came from
-// in errors, or is empty for the option Shard.
+// in errors, or is empty for the flag --shard.
 func parse(s, source string) (Spec, error) {
 	bad := func(format string, args ...any) (Spec, error) {
 		return Spec{}, badSpec(s, source, format, args...)
@@ -68,10 +68,10 @@ func (s Spec) check(text, source string) (Spec, error) {
 }
 
 // badSpec is the error about the specification text from source: a
-// *usage.Error of the option Shard when source is empty.
+// *usage.Error of the flag --shard when source is empty.
 func badSpec(text, source, format string, args ...any) error {
 	if source == "" {
-		return usage.ValueErrorf("Shard", strconv.Quote(text), format, args...)
+		return usage.ValueErrorf("shard", strconv.Quote(text), format, args...)
 	}
 	return fmt.Errorf("%s %q: %s", source, text, fmt.Sprintf(format, args...))
 }
