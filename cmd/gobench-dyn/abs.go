@@ -97,8 +97,8 @@ covers the functions run so far).`,
 	fs.StringVar(&opts.Rule, "rule", string(apiscore.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	bindPairingFlags(fs, &opts.Pairing, "")
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
-	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, fmt.Sprintf("most suite runs of each function's paired run (at least %d)", apiscore.MinSuiteRuns))
+	fs.IntVar(&opts.SpreadRuns, "spread-runs", apiscore.DefaultSpreadRuns, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
@@ -200,7 +200,7 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	}
 	return apiscore.Options{
 		Dir: opts.Dir, Patterns: opts.Patterns, Bench: opts.Bench, BuildFlags: flags, Func: fn, Top: opts.Top,
-		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
+		Slowdown: opts.Slowdown, MinSlowdown: apiscore.DefaultMinSlowdown, Budget: opts.Budget, SliceTime: opts.SliceTime,
 		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
 		Stop: stopper.Default(stopper.Interval), Rule: rule, Seed: opts.Seed, Log: opts.Stderr,
 		Turns: turns, TurnTime: opts.Pairing.TurnTime,

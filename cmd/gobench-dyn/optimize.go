@@ -90,10 +90,10 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Metric, "metric", "rmad", "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
+	f.StringVar(&opts.Metric, "metric", optime.RMAD.String(), "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
 	f.Float64Var(&opts.Threshold, "threshold", optime.DefaultThreshold, "a configuration is stable if its metric is below this")
-	f.StringVar(&opts.Instances, "instances", "first", "instances to search: first (as published) or all (pooled)")
-	f.StringVar(&opts.Strategy, "strategy", "search", "how configurations are chosen: search (µOpTime), minimum or random (the published baselines)")
+	f.StringVar(&opts.Instances, "instances", optime.FirstInstance.String(), "instances to search: first (as published) or all (pooled)")
+	f.StringVar(&opts.Strategy, "strategy", string(optime.StrategySearch), "how configurations are chosen: search (µOpTime), minimum or random (the published baselines)")
 	f.IntVar(&opts.Resamples, "resamples", optime.DefaultResamples, "bootstrap resamples of the rciw metrics")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap resampling")
 	f.StringVarP(&opts.Out, "out", "o", "", "write the configuration file here")

@@ -72,8 +72,8 @@ runfile.`,
 	bindReportFlag(f, &opts.HTML, "html", "the report")
 	bindReportFlag(f, &opts.Markdown, "markdown", "the report")
 	f.StringVar(&opts.Title, "title", "", "report title (default: the package, or \"Benchmark report\")")
-	f.StringVar(&opts.Unit, "unit", "ns/op", "unit to plot and summarise")
-	f.Float64Var(&opts.Confidence, "confidence", 0.99, "confidence level of the intervals")
+	f.StringVar(&opts.Unit, "unit", report.DefaultUnit, "unit to plot and summarise")
+	f.Float64Var(&opts.Confidence, "confidence", report.DefaultConfidence, "confidence level of the intervals")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
 	f.BoolVar(&opts.NoPlots, "no-plots", false, "leave the plots out of the HTML report")
 	return cmd

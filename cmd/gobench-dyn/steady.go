@@ -51,19 +51,6 @@ type SteadyOptions struct {
 	Progress  progress.Mode
 }
 
-// Defaults of the probe: 200 slices of 10 ms are 2 s per process, four
-// times the warmup of examples/warmup (about 0.5 s in a fresh process),
-// so that the steady part can cover the last sixth of the series; three
-// processes tell a benchmark that settles everywhere from one that settles
-// in some processes only. About 7 s per benchmark with process start.
-const (
-	defaultProbeProcesses = 3
-	defaultProbeSlices    = 200
-	defaultProbeSliceTime = 10 * time.Millisecond
-	// Traini et al.'s steady part: 500 of 3,000 values.
-	defaultMinTail = 1.0 / 6
-)
-
 // NewCmdSteady returns the steady command. It binds flags to SteadyOptions
 // and calls runF, or steadyRun when runF is nil.
 func NewCmdSteady(ios *IOStreams, runF func(*SteadyOptions) error) *cobra.Command {
@@ -114,16 +101,16 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 	f.StringVar(&opts.Config, "config", "", "with -o, start from this configuration `file` and set the warmup of its entries")
 	f.Float64Var(&opts.Penalty, "penalty", 0, "fixed PELT penalty (0: the elbow of the CROPS path over [4, 1e5]·log n)")
 	f.IntVar(&opts.MinSegment, "min-segment", changepoint.DefaultMinSegment, "shortest PELT segment, in slices")
-	f.Float64Var(&opts.MinTail, "min-tail", defaultMinTail, "share of a series its steady part must cover to be steady")
-	f.Float64Var(&opts.Tolerance, "tolerance", 0.05, "relative change in mean that still counts as the same steady state")
-	f.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the segment comparison")
+	f.Float64Var(&opts.MinTail, "min-tail", steady.DefaultMinTail, "share of a series its steady part must cover to be steady")
+	f.Float64Var(&opts.Tolerance, "tolerance", steady.DefaultTolerance, "relative change in mean that still counts as the same steady state")
+	f.IntVar(&opts.Resamples, "resamples", steady.DefaultResamples, "bootstrap resamples of the segment comparison")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap")
 	f.DurationVar(&opts.RunSliceTime, "run-slice-time", defaultSliceTime, "with -o, the --slice-time of the runs that will use the configuration: the warmup is written in slices of it")
-	f.DurationVar(&opts.IterationTime, "iteration-time", 100*time.Millisecond, "time one value of a published series took")
+	f.DurationVar(&opts.IterationTime, "iteration-time", steady.DefaultIterationTime, "time one value of a published series took")
 	f.StringVarP(&opts.Bench, "bench", "b", ".", "probe only benchmarks matching `regexp`")
-	f.IntVar(&opts.Processes, "processes", defaultProbeProcesses, "probe: processes per benchmark")
-	f.IntVar(&opts.Slices, "slices", defaultProbeSlices, "probe: slices per process")
-	f.DurationVar(&opts.SliceTime, "slice-time", defaultProbeSliceTime, "probe: target duration of one slice")
+	f.IntVar(&opts.Processes, "processes", session.DefaultProbeProcesses, "probe: processes per benchmark")
+	f.IntVar(&opts.Slices, "slices", session.DefaultProbeSlices, "probe: slices per process")
+	f.DurationVar(&opts.SliceTime, "slice-time", session.DefaultProbeSliceTime, "probe: target duration of one slice")
 	f.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "probe: kill a process that runs longer")
 	f.StringVar(&opts.Raw, "raw", "", "probe: keep its per-slice records in `file`")
 	f.Var(&opts.Progress, "progress", "probe: progress on stderr: auto, on or off")

@@ -43,6 +43,15 @@ const MinSuiteRuns = 5
 // and only pairs whose interval still straddles the threshold run on.
 const DefaultSuiteRuns = 10
 
+// DefaultSpreadRuns is the runs of the unchanged suite that maxSpread is
+// measured over when the caller sets none, and DefaultMinSlowdown the
+// floor of a measured v: 1%, below which a slowdown is noise on any
+// shared machine.
+const (
+	DefaultSpreadRuns  = 5
+	DefaultMinSlowdown = 0.01
+)
+
 // pairRunOptions returns the comparison and stopping of a pair judged by
 // rule at threshold, capped at suiteRuns processes per version, under the
 // stopping policy stop. Under RuleGate the comparison is paired and
