@@ -9,7 +9,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/replay"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -110,23 +109,7 @@ func replayRun(opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	run := &record.Run{}
-	sawJMH := false
-	for _, f := range files {
-		sawJMH = sawJMH || f.Format == runfile.JMH
-		if run.Header == nil {
-			run.Header = f.Run.Header
-		}
-		run.Slices = append(run.Slices, f.Run.Slices...)
-	}
-	fullWarmup := opts.FullWarmup
-	switch {
-	case opts.fullWarmupSet:
-	case sawJMH:
-		fullWarmup = replay.JMHFullWarmup
-	default:
-		fullWarmup = -1 // as recorded
-	}
+	run, fullWarmup := replay.Pool(files, opts.FullWarmup, opts.fullWarmupSet)
 	res, err := replay.Run(run, replay.Options{
 		Now:           time.Now,
 		Config:        opts.Stop,

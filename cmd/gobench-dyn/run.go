@@ -234,6 +234,24 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.Pairing.validate(); err != nil {
 		return err
 	}
+	if err := o.checkBaselineFlags(fs); err != nil {
+		return err
+	}
+	if err := o.checkOutputs(); err != nil {
+		return err
+	}
+	if err := o.setSession(); err != nil {
+		return err
+	}
+	if err := o.session.CheckLimits(); err != nil {
+		return exitUsage(err)
+	}
+	return nil
+}
+
+// checkBaselineFlags checks the flags that act only with --baseline, and
+// sets what --sequential and the suite-run cap come to.
+func (o *RunOptions) checkBaselineFlags(fs *pflag.FlagSet) error {
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
@@ -262,6 +280,12 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if !fs.Changed("suite-runs") {
 		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget})
 	}
+	return nil
+}
+
+// checkOutputs checks that the files of --resume, --raw and --out agree,
+// and makes --raw the file --resume appends to.
+func (o *RunOptions) checkOutputs() error {
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
 			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
@@ -270,12 +294,6 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
-	}
-	if err := o.setSession(); err != nil {
-		return err
-	}
-	if err := o.session.CheckLimits(); err != nil {
-		return exitUsage(err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/changepoint"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
@@ -95,7 +96,12 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 			return steadyRun(opts)
 		},
 	}
-	f := cmd.Flags()
+	bindSteadyFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+// bindSteadyFlags binds the flags of steady to opts.
+func bindSteadyFlags(f *pflag.FlagSet, opts *SteadyOptions) {
 	bindReportFlag(f, &opts.JSON, "json", "the per-process verdicts")
 	f.StringVarP(&opts.Out, "out", "o", "", "write a configuration `file` with each benchmark's learned warmup")
 	f.StringVar(&opts.Config, "config", "", "with -o, start from this configuration `file` and set the warmup of its entries")
@@ -114,7 +120,6 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 	f.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "probe: kill a process that runs longer")
 	f.StringVar(&opts.Raw, "raw", "", "probe: keep its per-slice records in `file`")
 	f.Var(&opts.Progress, "progress", "probe: progress on stderr: auto, on or off")
-	return cmd
 }
 
 func (o *SteadyOptions) validate() error {
@@ -206,19 +211,9 @@ func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ins []steady.Input
-	for _, f := range read {
-		if f.Format == runfile.Series {
-			// A published value is seconds per operation, averaged over
-			// an iteration of --iteration-time.
-			ins = append(ins, steady.PublishedInput(f.Path, f.Series, o.IterationTime.Seconds()))
-			continue
-		}
-		in := steady.Inputs(f.Run)
-		if len(in) == 0 {
-			return nil, usageErr("%s: no ns/op measurements", f.Path)
-		}
-		ins = append(ins, in...)
+	ins, err := steady.FromFiles(read, o.IterationTime)
+	if err != nil {
+		return nil, exitUsage(err)
 	}
 	return ins, nil
 }

@@ -66,7 +66,7 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 		if target <= 0 {
 			return usageErr("--target: must be positive (0.03 is ±3%%), got %v", target)
 		}
-		if err := fractionFlag("--target", target); err != nil {
+		if err := fractionFlag("target", target); err != nil {
 			return err
 		}
 		c.Threshold = target
@@ -75,7 +75,7 @@ func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
 	case c.Threshold <= 0 && c.Criterion != stopper.None:
 		return usageErr("--threshold: must be positive, got %v", c.Threshold)
 	case c.Criterion.RelativeThreshold():
-		if err := fractionFlag("--threshold", c.Threshold); err != nil {
+		if err := fractionFlag("threshold", c.Threshold); err != nil {
 			return err
 		}
 	}
