@@ -90,20 +90,25 @@ written; 2 bad flags or input files; 130 interrupted.`,
 func runtimeFailures(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
-			err := run(cmd, args)
-			var ex *exitError
-			switch {
-			case err == nil || errors.As(err, &ex):
-				return err
-			case usage.As(err) != nil:
-				return exitUsage(err)
-			}
-			return &exitError{code: 1, msg: err.Error(), err: err}
+			return exitStatus(run(cmd, args))
 		}
 	}
 	for _, sub := range c.Commands() {
 		runtimeFailures(sub)
 	}
+}
+
+// exitStatus gives err an exit status unless it has one: 2 for a usage
+// error, 1 for any other.
+func exitStatus(err error) error {
+	var ex *exitError
+	switch {
+	case err == nil || errors.As(err, &ex):
+		return err
+	case usage.As(err) != nil:
+		return exitUsage(err)
+	}
+	return &exitError{code: 1, msg: err.Error(), err: err}
 }
 
 // An exitError carries an exit status and the message for it out of a
