@@ -158,12 +158,3 @@ func compareRun(opts *CompareOptions) error {
 	}
 	return nil
 }
-
-// fractionFlag refuses a relative threshold of 1 or more given to the
-// flag named flag, without its dashes.
-func fractionFlag(flag string, v float64) error {
-	if err := gate.CheckFraction(flag, v); err != nil {
-		return exitUsage(err)
-	}
-	return nil
-}

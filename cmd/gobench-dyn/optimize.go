@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -161,8 +162,8 @@ func (opts *OptimizeOptions) parse() (optime.Strategy, optime.Options, error) {
 	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
 		return "", o, usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
 	}
-	if err := fractionFlag("threshold", opts.Threshold); err != nil {
-		return "", o, err
+	if err := gate.CheckFraction("threshold", opts.Threshold); err != nil {
+		return "", o, exitUsage(err)
 	}
 	instances, err := optime.ParseInstances(opts.Instances)
 	if err != nil {
