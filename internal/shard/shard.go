@@ -139,6 +139,37 @@ func FromEnv(getenv func(string) string) (Spec, bool, error) {
 	return Spec{K: i + 1, N: n}, true, nil
 }
 
+// Resolve returns the shard and instance of a job from the values of the
+// flags --shard and --instance, and what they leave unset from the
+// environment, read with getenv. Its errors are usage errors naming the
+// flag, or the variable a bad value came from.
+func Resolve(shardFlag, instance string, getenv func(string) string) (Spec, string, error) {
+	var s Spec
+	var err error
+	if shardFlag != "" {
+		s, err = Parse(shardFlag)
+	} else if s, _, err = FromEnv(getenv); err != nil {
+		err = usage.Errorf("", "%w", err)
+	}
+	if err != nil {
+		return Spec{}, instance, err
+	}
+	source := ""
+	if instance == "" {
+		instance, source = getenv(EnvInstance), EnvInstance
+	}
+	if instance == "" {
+		return s, instance, nil
+	}
+	if err := CheckInstance(instance); err != nil {
+		if source == "" {
+			return s, instance, usage.ValueErrorf("instance", strconv.Quote(instance), "%w", err)
+		}
+		return s, instance, usage.Errorf("", "%s %q: %w", source, instance, err)
+	}
+	return s, instance, nil
+}
+
 // EnvInstance holds the default instance name, for jobs that replicate the
 // suite rather than split it.
 const EnvInstance = "GOBENCH_DYN_INSTANCE"
