@@ -199,9 +199,7 @@ func (r *run) plan() error {
 		r.past, r.resume = past, rmit.NewResume(past)
 		o.Seed = past.Header.Seed
 	case !o.SeedSet:
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		o.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+		o.Seed = RandomSeed()
 	}
 	if o.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
@@ -399,3 +397,11 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error)            { return len(p), nil }
 func (discard) Commit(*record.Run, []record.Key) error { return nil }
+
+// RandomSeed draws the seed of a run, or of abs, that names none: 63
+// random bits, the same draw for every command that prints its seed.
+func RandomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) >> 1
+}
