@@ -308,9 +308,9 @@ func (o *RunOptions) setSession() error {
 	if err != nil {
 		return err
 	}
-	nlayouts, err := layouts(o.Layout)
+	nlayouts, err := session.LayoutsOf(o.Layout)
 	if err != nil {
-		return err
+		return exitUsage(err)
 	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
