@@ -122,41 +122,42 @@ func bindSteadyFlags(f *pflag.FlagSet, opts *SteadyOptions) {
 	f.Var(&opts.Progress, "progress", "probe: progress on stderr: auto, on or off")
 }
 
-func (o *SteadyOptions) validate() error {
-	switch {
-	case o.Penalty < 0 || math.IsNaN(o.Penalty) || math.IsInf(o.Penalty, 0):
-		return usageErr("--penalty: must be 0 or a positive number, got %v", o.Penalty)
-	case o.MinSegment < 1:
-		return usageErr("--min-segment: must be at least 1, got %d", o.MinSegment)
-	case !(o.MinTail > 0 && o.MinTail < 1):
-		return usageErr("--min-tail: must be a share in (0, 1), got %v", o.MinTail)
-	case !(o.Tolerance > 0 && o.Tolerance < 1):
-		return usageErr("--tolerance: must be in (0, 1), got %v", o.Tolerance)
-	case o.Resamples < 100:
-		return usageErr("--resamples: must be at least 100, got %d", o.Resamples)
-	case o.RunSliceTime <= 0:
-		return usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
-	case o.IterationTime <= 0:
-		return usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
-	case o.Processes < 1:
-		return usageErr("--processes: must be at least 1, got %d", o.Processes)
-	case o.Slices < 10:
-		return usageErr("--slices: must be at least 10, got %d", o.Slices)
-	case o.SliceTime <= 0:
-		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
-	case o.Config != "" && o.Out == "":
-		return usageErr("--config: only meaningful with -o")
+// validate checks the flags, naming the first bad one, and returns the
+// options of the analysis they ask for.
+func (o *SteadyOptions) validate() (steady.Options, error) {
+	sopts := steady.Options{
+		Changepoint:     changepoint.Options{Penalty: o.Penalty, MinSegment: o.MinSegment},
+		Tolerance:       o.Tolerance,
+		Resamples:       o.Resamples,
+		MinTailFraction: o.MinTail,
 	}
-	return nil
+	if err := sopts.Check(); err != nil {
+		return sopts, exitUsage(err)
+	}
+	switch {
+	case o.RunSliceTime <= 0:
+		return sopts, usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
+	case o.IterationTime <= 0:
+		return sopts, usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
+	case o.Processes < 1:
+		return sopts, usageErr("--processes: must be at least 1, got %d", o.Processes)
+	case o.Slices < 10:
+		return sopts, usageErr("--slices: must be at least 10, got %d", o.Slices)
+	case o.SliceTime <= 0:
+		return sopts, usageErr("--slice-time: must be positive, got %v", o.SliceTime)
+	case o.Config != "" && o.Out == "":
+		return sopts, usageErr("--config: only meaningful with -o")
+	}
+	return sopts, nil
 }
 
 func steadyRun(opts *SteadyOptions) error {
-	if err := opts.validate(); err != nil {
+	sopts, err := opts.validate()
+	if err != nil {
 		return err
 	}
 	var cf *optime.ConfigFile
 	if opts.Config != "" {
-		var err error
 		if cf, err = optime.ReadConfigFile(opts.Config); err != nil {
 			return usageErr("--config: %w", err)
 		}
@@ -164,12 +165,6 @@ func steadyRun(opts *SteadyOptions) error {
 	inputs, err := opts.inputs()
 	if err != nil {
 		return err
-	}
-	sopts := steady.Options{
-		Changepoint:     changepoint.Options{Penalty: opts.Penalty, MinSegment: opts.MinSegment},
-		Tolerance:       opts.Tolerance,
-		Resamples:       opts.Resamples,
-		MinTailFraction: opts.MinTail,
 	}
 	results := steady.AnalyzeInputs(inputs, sopts, rand.New(rand.NewPCG(opts.Seed, 0x57ead)))
 	table := func(w io.Writer) error { return steady.WriteTable(w, inputs, results) }
