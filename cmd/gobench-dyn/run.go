@@ -347,6 +347,16 @@ func runRun(opts *RunOptions) error {
 	if opts.Impact == "list" {
 		return listImpact(opts)
 	}
+	return opts.interruptible(func(ctx context.Context, env session.Env) error {
+		res, err := session.RunAndReport(ctx, opts.session, opts.files(), env)
+		return runExit(opts, res, err)
+	})
+}
+
+// interruptible calls do with a context that the first interrupt cancels
+// and the Env of the run, whose cleanups run once do returns, or at once
+// on a second interrupt.
+func (opts *RunOptions) interruptible(do func(context.Context, session.Env) error) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := opts.Env
@@ -355,7 +365,12 @@ func runRun(opts *RunOptions) error {
 	}
 	defer env.Cleanups.Run()
 	defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
-	res, err := session.RunAndReport(ctx, opts.session, session.Files{
+	return do(ctx, env)
+}
+
+// files returns the outputs the flags name, and run --history's store.
+func (opts *RunOptions) files() session.Files {
+	return session.Files{
 		Out: opts.Out, BaselineOut: opts.BaselineOut, JSON: opts.JSON, Stdout: opts.IO.Out, Log: opts.IO.ErrOut,
 		History: func(ctx context.Context) (func(*record.Run, io.Writer) error, error) {
 			h, err := openHistory(ctx, opts)
@@ -364,8 +379,7 @@ func runRun(opts *RunOptions) error {
 			}
 			return h.add, nil
 		},
-	}, env)
-	return runExit(opts, res, err)
+	}
 }
 
 // checkVerdictsFlag checks --json against the other outputs of a run.
