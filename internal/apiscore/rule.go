@@ -43,10 +43,10 @@ const MinSuiteRuns = 5
 // and only pairs whose interval still straddles the threshold run on.
 const DefaultSuiteRuns = 10
 
-// DefaultSpreadRuns is the runs of the unchanged suite that maxSpread is
-// measured over when the caller sets none, and DefaultMinSlowdown the
-// floor of a measured v: 1%, below which a slowdown is noise on any
-// shared machine.
+// DefaultSpreadRuns is the runs of the unchanged suite that abs measures
+// maxSpread over, and DefaultMinSlowdown the floor abs puts under a
+// measured v (Options.MinSlowdown), so that a suite that showed no spread
+// in those few runs is still asked to find a slowdown.
 const (
 	DefaultSpreadRuns  = 5
 	DefaultMinSlowdown = 0.01
