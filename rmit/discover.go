@@ -62,7 +62,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 	levels := splitPattern(opts.Bench)
 	first, err := regexp.Compile(levels[0])
 	if err != nil {
-		return nil, nil, usage.ValueErrorf("Bench", strconv.Quote(opts.Bench), "%w", err)
+		return nil, nil, usage.ValueErrorf("bench", strconv.Quote(opts.Bench), "%w", err)
 	}
 	tops, err := listBenchmarks(ctx, pkg, opts)
 	if err != nil {

@@ -151,8 +151,12 @@ const IntervalTarget = 0.03
 const maxPredicted = policy.ManyProcesses
 
 // A ConfigError is an invalid Config field; Field is the Config field name.
+// Flag is the flag of gobench-dyn run and replay that sets the field, so
+// that the command names what the user typed, or empty for a field no flag
+// sets.
 type ConfigError struct {
 	Field string
+	Flag  string
 	Msg   string
 }
 
@@ -161,35 +165,35 @@ func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
 // Validate reports the first invalid field of c, as a *ConfigError.
 func (c Config) Validate() error {
 	def := c.Criterion.spec()
-	bad := func(field, format string, args ...any) error {
-		return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	bad := func(field, flag, format string, args ...any) error {
+		return &ConfigError{Field: field, Flag: flag, Msg: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case !c.Criterion.known():
-		return bad("Criterion", "criterion %s is not in the list of criteria", c.Criterion)
+		return bad("Criterion", "stop", "criterion %s is not in the list of criteria", c.Criterion)
 	case c.Threshold < 0 || c.Threshold != c.Threshold:
-		return bad("Threshold", "must be ≥ 0, got %v", c.Threshold)
+		return bad("Threshold", "threshold", "must be ≥ 0, got %v", c.Threshold)
 	case def.probability && c.Threshold >= 1:
-		return bad("Threshold", "a %s threshold is a probability below 1, got %v", strings.ToUpper(def.name), c.Threshold)
+		return bad("Threshold", "threshold", "a %s threshold is a probability below 1, got %v", strings.ToUpper(def.name), c.Threshold)
 	case c.WarmupMin < 0:
-		return bad("WarmupMin", "must be ≥ 0, got %d", c.WarmupMin)
+		return bad("WarmupMin", "warmup", "must be ≥ 0, got %d", c.WarmupMin)
 	case c.Measure < 1:
-		return bad("Measure", "must be ≥ 1, got %d", c.Measure)
+		return bad("Measure", "slices", "must be ≥ 1, got %d", c.Measure)
 	case c.MinIterations < 1:
-		return bad("MinIterations", "must be ≥ 1, got %d", c.MinIterations)
+		return bad("MinIterations", "min-iterations", "must be ≥ 1, got %d", c.MinIterations)
 	case c.MeasureMax != 0 && c.MeasureMax < max(c.Measure, MinSlices):
-		return bad("MeasureMax", "must be at least the measurement slices %d, got %d", max(c.Measure, MinSlices), c.MeasureMax)
+		return bad("MeasureMax", "", "must be at least the measurement slices %d, got %d", max(c.Measure, MinSlices), c.MeasureMax)
 	}
 	if c.Criterion == None {
 		return nil
 	}
 	switch {
 	case c.Window < def.minWindow:
-		return bad("Window", "must be ≥ %d for %s, got %d", def.minWindow, c.Criterion, c.Window)
+		return bad("Window", "window", "must be ≥ %d for %s, got %d", def.minWindow, c.Criterion, c.Window)
 	case c.WarmupMax < c.WarmupMin:
-		return bad("WarmupMax", "must be at least the minimum warmup %d, got %d", c.WarmupMin, c.WarmupMax)
+		return bad("WarmupMax", "warmup-max", "must be at least the minimum warmup %d, got %d", c.WarmupMin, c.WarmupMax)
 	case def.resamples && c.Resamples < 100:
-		return bad("Resamples", "must be ≥ 100, got %d", c.Resamples)
+		return bad("Resamples", "", "must be ≥ 100, got %d", c.Resamples)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
@@ -97,8 +95,8 @@ covers the functions run so far).`,
 	fs.StringVar(&opts.Rule, "rule", string(apiscore.RuleGate), "how a pair is judged: gate (paired log-ratio interval, stopping once decided) or paper (the published rank-sum rule)")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	bindPairingFlags(fs, &opts.Pairing, "")
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, "most suite runs of each function's paired run (at least 5)")
-	fs.IntVar(&opts.SpreadRuns, "spread-runs", 5, "runs of the unchanged suite that maxSpread is measured over")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", apiscore.DefaultSuiteRuns, fmt.Sprintf("most suite runs of each function's paired run (at least %d)", apiscore.MinSuiteRuns))
+	fs.IntVar(&opts.SpreadRuns, "spread-runs", apiscore.DefaultSpreadRuns, "runs of the unchanged suite that maxSpread is measured over")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill a benchmark process that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to every build")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
@@ -162,21 +160,18 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	if err != nil {
 		return apiscore.Options{}, usageErr("--rule: %w", err)
 	}
-	switch {
-	case opts.Top < 0:
-		return apiscore.Options{}, usageErr("--top: must not be negative, got %d", opts.Top)
-	case opts.Slowdown < 0:
-		return apiscore.Options{}, usageErr("--slowdown: must not be negative, got %v", opts.Slowdown)
-	case opts.Budget < 0:
-		return apiscore.Options{}, usageErr("--budget: must not be negative, got %v", opts.Budget)
-	case opts.SliceTime <= 0:
-		return apiscore.Options{}, usageErr("--slice-time: must be positive, got %v", opts.SliceTime)
-	case opts.SuiteRuns < apiscore.MinSuiteRuns:
-		return apiscore.Options{}, usageErr("--suite-runs: must be at least %d (the gate's first look; the fewest processes per version the rank-sum test can detect with), got %d", apiscore.MinSuiteRuns, opts.SuiteRuns)
-	case opts.SpreadRuns < 2:
-		return apiscore.Options{}, usageErr("--spread-runs: maxSpread needs at least 2 runs, got %d", opts.SpreadRuns)
-	case opts.Timeout < 0:
-		return apiscore.Options{}, usageErr("--timeout: must not be negative, got %v", opts.Timeout)
+	var flags []string
+	if opts.Tags != "" {
+		flags = append(flags, "-tags="+opts.Tags)
+	}
+	eo := apiscore.Options{
+		Dir: opts.Dir, Patterns: opts.Patterns, Bench: opts.Bench, BuildFlags: flags, Func: fn, Top: opts.Top,
+		Slowdown: opts.Slowdown, MinSlowdown: apiscore.DefaultMinSlowdown, Budget: opts.Budget, SliceTime: opts.SliceTime,
+		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
+		Stop: stopper.Default(stopper.Interval), Rule: rule, Log: opts.Stderr, TurnTime: opts.Pairing.TurnTime,
+	}
+	if err := eo.Check(); err != nil {
+		return apiscore.Options{}, exitUsage(err)
 	}
 	if err := rmit.CheckPattern(opts.Bench); err != nil {
 		return apiscore.Options{}, usageErr("--bench %q: %w", opts.Bench, err)
@@ -184,27 +179,15 @@ func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
 	if err := opts.Pairing.validate(); err != nil {
 		return apiscore.Options{}, err
 	}
-	var turns *rmit.TurnPlan
 	if opts.Pairing.slices() {
 		plan := opts.Pairing.plan()
-		turns = &plan
+		eo.Turns = &plan
 	}
 	if !opts.seedSet {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		opts.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+		opts.Seed = session.RandomSeed()
 	}
-	var flags []string
-	if opts.Tags != "" {
-		flags = append(flags, "-tags="+opts.Tags)
-	}
-	return apiscore.Options{
-		Dir: opts.Dir, Patterns: opts.Patterns, Bench: opts.Bench, BuildFlags: flags, Func: fn, Top: opts.Top,
-		Slowdown: opts.Slowdown, MinSlowdown: 0.01, Budget: opts.Budget, SliceTime: opts.SliceTime,
-		Timeout: opts.Timeout, SpreadRuns: opts.SpreadRuns, SuiteRuns: opts.SuiteRuns,
-		Stop: stopper.Default(stopper.Interval), Rule: rule, Seed: opts.Seed, Log: opts.Stderr,
-		Turns: turns, TurnTime: opts.Pairing.TurnTime,
-	}, nil
+	eo.Seed = opts.Seed
+	return eo, nil
 }
 
 // reports are the files of rep the flags ask for.

@@ -74,12 +74,7 @@ writing the results fails; 2 on bad flags or runfile.`,
 
   # Decide as benchstat does (U test, alpha 0.05) but on process means.
   gobench-dyn compare --rule utest --confidence 0.95 --threshold 0 old.txt new.txt`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return usageErr("compare needs two files, OLD and NEW; got %d", len(args))
-			}
-			return nil
-		},
+		Args: twoFiles,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old, opts.New = args[0], args[1]
 			opts.Out, opts.ErrOut = ios.Out, ios.ErrOut
@@ -98,6 +93,14 @@ writing the results fails; 2 on bad flags or runfile.`,
 	return cmd
 }
 
+// twoFiles accepts the two files of compare, OLD and NEW.
+func twoFiles(_ *cobra.Command, args []string) error {
+	if len(args) != 2 {
+		return usageErr("compare needs two files, OLD and NEW; got %d", len(args))
+	}
+	return nil
+}
+
 // bindCompareFlags binds the flags of a comparison to opts. run names its
 // threshold flag differently, since its --threshold belongs to the
 // stoppage criterion.
@@ -114,30 +117,10 @@ func bindCompareFlags(f *pflag.FlagSet, opts *CompareOptions, threshold string) 
 // parse checks the comparison flags and returns the options they select,
 // naming the flag of the first bad value.
 func (opts *CompareOptions) parse() (gate.Options, gate.FailOn, error) {
-	copts := gate.DefaultOptions()
-	rule, err := gate.ParseRule(opts.Rule)
+	copts, failOn, err := gate.ParseOptions(opts.Rule, opts.Correction, opts.FailOn, opts.Confidence, opts.thresholdFlag, opts.Threshold)
 	if err != nil {
-		return copts, nil, usageErr("--rule: %w", err)
+		return copts, nil, exitUsage(err)
 	}
-	corr, err := gate.ParseCorrection(opts.Correction)
-	if err != nil {
-		return copts, nil, usageErr("--correction: %w", err)
-	}
-	failOn, err := gate.ParseFailOn(opts.FailOn)
-	if err != nil {
-		return copts, nil, usageErr("--fail-on: %w", err)
-	}
-	if !(opts.Confidence > 0 && opts.Confidence < 1) {
-		return copts, nil, usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
-	}
-	if !(opts.Threshold >= 0) {
-		return copts, nil, usageErr("--%s %v: want a relative change ≥ 0, such as 0.03", opts.thresholdFlag, opts.Threshold)
-	}
-	if err := fractionFlag("--"+opts.thresholdFlag, opts.Threshold); err != nil {
-		return copts, nil, err
-	}
-	copts.Rule, copts.Correction = rule, corr
-	copts.Threshold, copts.Confidence = opts.Threshold, opts.Confidence
 	return copts, failOn, nil
 }
 
@@ -174,14 +157,4 @@ func compareRun(opts *CompareOptions) error {
 		return failErr("%d inconclusive comparison(s) under --fail-on %s", len(open), opts.FailOn)
 	}
 	return nil
-}
-
-// fractionFlag refuses a relative threshold of 1 or more: such a value is
-// almost surely a percentage typed for a fraction, and would let every
-// change below 100% pass unseen.
-func fractionFlag(flag string, v float64) error {
-	if v < 1 {
-		return nil
-	}
-	return usageErr("%s %v: a relative change is a fraction (0.03 = 3%%); for %v%% use %v", flag, v, v, v/100)
 }

@@ -42,13 +42,13 @@ func TestConfirmOptionsAreRunBaselineDefaults(t *testing.T) {
 	}
 
 	for flag, h := range map[string]HistoryOptions{
-		"SliceTime": {SliceTime: 0, Timeout: defaultTimeout},
-		"Timeout":   {SliceTime: defaultSliceTime, Timeout: -time.Second},
-		"SuiteRuns": {SliceTime: defaultSliceTime, Timeout: defaultTimeout, SuiteRuns: 2},
+		"slice-time": {SliceTime: 0, Timeout: defaultTimeout},
+		"timeout":    {SliceTime: defaultSliceTime, Timeout: -time.Second},
+		"suite-runs": {SliceTime: defaultSliceTime, Timeout: defaultTimeout, SuiteRuns: 2},
 	} {
 		_, err := h.runOptions()
 		u := usage.As(err)
 		require.NotNil(t, u, "%s: %v", flag, err)
-		assert.Equal(t, flag, u.Option)
+		assert.Equal(t, flag, u.Flag)
 	}
 }

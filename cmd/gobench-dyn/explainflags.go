@@ -1,8 +1,6 @@
 package main
 
 import (
-	"path/filepath"
-
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
@@ -18,26 +16,10 @@ func bindExplainFlags(fs *pflag.FlagSet, opts *RunOptions) {
 // checkExplainFlags checks the flags of --explain and sets where its
 // profiles go.
 func (o *RunOptions) checkExplainFlags(fs *pflag.FlagSet) error {
-	switch {
-	case o.Explain && o.Baseline == "":
-		return usageErr("--explain: only meaningful with --baseline")
-	case fs.Changed("explain-time") && !o.Explain:
-		return usageErr("--explain-time: only meaningful with --explain")
-	case fs.Changed("explain-dir") && !o.Explain:
-		return usageErr("--explain-dir: only meaningful with --explain")
-	case o.ExplainTime <= 0:
-		return usageErr("--explain-time: must be positive, got %v", o.ExplainTime)
-	case fs.Changed("explain-dir") && o.ExplainDir == "":
-		return usageErr("--explain-dir: empty directory name")
+	dir, err := session.ExplainDir(o.Explain, o.Baseline, o.ExplainTime, o.ExplainDir, fs.Changed, o.Out, o.Raw, o.JSON)
+	if err != nil {
+		return exitUsage(err)
 	}
-	if o.ExplainDir == "" {
-		o.ExplainDir = session.DefaultExplainDir
-		for _, f := range []string{o.Out, o.Raw, o.JSON} {
-			if f != "" && f != "-" {
-				o.ExplainDir = filepath.Join(filepath.Dir(f), "explain")
-				break
-			}
-		}
-	}
+	o.ExplainDir = dir
 	return nil
 }

@@ -1,20 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/reportfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 )
 
 // Every command reads its files through readInputs and writes them
-// through writeOutputFile, so that bad input and failed writes exit alike.
+// through writeOutputFile or writeReports, so that bad input and failed
+// writes exit alike.
 
 // readInputs reads the files at paths through the input layer, in the
 // formats accept allows (all when none is given), printing each warning
@@ -37,29 +35,10 @@ func readInputs(paths []string, warn io.Writer, accept ...runfile.Format) ([]*ru
 	return files, nil
 }
 
-// writeOutputFile writes the file path of flag through write: into a
-// temporary file in the same directory, renamed to path once complete, so
-// that readers and a crash never see half a file. A path that cannot be
-// created is a bad flag (exit 2); a write that fails once the file is open
-// is a runtime failure (exit 1), the same in every command.
+// writeOutputFile writes the file path of flag through write, replaced
+// only once complete (reportfile.Write).
 func writeOutputFile(flag, path string, write func(io.Writer) error) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return usageErr("%s: %w", flag, err)
-	}
-	defer f.Abandon()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Commit()
-	}
-	if err != nil {
-		return failErr("%s: writing %s: %w", flag, path, err)
-	}
-	return nil
+	return exitStatus(reportfile.Write(flag, path, write))
 }
 
 // Every command that writes a report takes one flag per format, --json,
@@ -93,46 +72,22 @@ type reportFile struct {
 	write      func(io.Writer) error
 }
 
-// checkReportFiles refuses two reports on standard output, where they
-// would run into each other.
+// reportFiles returns files as package reportfile takes them.
+func reportFiles(files []reportFile) []reportfile.File {
+	out := make([]reportfile.File, len(files))
+	for i, f := range files {
+		out[i] = reportfile.File{Flag: f.flag, Path: f.path, Write: f.write}
+	}
+	return out
+}
+
+// checkReportFiles refuses two reports on standard output.
 func checkReportFiles(files ...reportFile) error {
-	var onStdout []string
-	for _, f := range files {
-		if f.path == "-" {
-			onStdout = append(onStdout, f.flag+" -")
-		}
-	}
-	if len(onStdout) > 1 {
-		return usageErr("%s: only one report can go to standard output", strings.Join(onStdout, " and "))
-	}
-	return nil
+	return exitStatus(reportfile.Check(reportFiles(files)...))
 }
 
 // writeReports writes table (if any) to stdout unless one of files goes
-// there, then each of files where its flag says, a file replaced only once
-// complete.
+// there, then each of files where its flag says.
 func writeReports(stdout io.Writer, table func(io.Writer) error, files ...reportFile) error {
-	if err := checkReportFiles(files...); err != nil {
-		return err
-	}
-	toStdout := slices.ContainsFunc(files, func(f reportFile) bool { return f.path == "-" })
-	if table != nil && !toStdout {
-		if err := table(stdout); err != nil {
-			return failErr("writing the table: %w", err)
-		}
-	}
-	for _, f := range files {
-		switch f.path {
-		case "":
-		case "-":
-			if err := f.write(stdout); err != nil {
-				return failErr("%s: %w", f.flag, err)
-			}
-		default:
-			if err := writeOutputFile(f.flag, f.path, f.write); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return exitStatus(reportfile.WriteAll(stdout, table, reportFiles(files)...))
 }

@@ -8,26 +8,8 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 )
 
-// The values of --layout.
-const (
-	layoutRandom = "random"
-	layoutFixed  = "fixed"
-)
-
 // bindLayoutFlag binds --layout, which says how the test binaries of a
 // baseline run are linked.
 func bindLayoutFlag(fs *pflag.FlagSet, layout *string) {
-	fs.StringVar(layout, "layout", layoutRandom, fmt.Sprintf("with --baseline, the code layout of the test binaries: random (each pair of processes runs a fresh link of each version with -ldflags=-randlayout, up to %d links a version, %d of them linked before measuring and the others when first drawn, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)", session.MaxLayouts, session.DefaultLayouts))
-}
-
-// layouts returns the links of each version that --layout asks for, or a
-// usage error naming the flag.
-func layouts(layout string) (int, error) {
-	switch layout {
-	case layoutRandom:
-		return session.DefaultLayouts, nil
-	case layoutFixed:
-		return 0, nil
-	}
-	return 0, usageErr("--layout: want random or fixed, got %q", layout)
+	fs.StringVar(layout, "layout", session.LayoutRandom, fmt.Sprintf("with --baseline, the code layout of the test binaries: random (each pair of processes runs a fresh link of each version with -ldflags=-randlayout, up to %d links a version, %d of them linked before measuring and the others when first drawn, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)", session.MaxLayouts, session.DefaultLayouts))
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
-	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 )
@@ -92,20 +90,25 @@ written; 2 bad flags or input files; 130 interrupted.`,
 func runtimeFailures(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
-			err := run(cmd, args)
-			var ex *exitError
-			switch {
-			case err == nil || errors.As(err, &ex):
-				return err
-			case usage.As(err) != nil:
-				return exitUsage(err)
-			}
-			return &exitError{code: 1, msg: err.Error(), err: err}
+			return exitStatus(run(cmd, args))
 		}
 	}
 	for _, sub := range c.Commands() {
 		runtimeFailures(sub)
 	}
+}
+
+// exitStatus gives err an exit status unless it has one: 2 for a usage
+// error, 1 for any other.
+func exitStatus(err error) error {
+	var ex *exitError
+	switch {
+	case err == nil || errors.As(err, &ex):
+		return err
+	case usage.As(err) != nil:
+		return exitUsage(err)
+	}
+	return &exitError{code: 1, msg: err.Error(), err: err}
 }
 
 // An exitError carries an exit status and the message for it out of a
@@ -134,41 +137,9 @@ func failErr(format string, args ...any) error {
 	return &exitError{code: 1, msg: err.Error(), err: err}
 }
 
-// optionFlags names the flags of Options fields whose names do not spell
-// the flag's.
-var optionFlags = map[string]string{"ConfigFile": "config"}
-
 // exitUsage turns a library's usage error into exit status 2, with a
 // message in the words of the flags: "--resume r.jsonl: the run is
-// complete". Options fields are named for their flags.
+// complete".
 func exitUsage(err error) error {
-	u := usage.As(usage.Wrap(err))
-	msg := u.Err.Error()
-	if u.Option != "" {
-		name, ok := optionFlags[u.Option]
-		if !ok {
-			name = kebab(u.Option)
-		}
-		flag := "--" + name
-		if u.Value != "" {
-			flag += " " + u.Value
-		}
-		msg = flag + ": " + msg
-	}
-	return &exitError{code: 2, msg: msg, err: err}
-}
-
-// kebab spells a Go field name as a flag: ShardTimes is shard-times.
-func kebab(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return &exitError{code: 2, msg: usage.As(usage.Wrap(err)).Error(), err: err}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/spf13/cobra"
@@ -76,28 +74,9 @@ func mergeRun(opts *MergeOptions) error {
 	if len(opts.Inputs) == 0 {
 		return usageErr("merge needs at least one raw file")
 	}
-	warn := func(w record.Warning) { fmt.Fprintln(opts.ErrOut, "gobench-dyn: warning:", w) }
-	var inputs []*record.MergeInput
-	for _, path := range opts.Inputs {
-		in, warns, err := record.ReadMergeInput(path)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				return usageErr("%s: %v", path, pe.Err)
-			}
-			return usageErr("%w", err)
-		}
-		for _, w := range warns {
-			warn(w)
-		}
-		inputs = append(inputs, in)
-	}
-	merged, warns, err := record.Merge(inputs)
+	merged, err := record.MergeFiles(opts.Inputs, func(w record.Warning) { fmt.Fprintln(opts.ErrOut, "gobench-dyn: warning:", w) })
 	if err != nil {
-		return usageErr("merge refused: %w", err)
-	}
-	for _, w := range warns {
-		warn(w)
+		return usageErr("%w", err)
 	}
 	return writeOutputFile("--out", opts.Out, merged.Write)
 }

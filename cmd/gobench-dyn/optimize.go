@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -89,56 +91,41 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or input.`,
 			return optimizeRun(opts)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Metric, "metric", "rmad", "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
-	f.Float64Var(&opts.Threshold, "threshold", optime.DefaultThreshold, "a configuration is stable if its metric is below this")
-	f.StringVar(&opts.Instances, "instances", "first", "instances to search: first (as published) or all (pooled)")
-	f.StringVar(&opts.Strategy, "strategy", "search", "how configurations are chosen: search (µOpTime), minimum or random (the published baselines)")
-	f.IntVar(&opts.Resamples, "resamples", optime.DefaultResamples, "bootstrap resamples of the rciw metrics")
-	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap resampling")
-	f.StringVarP(&opts.Out, "out", "o", "", "write the configuration file here")
+	bindOptimizeFlags(cmd.Flags(), opts)
 	return cmd
 }
 
+// bindOptimizeFlags binds the flags of optimize to opts.
+func bindOptimizeFlags(f *pflag.FlagSet, opts *OptimizeOptions) {
+	f.StringVar(&opts.Metric, "metric", optime.RMAD.String(), "stability metric: cv, rmad, rciw-mean, rciw-mean-t or rciw-median")
+	f.Float64Var(&opts.Threshold, "threshold", optime.DefaultThreshold, "a configuration is stable if its metric is below this")
+	f.StringVar(&opts.Instances, "instances", optime.FirstInstance.String(), "instances to search: first (as published) or all (pooled)")
+	f.StringVar(&opts.Strategy, "strategy", string(optime.StrategySearch), "how configurations are chosen: search (µOpTime), minimum or random (the published baselines)")
+	f.IntVar(&opts.Resamples, "resamples", optime.DefaultResamples, "bootstrap resamples of the rciw metrics")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap resampling")
+	f.StringVarP(&opts.Out, "out", "o", "", "write the configuration file here")
+}
+
 func optimizeRun(opts *OptimizeOptions) error {
-	metric, err := optime.ParseMetric(opts.Metric)
+	strategy, oopts, err := opts.parse()
 	if err != nil {
-		return usageErr("--metric: %w", err)
-	}
-	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
-		return usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
-	}
-	if err := fractionFlag("--threshold", opts.Threshold); err != nil {
 		return err
 	}
-	instances, err := optime.ParseInstances(opts.Instances)
+	files, err := readInputs(opts.Files, opts.Stderr, recordedFormats...)
 	if err != nil {
-		return usageErr("--instances: %w", err)
+		return err
 	}
-	strategy, err := optime.ParseStrategy(cmp.Or(opts.Strategy, string(optime.StrategySearch)))
-	if err != nil {
-		return usageErr("--strategy: %w", err)
-	}
-	if opts.Resamples < 100 {
-		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
-	}
-
 	var (
 		runs    []*record.Run
 		ids     []int
 		sources []optime.Source
 	)
-	files, err := readInputs(opts.Files, opts.Stderr, recordedFormats...)
-	if err != nil {
-		return err
-	}
 	for k, f := range files {
-		run := f.Run
 		src := optime.Source{ID: k + 1, File: f.Path}
-		if h := run.Header; h != nil {
+		if h := f.Run.Header; h != nil {
 			src.Seed, src.Start = h.Seed, h.Start
 		}
-		runs = append(runs, run)
+		runs = append(runs, f.Run)
 		ids = append(ids, src.ID)
 		sources = append(sources, src)
 	}
@@ -146,13 +133,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if len(benches) == 0 {
 		return usageErr("%s: no ns/op measurements", opts.Files[0])
 	}
-	res, err := strategy.Choose(benches, optime.Options{
-		Metric:    metric,
-		Threshold: opts.Threshold,
-		Instances: instances,
-		Resamples: opts.Resamples,
-		Rand:      rand.New(rand.NewPCG(opts.Seed, 0)),
-	})
+	res, err := strategy.Choose(benches, oopts)
 	if err != nil {
 		return usageErr("%w", err)
 	}
@@ -168,4 +149,38 @@ func optimizeRun(opts *OptimizeOptions) error {
 	}
 	cf := optime.NewConfigFile(res, sources, now())
 	return writeOutputFile("--out", opts.Out, cf.Write)
+}
+
+// parse checks the flags, naming the first bad one, and returns the
+// strategy and options of the search they ask for.
+func (opts *OptimizeOptions) parse() (optime.Strategy, optime.Options, error) {
+	var o optime.Options
+	metric, err := optime.ParseMetric(opts.Metric)
+	if err != nil {
+		return "", o, usageErr("--metric: %w", err)
+	}
+	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
+		return "", o, usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
+	}
+	if err := gate.CheckFraction("threshold", opts.Threshold); err != nil {
+		return "", o, exitUsage(err)
+	}
+	instances, err := optime.ParseInstances(opts.Instances)
+	if err != nil {
+		return "", o, usageErr("--instances: %w", err)
+	}
+	strategy, err := optime.ParseStrategy(cmp.Or(opts.Strategy, string(optime.StrategySearch)))
+	if err != nil {
+		return "", o, usageErr("--strategy: %w", err)
+	}
+	if opts.Resamples < 100 {
+		return "", o, usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
+	}
+	return strategy, optime.Options{
+		Metric:    metric,
+		Threshold: opts.Threshold,
+		Instances: instances,
+		Resamples: opts.Resamples,
+		Rand:      rand.New(rand.NewPCG(opts.Seed, 0)),
+	}, nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
@@ -36,16 +35,8 @@ func bindPairingFlags(fs *pflag.FlagSet, o *PairingOptions, when string) {
 
 // validate checks the pairing flags, naming the first bad one.
 func (o *PairingOptions) validate() error {
-	if _, err := choice.Parse("pairing", o.Pairing, session.PairSlices, session.PairProcesses, session.PairTogether); err != nil {
-		return usageErr("--pairing: %w", err)
-	}
-	switch {
-	case o.TurnTime <= 0:
-		return usageErr("--turn-time: must be positive, got %v", o.TurnTime)
-	case o.Turns < 2:
-		return usageErr("--turns: must be at least 2, got %d", o.Turns)
-	case o.TurnWarmup < 0:
-		return usageErr("--turn-warmup: must not be negative, got %v", o.TurnWarmup)
+	if err := session.CheckPairing(o.Pairing, o.TurnTime, o.Turns, o.TurnWarmup); err != nil {
+		return exitUsage(err)
 	}
 	return nil
 }

@@ -9,13 +9,8 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/replay"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
-
-// jmhFullWarmup is the warmup of the static JMH baseline in the FSE'20
-// study: JMH 1.21's 5 warmup iterations of 10 s, as 50 of 1 s.
-const jmhFullWarmup = 50
 
 // recordedFormats are the files of full runs that replay and optimize
 // read.
@@ -92,7 +87,7 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or runfile.`,
 	// default, the one the usage names.
 	fs.IntVar(&opts.FullWarmup, "full-warmup", 0, "leading slices of each iteration the full result leaves out (default: the recorded warmup)")
 	fs.IntVar(&opts.MaxIterations, "max-iterations", 0, "cap the replayed iterations per benchmark (0: all recorded)")
-	fs.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the A/A test")
+	fs.IntVar(&opts.Resamples, "resamples", replay.DefaultResamples, "bootstrap resamples of the A/A test")
 	fs.Float64Var(&opts.ProcessCost, "process-cost", 0, "for recordings without slice times (CSV, JMH): the cost of starting and ending one process, in slice times, counted in the time saved and seen by --stop interval (0: slices alone, as the FSE'20 paper counts); a raw file's recorded times are used instead")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
 	bindBareReportFlag(fs, &opts.JSON, "json", "the result")
@@ -114,23 +109,7 @@ func replayRun(opts *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	run := &record.Run{}
-	sawJMH := false
-	for _, f := range files {
-		sawJMH = sawJMH || f.Format == runfile.JMH
-		if run.Header == nil {
-			run.Header = f.Run.Header
-		}
-		run.Slices = append(run.Slices, f.Run.Slices...)
-	}
-	fullWarmup := opts.FullWarmup
-	switch {
-	case opts.fullWarmupSet:
-	case sawJMH:
-		fullWarmup = jmhFullWarmup
-	default:
-		fullWarmup = -1 // as recorded
-	}
+	run, fullWarmup := replay.Pool(files, opts.FullWarmup, opts.fullWarmupSet)
 	res, err := replay.Run(run, replay.Options{
 		Now:           time.Now,
 		Config:        opts.Stop,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/report"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // ReportOptions holds the flags and arguments of gobench-dyn report.
@@ -72,8 +71,8 @@ runfile.`,
 	bindReportFlag(f, &opts.HTML, "html", "the report")
 	bindReportFlag(f, &opts.Markdown, "markdown", "the report")
 	f.StringVar(&opts.Title, "title", "", "report title (default: the package, or \"Benchmark report\")")
-	f.StringVar(&opts.Unit, "unit", "ns/op", "unit to plot and summarise")
-	f.Float64Var(&opts.Confidence, "confidence", 0.99, "confidence level of the intervals")
+	f.StringVar(&opts.Unit, "unit", report.DefaultUnit, "unit to plot and summarise")
+	f.Float64Var(&opts.Confidence, "confidence", report.DefaultConfidence, "confidence level of the intervals")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the bootstrap")
 	f.BoolVar(&opts.NoPlots, "no-plots", false, "leave the plots out of the HTML report")
 	return cmd
@@ -96,15 +95,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	var runs []*record.Run
-	for _, f := range files {
-		run := f.Run
-		if len(run.Slices) == 0 {
-			return usageErr("%s: no slice records to report on", f.Path)
-		}
-		runs = append(runs, run)
-	}
-	rep, err := report.Build(runs, report.Options{
+	rep, err := report.FromFiles(files, report.Options{
 		Title:      opts.Title,
 		Unit:       opts.Unit,
 		Confidence: opts.Confidence,
@@ -113,21 +104,7 @@ func reportRun(opts *ReportOptions) error {
 		Segments:   steady.Segments,
 	})
 	if err != nil {
-		return usageErr("%w", err)
-	}
-	if len(rep.Benchmarks) == 0 || !hasUnit(rep) {
-		return usageErr("--unit %s: no benchmark in the records reports it", opts.Unit)
+		return exitUsage(err)
 	}
 	return writeReports(opts.Out, nil, reportFile{"--html", opts.HTML, rep.WriteHTML}, reportFile{"--markdown", opts.Markdown, rep.WriteMarkdown})
-}
-
-// hasUnit reports whether any benchmark of rep has a measurement in the
-// report's unit.
-func hasUnit(rep *report.Report) bool {
-	for _, b := range rep.Benchmarks {
-		if b.Head != nil && b.Head.Samples > 0 || b.Baseline != nil && b.Baseline.Samples > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -13,10 +14,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -165,7 +168,8 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.SortFlags = false
 	fs.StringVarP(&opts.Bench, "bench", "b", ".", "run only benchmarks matching `regexp`, as go test -bench")
 	bindStopFlags(fs, &opts.Stop)
-	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, "s: maximum suite runs (default 10 under --stop interval, 40 with --baseline --sequential, 90 then for pairs whose change is shown under --budget, 5 otherwise)")
+	fs.IntVar(&opts.SuiteRuns, "suite-runs", 0, fmt.Sprintf("s: maximum suite runs (default %d under --stop interval, %d with --baseline --sequential, %d then for pairs whose change is shown under --budget, %d otherwise)",
+		session.DefaultIntervalSuiteRuns, session.DefaultBaselineSuiteRuns, gate.ExtendedLastLook, session.DefaultSuiteRuns))
 	fs.IntVar(&opts.Iterations, "iterations", defaultIterations, "i: iterations per benchmark per suite run")
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
@@ -188,7 +192,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.StringVar(&opts.JSON, "json", "", "with --baseline, write every benchmark's verdict as JSON to `file` (- for stdout; docs/VERDICTS.md)")
 	fs.StringVar(&opts.Impact, "impact", "on", "with --baseline, measure only the benchmarks whose code the change can reach and report the others unaffected: on, off, or list (measure nothing, list which benchmarks the change reaches)")
 	fs.BoolVar(&opts.AllModules, "all-modules", false, "resolve the packages in every module at or below this directory (each go.mod, as go work use -r finds them), each as from its own directory, and measure them in one run; with a go.work, the pattern work does the same for its modules")
-	fs.BoolVar(&opts.Sequential, "sequential", true, "with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap 40 unless --suite-runs is set)")
+	fs.BoolVar(&opts.Sequential, "sequential", true, fmt.Sprintf("with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap %d unless --suite-runs is set)", session.DefaultBaselineSuiteRuns))
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
 	fs.BoolVar(&opts.Confirm, "confirm", true, "with --sequential, measure every regression or improvement found again on fresh process pairs and count it only when they agree: at most 5% of runs without a change report any (docs/GATE.md)")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
@@ -230,6 +234,24 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.Pairing.validate(); err != nil {
 		return err
 	}
+	if err := o.checkBaselineFlags(fs); err != nil {
+		return err
+	}
+	if err := o.checkOutputs(); err != nil {
+		return err
+	}
+	if err := o.setSession(); err != nil {
+		return err
+	}
+	if err := o.session.CheckLimits(); err != nil {
+		return exitUsage(err)
+	}
+	return nil
+}
+
+// checkBaselineFlags checks the flags that act only with --baseline, and
+// sets what --sequential and the suite-run cap come to.
+func (o *RunOptions) checkBaselineFlags(fs *pflag.FlagSet) error {
 	if o.BaselineOut != "" && o.Baseline == "" {
 		return usageErr("--baseline-out: only meaningful with --baseline")
 	}
@@ -258,6 +280,12 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if !fs.Changed("suite-runs") {
 		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget})
 	}
+	return nil
+}
+
+// checkOutputs checks that the files of --resume, --raw and --out agree,
+// and makes --raw the file --resume appends to.
+func (o *RunOptions) checkOutputs() error {
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
 			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
@@ -266,12 +294,6 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.Out != "" && o.Out == o.Raw {
 		return usageErr("--out and --raw name the same file %q", o.Out)
-	}
-	if err := o.setSession(); err != nil {
-		return err
-	}
-	if err := o.session.CheckLimits(); err != nil {
-		return exitUsage(err)
 	}
 	return nil
 }
@@ -286,9 +308,9 @@ func (o *RunOptions) setSession() error {
 	if err != nil {
 		return err
 	}
-	nlayouts, err := layouts(o.Layout)
+	nlayouts, err := session.LayoutsOf(o.Layout)
 	if err != nil {
-		return err
+		return exitUsage(err)
 	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
@@ -325,6 +347,16 @@ func runRun(opts *RunOptions) error {
 	if opts.Impact == "list" {
 		return listImpact(opts)
 	}
+	return opts.interruptible(func(ctx context.Context, env session.Env) error {
+		res, err := session.RunAndReport(ctx, opts.session, opts.files(), env)
+		return runExit(opts, res, err)
+	})
+}
+
+// interruptible calls do with a context that the first interrupt cancels
+// and the Env of the run, whose cleanups run once do returns, or at once
+// on a second interrupt.
+func (opts *RunOptions) interruptible(do func(context.Context, session.Env) error) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := opts.Env
@@ -333,43 +365,36 @@ func runRun(opts *RunOptions) error {
 	}
 	defer env.Cleanups.Run()
 	defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
-	outs, err := openOutputs(opts, env.Cleanups)
-	if err != nil {
-		return err
-	}
-	verdicts, err := openVerdicts(opts, env.Cleanups)
-	if err != nil {
-		return err
-	}
-	hist, err := openHistory(ctx, opts)
-	if err != nil {
-		return err
-	}
-	res, err := session.Run(ctx, opts.session, outs, env)
-	if err == nil && res != nil && !res.Interrupted() && hist != nil {
-		err = hist.add(res.Head, opts.IO.ErrOut)
-	}
-	if res != nil {
-		res.WriteSummary(opts.IO.ErrOut)
-		if res.Comparison != nil {
-			fmt.Fprintln(opts.IO.ErrOut)
-			if res.Interrupted() {
-				fmt.Fprintln(opts.IO.ErrOut, "PARTIAL: the verdicts reached on the slices measured before the run stopped; the exit status does not rest on them")
+	return do(ctx, env)
+}
+
+// files returns the outputs the flags name, and run --history's store.
+func (opts *RunOptions) files() session.Files {
+	return session.Files{
+		Out: opts.Out, BaselineOut: opts.BaselineOut, JSON: opts.JSON, Stdout: opts.IO.Out, Log: opts.IO.ErrOut,
+		History: func(ctx context.Context) (func(*record.Run, io.Writer) error, error) {
+			h, err := openHistory(ctx, opts)
+			if h == nil || err != nil {
+				return nil, err
 			}
-			if werr := res.Comparison.WriteText(opts.IO.ErrOut); werr != nil && err == nil {
-				err = werr
-			}
-			if werr := res.WriteExplanations(opts.IO.ErrOut); werr != nil && err == nil {
-				err = werr
-			}
-			if verdicts != nil {
-				if werr := verdicts.write(res.Comparison, opts.verdictsOf(res)); werr != nil && err == nil {
-					err = werr
-				}
-			}
-		}
+			return h.add, nil
+		},
 	}
-	return runExit(opts, res, err)
+}
+
+// checkVerdictsFlag checks --json against the other outputs of a run.
+func (o *RunOptions) checkVerdictsFlag() error {
+	switch {
+	case o.JSON == "":
+		return nil
+	case o.Baseline == "":
+		return usageErr("--json: only meaningful with --baseline")
+	case o.JSON == "-" && (o.Out == "" || o.Out == "-"):
+		return usageErr("--json -: the benchstat-format results go to stdout too; send them to a file with -o")
+	case o.JSON == o.Out || o.JSON == o.Raw || o.JSON == o.BaselineOut:
+		return usageErr("--json %s: the file of another output", o.JSON)
+	}
+	return nil
 }
 
 // runExit maps the outcome of a run to its exit status.

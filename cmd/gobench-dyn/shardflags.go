@@ -26,30 +26,12 @@ func bindShardFlags(fs *pflag.FlagSet, o *ShardOptions) {
 }
 
 // resolve validates the flags and fills what they leave unset from the
-// environment, read with getenv. Errors are usage errors naming the flag or
-// the variable.
+// environment, read with getenv (shard.Resolve).
 func (o *ShardOptions) resolve(getenv func(string) string) error {
-	if o.ShardFlag != "" {
-		s, err := shard.Parse(o.ShardFlag)
-		if err != nil {
-			return exitUsage(err)
-		}
-		o.Shard = s
-	} else {
-		s, _, err := shard.FromEnv(getenv)
-		if err != nil {
-			return usageErr("%w", err)
-		}
-		o.Shard = s
-	}
-	source := "--instance"
-	if o.Instance == "" {
-		o.Instance, source = getenv(shard.EnvInstance), shard.EnvInstance
-	}
-	if o.Instance != "" {
-		if err := shard.CheckInstance(o.Instance); err != nil {
-			return usageErr("%s %q: %w", source, o.Instance, err)
-		}
+	var err error
+	o.Shard, o.Instance, err = shard.Resolve(o.ShardFlag, o.Instance, getenv)
+	if err != nil {
+		return exitUsage(err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/changepoint"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
@@ -50,19 +51,6 @@ type SteadyOptions struct {
 	Raw       string
 	Progress  progress.Mode
 }
-
-// Defaults of the probe: 200 slices of 10 ms are 2 s per process, four
-// times the warmup of examples/warmup (about 0.5 s in a fresh process),
-// so that the steady part can cover the last sixth of the series; three
-// processes tell a benchmark that settles everywhere from one that settles
-// in some processes only. About 7 s per benchmark with process start.
-const (
-	defaultProbeProcesses = 3
-	defaultProbeSlices    = 200
-	defaultProbeSliceTime = 10 * time.Millisecond
-	// Traini et al.'s steady part: 500 of 3,000 values.
-	defaultMinTail = 1.0 / 6
-)
 
 // NewCmdSteady returns the steady command. It binds flags to SteadyOptions
 // and calls runF, or steadyRun when runF is nil.
@@ -108,63 +96,68 @@ Exit status: 0 done; 1 if the probe failed; 2 on bad flags or runfile.`,
 			return steadyRun(opts)
 		},
 	}
-	f := cmd.Flags()
+	bindSteadyFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+// bindSteadyFlags binds the flags of steady to opts.
+func bindSteadyFlags(f *pflag.FlagSet, opts *SteadyOptions) {
 	bindReportFlag(f, &opts.JSON, "json", "the per-process verdicts")
 	f.StringVarP(&opts.Out, "out", "o", "", "write a configuration `file` with each benchmark's learned warmup")
 	f.StringVar(&opts.Config, "config", "", "with -o, start from this configuration `file` and set the warmup of its entries")
 	f.Float64Var(&opts.Penalty, "penalty", 0, "fixed PELT penalty (0: the elbow of the CROPS path over [4, 1e5]·log n)")
 	f.IntVar(&opts.MinSegment, "min-segment", changepoint.DefaultMinSegment, "shortest PELT segment, in slices")
-	f.Float64Var(&opts.MinTail, "min-tail", defaultMinTail, "share of a series its steady part must cover to be steady")
-	f.Float64Var(&opts.Tolerance, "tolerance", 0.05, "relative change in mean that still counts as the same steady state")
-	f.IntVar(&opts.Resamples, "resamples", 10000, "bootstrap resamples of the segment comparison")
+	f.Float64Var(&opts.MinTail, "min-tail", steady.DefaultMinTail, "share of a series its steady part must cover to be steady")
+	f.Float64Var(&opts.Tolerance, "tolerance", steady.DefaultTolerance, "relative change in mean that still counts as the same steady state")
+	f.IntVar(&opts.Resamples, "resamples", steady.DefaultResamples, "bootstrap resamples of the segment comparison")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the bootstrap")
 	f.DurationVar(&opts.RunSliceTime, "run-slice-time", defaultSliceTime, "with -o, the --slice-time of the runs that will use the configuration: the warmup is written in slices of it")
-	f.DurationVar(&opts.IterationTime, "iteration-time", 100*time.Millisecond, "time one value of a published series took")
+	f.DurationVar(&opts.IterationTime, "iteration-time", steady.DefaultIterationTime, "time one value of a published series took")
 	f.StringVarP(&opts.Bench, "bench", "b", ".", "probe only benchmarks matching `regexp`")
-	f.IntVar(&opts.Processes, "processes", defaultProbeProcesses, "probe: processes per benchmark")
-	f.IntVar(&opts.Slices, "slices", defaultProbeSlices, "probe: slices per process")
-	f.DurationVar(&opts.SliceTime, "slice-time", defaultProbeSliceTime, "probe: target duration of one slice")
+	f.IntVar(&opts.Processes, "processes", session.DefaultProbeProcesses, "probe: processes per benchmark")
+	f.IntVar(&opts.Slices, "slices", session.DefaultProbeSlices, "probe: slices per process")
+	f.DurationVar(&opts.SliceTime, "slice-time", session.DefaultProbeSliceTime, "probe: target duration of one slice")
 	f.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "probe: kill a process that runs longer")
 	f.StringVar(&opts.Raw, "raw", "", "probe: keep its per-slice records in `file`")
 	f.Var(&opts.Progress, "progress", "probe: progress on stderr: auto, on or off")
-	return cmd
 }
 
-func (o *SteadyOptions) validate() error {
-	switch {
-	case o.Penalty < 0 || math.IsNaN(o.Penalty) || math.IsInf(o.Penalty, 0):
-		return usageErr("--penalty: must be 0 or a positive number, got %v", o.Penalty)
-	case o.MinSegment < 1:
-		return usageErr("--min-segment: must be at least 1, got %d", o.MinSegment)
-	case !(o.MinTail > 0 && o.MinTail < 1):
-		return usageErr("--min-tail: must be a share in (0, 1), got %v", o.MinTail)
-	case !(o.Tolerance > 0 && o.Tolerance < 1):
-		return usageErr("--tolerance: must be in (0, 1), got %v", o.Tolerance)
-	case o.Resamples < 100:
-		return usageErr("--resamples: must be at least 100, got %d", o.Resamples)
-	case o.RunSliceTime <= 0:
-		return usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
-	case o.IterationTime <= 0:
-		return usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
-	case o.Processes < 1:
-		return usageErr("--processes: must be at least 1, got %d", o.Processes)
-	case o.Slices < 10:
-		return usageErr("--slices: must be at least 10, got %d", o.Slices)
-	case o.SliceTime <= 0:
-		return usageErr("--slice-time: must be positive, got %v", o.SliceTime)
-	case o.Config != "" && o.Out == "":
-		return usageErr("--config: only meaningful with -o")
+// validate checks the flags, naming the first bad one, and returns the
+// options of the analysis they ask for.
+func (o *SteadyOptions) validate() (steady.Options, error) {
+	sopts := steady.Options{
+		Changepoint:     changepoint.Options{Penalty: o.Penalty, MinSegment: o.MinSegment},
+		Tolerance:       o.Tolerance,
+		Resamples:       o.Resamples,
+		MinTailFraction: o.MinTail,
 	}
-	return nil
+	if err := sopts.Check(); err != nil {
+		return sopts, exitUsage(err)
+	}
+	switch {
+	case o.RunSliceTime <= 0:
+		return sopts, usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
+	case o.IterationTime <= 0:
+		return sopts, usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
+	case o.Processes < 1:
+		return sopts, usageErr("--processes: must be at least 1, got %d", o.Processes)
+	case o.Slices < 10:
+		return sopts, usageErr("--slices: must be at least 10, got %d", o.Slices)
+	case o.SliceTime <= 0:
+		return sopts, usageErr("--slice-time: must be positive, got %v", o.SliceTime)
+	case o.Config != "" && o.Out == "":
+		return sopts, usageErr("--config: only meaningful with -o")
+	}
+	return sopts, nil
 }
 
 func steadyRun(opts *SteadyOptions) error {
-	if err := opts.validate(); err != nil {
+	sopts, err := opts.validate()
+	if err != nil {
 		return err
 	}
 	var cf *optime.ConfigFile
 	if opts.Config != "" {
-		var err error
 		if cf, err = optime.ReadConfigFile(opts.Config); err != nil {
 			return usageErr("--config: %w", err)
 		}
@@ -172,12 +165,6 @@ func steadyRun(opts *SteadyOptions) error {
 	inputs, err := opts.inputs()
 	if err != nil {
 		return err
-	}
-	sopts := steady.Options{
-		Changepoint:     changepoint.Options{Penalty: opts.Penalty, MinSegment: opts.MinSegment},
-		Tolerance:       opts.Tolerance,
-		Resamples:       opts.Resamples,
-		MinTailFraction: opts.MinTail,
 	}
 	results := steady.AnalyzeInputs(inputs, sopts, rand.New(rand.NewPCG(opts.Seed, 0x57ead)))
 	table := func(w io.Writer) error { return steady.WriteTable(w, inputs, results) }
@@ -219,19 +206,9 @@ func (o *SteadyOptions) inputs() ([]steady.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ins []steady.Input
-	for _, f := range read {
-		if f.Format == runfile.Series {
-			// A published value is seconds per operation, averaged over
-			// an iteration of --iteration-time.
-			ins = append(ins, steady.PublishedInput(f.Path, f.Series, o.IterationTime.Seconds()))
-			continue
-		}
-		in := steady.Inputs(f.Run)
-		if len(in) == 0 {
-			return nil, usageErr("%s: no ns/op measurements", f.Path)
-		}
-		ins = append(ins, in...)
+	ins, err := steady.FromFiles(read, o.IterationTime)
+	if err != nil {
+		return nil, exitUsage(err)
 	}
 	return ins, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/steady"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -39,7 +40,7 @@ func steadyOpts(args ...string) *SteadyOptions {
 	var out bytes.Buffer
 	return &SteadyOptions{
 		IO: &IOStreams{Out: &out, ErrOut: &out}, Args: args,
-		Penalty: 0, MinSegment: 2, MinTail: defaultMinTail, Tolerance: 0.05, Resamples: 1000, Seed: 1,
+		Penalty: 0, MinSegment: 2, MinTail: steady.DefaultMinTail, Tolerance: steady.DefaultTolerance, Resamples: 1000, Seed: 1,
 		IterationTime: 100 * time.Millisecond, RunSliceTime: 100 * time.Millisecond, Bench: ".", Processes: 3, Slices: 200, SliceTime: 10 * time.Millisecond,
 	}
 }
@@ -172,7 +173,7 @@ func TestSteadyFlags(t *testing.T) {
 	assert.Equal(t, 4, got.Processes)
 	assert.Equal(t, 300, got.Slices)
 	assert.Equal(t, 5*time.Millisecond, got.SliceTime)
-	assert.Equal(t, fmt.Sprint(defaultProbeProcesses), cmd.Flags().Lookup("processes").DefValue)
+	assert.Equal(t, fmt.Sprint(session.DefaultProbeProcesses), cmd.Flags().Lookup("processes").DefValue)
 }
 
 // TestSteadyProbeEndToEnd probes a benchmark with the built command and

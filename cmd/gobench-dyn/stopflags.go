@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -47,57 +47,9 @@ func thresholdHelp() string {
 	return fmt.Sprintf("threshold of --stop %s (default %s)", choice.List(names...), strings.Join(defaults, ", "))
 }
 
-// validateStopFlags fills in the criterion's default threshold when
-// --threshold was not given and its warmup cap when --warmup-max was not,
-// and checks c, naming the flag of the first
-// bad value.
+// validateStopFlags completes and checks c as session.CheckStop does,
+// naming the flag of the first bad value.
 func validateStopFlags(fs *pflag.FlagSet, c *stopper.Config) error {
-	interval := c.Criterion == stopper.Interval
-	if !fs.Changed("warmup-max") {
-		c.WarmupMax = stopper.Default(c.Criterion).WarmupMax
-	}
-	switch {
-	case interval && fs.Changed("threshold"):
-		return usageErr("--threshold: --stop interval takes --target")
-	case !interval && fs.Changed("target"):
-		return usageErr("--target: only --stop interval has a target; got --stop %s", c.Criterion)
-	case interval:
-		target, _ := fs.GetFloat64("target")
-		if target <= 0 {
-			return usageErr("--target: must be positive (0.03 is ±3%%), got %v", target)
-		}
-		if err := fractionFlag("--target", target); err != nil {
-			return err
-		}
-		c.Threshold = target
-	case !fs.Changed("threshold"):
-		c.Threshold = c.Criterion.DefaultThreshold()
-	case c.Threshold <= 0 && c.Criterion != stopper.None:
-		return usageErr("--threshold: must be positive, got %v", c.Threshold)
-	case c.Criterion.RelativeThreshold():
-		if err := fractionFlag("--threshold", c.Threshold); err != nil {
-			return err
-		}
-	}
-	if c.Criterion != stopper.None && c.MinIterations < stopper.MinProcesses && fs.Changed("min-iterations") {
-		return usageErr("--min-iterations: no criterion judges a benchmark on fewer than %d processes, got %d", stopper.MinProcesses, c.MinIterations)
-	}
-	err := c.Validate()
-	var ce *stopper.ConfigError
-	if !errors.As(err, &ce) {
-		return err
-	}
-	flag := map[string]string{
-		"Criterion":     "--stop",
-		"Threshold":     "--threshold",
-		"Window":        "--window",
-		"WarmupMin":     "--warmup",
-		"WarmupMax":     "--warmup-max",
-		"Measure":       "--slices",
-		"MinIterations": "--min-iterations",
-	}[ce.Field]
-	if flag == "" {
-		return usageErr("%w", err)
-	}
-	return usageErr("%s: %s", flag, ce.Msg)
+	target, _ := fs.GetFloat64("target")
+	return exitStatus(session.CheckStop(c, fs.Changed, target))
 }

@@ -14,8 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/compare/verdicts.golden.json")
@@ -169,19 +167,6 @@ func TestRunVerdictsJSON(t *testing.T) {
 	}
 	// BenchmarkSame executes none of the changed code: it is not measured.
 	assert.Equal(t, map[string]string{"BenchmarkChanged-": "regression", "BenchmarkSame": "unaffected"}, got)
-}
-
-// --json - writes the verdicts, and nothing else, to stdout.
-func TestRunVerdictsStdout(t *testing.T) {
-	var out bytes.Buffer
-	opts := &RunOptions{IO: &IOStreams{Out: &out}, JSON: "-"}
-	v, err := openVerdicts(opts, &session.Cleanups{})
-	require.NoError(t, err)
-	res, err := gate.Runs(&record.Run{}, &record.Run{}, gate.DefaultOptions())
-	require.NoError(t, err)
-	require.NoError(t, v.write(res, gate.JSONOptions{Partial: true}))
-	validVerdicts(t, verdictsSchema(t), out.Bytes())
-	assert.Contains(t, out.String(), `"partial": true`)
 }
 
 // --json is refused where it cannot be written as asked, before anything

@@ -215,7 +215,7 @@ func TestEvaluateRejectsBadInput(t *testing.T) {
 	opts.Func = regexp.MustCompile("^Nothing$")
 	_, err = Evaluate(ctx, opts)
 	require.True(t, errors.As(err, &in), "%v", err)
-	assert.Equal(t, "Func", in.Option)
+	assert.Equal(t, "func", in.Flag)
 	assert.Contains(t, err.Error(), `"^Nothing$": matches no exported function`)
 
 	opts = knownOptions(t, "known", "./asm")

@@ -162,7 +162,7 @@ func (e *evaluation) loadCandidates(ctx context.Context) error {
 	if opts.Func != nil {
 		cands = slices.DeleteFunc(cands, func(c *Candidate) bool { return !opts.Func.MatchString(c.Name) })
 		if len(cands) == 0 {
-			return usage.ValueErrorf("Func", strconv.Quote(opts.Func.String()), "matches no exported function of %s", strings.Join(patternsOr(opts.Patterns), " "))
+			return usage.ValueErrorf("func", strconv.Quote(opts.Func.String()), "matches no exported function of %s", strings.Join(patternsOr(opts.Patterns), " "))
 		}
 	}
 	if len(cands) == 0 {
@@ -359,7 +359,7 @@ func (e *evaluation) rejectUnrewritable(cands []*Candidate) error {
 		return nil
 	}
 	if e.opts.Func != nil {
-		return usage.ValueErrorf("Func", strconv.Quote(e.opts.Func.String()), "selects functions that cannot be slowed down:\n  %s", strings.Join(bad, "\n  "))
+		return usage.ValueErrorf("func", strconv.Quote(e.opts.Func.String()), "selects functions that cannot be slowed down:\n  %s", strings.Join(bad, "\n  "))
 	}
 	for _, b := range bad {
 		e.logf("gobench-dyn: abs: left out: %s", b)

@@ -43,6 +43,15 @@ const MinSuiteRuns = 5
 // and only pairs whose interval still straddles the threshold run on.
 const DefaultSuiteRuns = 10
 
+// DefaultSpreadRuns is the runs of the unchanged suite that abs measures
+// maxSpread over, and DefaultMinSlowdown the floor abs puts under a
+// measured v (Options.MinSlowdown), so that a suite that showed no spread
+// in those few runs is still asked to find a slowdown.
+const (
+	DefaultSpreadRuns  = 5
+	DefaultMinSlowdown = 0.01
+)
+
 // pairRunOptions returns the comparison and stopping of a pair judged by
 // rule at threshold, capped at suiteRuns processes per version, under the
 // stopping policy stop. Under RuleGate the comparison is paired and

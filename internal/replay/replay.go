@@ -152,6 +152,15 @@ type Result struct {
 	Summary    Summary
 }
 
+// DefaultResamples is the bootstrap resamples of the A/A test of a
+// replay that sets none.
+const DefaultResamples = 10000
+
+// JMHFullWarmup is the warmup of the static JMH baseline in the FSE'20
+// study: JMH 1.21's 5 warmup iterations of 10 s, as 50 of 1 s. A replay
+// of the study's JMH files leaves it out of the full result.
+const JMHFullWarmup = 50
+
 // Run replays opts.Config on run, benchmark by benchmark and instance by
 // instance: each instance of a benchmark is replayed on its own, as each
 // machine decides for itself. Only ns/op values take part.
@@ -160,7 +169,7 @@ func Run(run *record.Run, opts Options) (*Result, error) {
 		return nil, errors.New("replay: the run holds no slices")
 	}
 	if opts.Resamples == 0 {
-		opts.Resamples = 10000
+		opts.Resamples = DefaultResamples
 	}
 	if !(opts.ProcessCost >= 0) || math.IsInf(opts.ProcessCost, 0) {
 		return nil, fmt.Errorf("replay: process cost %v: want a finite number of slice times ≥ 0", opts.ProcessCost)

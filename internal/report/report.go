@@ -34,12 +34,19 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
+// Defaults of a report: the unit of time, and a confidence level as high
+// as the intervals of replay's A/A test.
+const (
+	DefaultUnit       = "ns/op"
+	DefaultConfidence = 0.99
+)
+
 // Options control what a report computes. The zero value of a field
 // selects its default.
 type Options struct {
 	Title      string  // page title; default the package, if only one, or "Benchmark report"
-	Unit       string  // the unit plotted and summarised; default "ns/op"
-	Confidence float64 // confidence level of the intervals; default 0.99
+	Unit       string  // the unit plotted and summarised; default DefaultUnit
+	Confidence float64 // confidence level of the intervals; default DefaultConfidence
 	Resamples  int     // bootstrap resamples per interval; default 1000
 	Seed       uint64  // seed of the bootstrap's random source
 	// Compare configures the comparison of a baseline with the code under
@@ -56,10 +63,10 @@ type Options struct {
 
 func (o *Options) fill() error {
 	if o.Unit == "" {
-		o.Unit = "ns/op"
+		o.Unit = DefaultUnit
 	}
 	if o.Confidence == 0 {
-		o.Confidence = 0.99
+		o.Confidence = DefaultConfidence
 	}
 	if o.Resamples == 0 {
 		o.Resamples = 1000

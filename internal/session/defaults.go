@@ -102,20 +102,20 @@ func BaselineOptions(baseline string) Options {
 }
 
 // CheckLimits checks the options that bound a run's time (suite runs,
-// iterations, slice time, timeout), naming the field of the first bad
+// iterations, slice time, timeout), naming the flag of the first bad
 // one: run checks its flags with it, and history its confirmation runs.
 func (o *Options) CheckLimits() error {
 	switch {
 	case o.SuiteRuns < 1:
-		return usage.Errorf("SuiteRuns", "must be at least 1, got %d", o.SuiteRuns)
+		return usage.Errorf("suite-runs", "must be at least 1, got %d", o.SuiteRuns)
 	case o.Iterations < 1:
-		return usage.Errorf("Iterations", "must be at least 1, got %d", o.Iterations)
+		return usage.Errorf("iterations", "must be at least 1, got %d", o.Iterations)
 	case o.SliceTime <= 0:
-		return usage.Errorf("SliceTime", "must be positive, got %v", o.SliceTime)
+		return usage.Errorf("slice-time", "must be positive, got %v", o.SliceTime)
 	case o.Timeout < 0:
-		return usage.Errorf("Timeout", "must not be negative, got %v", o.Timeout)
+		return usage.Errorf("timeout", "must not be negative, got %v", o.Timeout)
 	case o.Stop.Criterion != stopper.None && o.SuiteRuns*o.Iterations < o.Stop.MinIterations:
-		return usage.Errorf("SuiteRuns", "%d suite runs × %d iterations each are fewer than the %d iterations the stoppage criterion needs before it may stop a benchmark",
+		return usage.Errorf("suite-runs", "%d suite runs × %d iterations each are fewer than the %d iterations the stoppage criterion needs before it may stop a benchmark",
 			o.SuiteRuns, o.Iterations, o.Stop.MinIterations)
 	}
 	return nil

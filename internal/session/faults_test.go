@@ -143,7 +143,7 @@ func TestUnfinishedRawIsNotReplaced(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnfinished)
 	u := usage.As(err)
 	require.NotNil(t, u)
-	assert.Equal(t, "Raw", u.Option)
+	assert.Equal(t, "raw", u.Flag)
 	assert.Contains(t, err.Error(), "holds an unfinished run (it was interrupted)")
 	after, err := os.ReadFile(o.Raw)
 	require.NoError(t, err)

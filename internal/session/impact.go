@@ -79,7 +79,7 @@ func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.R
 	defer r.cleanup()
 	if opts.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
-			return nil, usage.Errorf("Baseline", "%w", err)
+			return nil, usage.Errorf("baseline", "%w", err)
 		}
 	}
 	mods, err := r.modules()

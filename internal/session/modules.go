@@ -37,7 +37,7 @@ func (r *run) modules() ([]module, error) {
 		return nil, err
 	}
 	if len(dirs) == 0 {
-		return nil, usage.Errorf("AllModules", "no go.mod at or below %s", dir)
+		return nil, usage.Errorf("all-modules", "no go.mod at or below %s", dir)
 	}
 	mods := make([]module, len(dirs))
 	for i, d := range dirs {

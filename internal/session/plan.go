@@ -160,7 +160,7 @@ func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Bench
 	if o.ShardTimes != "" {
 		run, warns, err := record.ReadFile(o.ShardTimes)
 		if err != nil {
-			return nil, usage.Errorf("ShardTimes", "%w", err)
+			return nil, usage.Errorf("shard-times", "%w", err)
 		}
 		for _, w := range warns {
 			fmt.Fprintf(log, "gobench-dyn: warning: %s\n", w)

@@ -136,7 +136,7 @@ func (r *run) checkoutBaseline(ctx context.Context, tmp string) (*Checkout, erro
 	}
 	co, err := r.checkout(ctx, dir, r.opts.Baseline, tmp)
 	if err != nil {
-		return nil, usage.Errorf("Baseline", "%w", err)
+		return nil, usage.Errorf("baseline", "%w", err)
 	}
 	r.cleanups.Add(func() { _ = co.Remove() })
 	r.nameBaseline(co.Rev)

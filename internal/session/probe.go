@@ -31,6 +31,17 @@ type ProbeOptions struct {
 	Tool     string // the tool and version recorded in the header
 }
 
+// Defaults of the probe: 200 slices of 10 ms are 2 s per process, four
+// times the warmup of examples/warmup (about 0.5 s in a fresh process),
+// so that the steady part can cover the last sixth of the series; three
+// processes tell a benchmark that settles everywhere from one that settles
+// in some processes only. About 7 s per benchmark with process start.
+const (
+	DefaultProbeProcesses = 3
+	DefaultProbeSlices    = 200
+	DefaultProbeSliceTime = 10 * time.Millisecond
+)
+
 // probePrefix starts the name of a probe's temporary directory.
 const probePrefix = "gobench-dyn-steady-"
 

@@ -24,35 +24,35 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 	}
 	run, warns, err := record.ReadFile(o.Resume)
 	if err != nil {
-		return nil, usage.Errorf("Resume", "%w", err)
+		return nil, usage.Errorf("resume", "%w", err)
 	}
 	for _, w := range warns {
 		fmt.Fprintf(log, "gobench-dyn: %s\n", w)
 	}
 	h := run.Header
 	if h.Edited() {
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the header was edited since the run wrote it (its seal does not match its seed, options or machine): a resumed run would not continue that run")
+		return nil, usage.ValueErrorf("resume", o.Resume, "the header was edited since the run wrote it (its seal does not match its seed, options or machine): a resumed run would not continue that run")
 	}
 	switch {
 	case run.Complete:
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the run is complete; there is nothing to resume")
+		return nil, usage.ValueErrorf("resume", o.Resume, "the run is complete; there is nothing to resume")
 	case len(h.Sources) > 0:
-		return nil, usage.ValueErrorf("Resume", o.Resume, "a merged file cannot be resumed; resume the run that wrote each part")
+		return nil, usage.ValueErrorf("resume", o.Resume, "a merged file cannot be resumed; resume the run that wrote each part")
 	case o.SeedSet && o.Seed != h.Seed:
-		return nil, usage.ValueErrorf("Seed", o.Seed, "the run to resume used seed %d; leave the seed out", h.Seed)
+		return nil, usage.ValueErrorf("seed", o.Seed, "the run to resume used seed %d; leave the seed out", h.Seed)
 	case h.Instance != o.Instance:
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was instance %q, not %q", h.Instance, o.Instance)
+		return nil, usage.ValueErrorf("resume", o.Resume, "the run was instance %q, not %q", h.Instance, o.Instance)
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
+		return nil, usage.ValueErrorf("resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
 	}
 	// The plan is derived, and left out of the comparison.
 	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o, gate.Plan{}))); len(diff) > 0 {
-		return nil, usage.ValueErrorf("Resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
+		return nil, usage.ValueErrorf("resume", o.Resume, "the flags differ from the interrupted run's: %s", strings.Join(diff, "; "))
 	}
 	now := newHeader(o, gate.Plan{}, nil, time.Time{})
 	if diff := machineDiff(h, now); len(diff) > 0 {
 		if !o.Force {
-			return nil, usage.ValueErrorf("Resume", o.Resume, "%w (%s): its results would mix two machines", ErrOtherMachine, strings.Join(diff, "; "))
+			return nil, usage.ValueErrorf("resume", o.Resume, "%w (%s): its results would mix two machines", ErrOtherMachine, strings.Join(diff, "; "))
 		}
 		fmt.Fprintf(log, "gobench-dyn: warning: %s: %v (%s); resuming as forced\n", o.Resume, ErrOtherMachine, strings.Join(diff, "; "))
 	} else if h.Host != "" && h.Host != now.Host {
@@ -105,7 +105,7 @@ func machineDiff(was, now *record.Header) []string {
 // the interrupted run's: the code under test changed.
 func checkResumeCode(path string, past, now *record.Header) error {
 	if diff := diffMaps(past.Binaries, now.Binaries); len(diff) > 0 {
-		return usage.ValueErrorf("Resume", path, "the code under test changed since the interrupted run (test binary hashes): %s", strings.Join(diff, "; "))
+		return usage.ValueErrorf("resume", path, "the code under test changed since the interrupted run (test binary hashes): %s", strings.Join(diff, "; "))
 	}
 	return nil
 }

@@ -191,7 +191,7 @@ func (r *run) plan() error {
 	o := r.opts
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
-			return usage.ValueErrorf("Raw", o.Raw, "a resumed run appends to %s", o.Resume)
+			return usage.ValueErrorf("raw", o.Raw, "a resumed run appends to %s", o.Resume)
 		}
 		o.Raw = o.Resume
 	}
@@ -204,18 +204,16 @@ func (r *run) plan() error {
 		r.past, r.resume = past, rmit.NewResume(past)
 		o.Seed = past.Header.Seed
 	case !o.SeedSet:
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		o.Seed = binary.LittleEndian.Uint64(b[:]) >> 1
+		o.Seed = RandomSeed()
 	}
 	if o.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
-			return usage.Errorf("Baseline", "%w", err)
+			return usage.Errorf("baseline", "%w", err)
 		}
 	}
 	if o.ConfigFile != "" {
 		if r.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {
-			return usage.Errorf("ConfigFile", "%w", err)
+			return usage.Errorf("config", "%w", err)
 		}
 	}
 	if o.Raw == "" {
@@ -227,10 +225,10 @@ func (r *run) plan() error {
 		r.raw, err = createRaw(o.Raw, o.Force)
 	}
 	if errors.Is(err, ErrUnfinished) {
-		return usage.ValueErrorf("Raw", o.Raw, "%w", err)
+		return usage.ValueErrorf("raw", o.Raw, "%w", err)
 	}
 	if err != nil {
-		return usage.Errorf("Raw", "%w", err)
+		return usage.Errorf("raw", "%w", err)
 	}
 	// commit closes the file and returns its error; this close is for
 	// runs that end before the commit, whose first error is returned, so
@@ -407,3 +405,11 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error)            { return len(p), nil }
 func (discard) Commit(*record.Run, []record.Key) error { return nil }
+
+// RandomSeed draws the seed of a run, or of abs, that names none: 63
+// random bits, the same draw for every command that prints its seed.
+func RandomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) >> 1
+}

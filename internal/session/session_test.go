@@ -293,7 +293,7 @@ func TestResumeRefusesOtherOptions(t *testing.T) {
 	_, err = runFake(t, context.Background(), newFake("BenchmarkA"), o)
 	var se *usage.Error
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, "Resume", se.Option)
+	assert.Equal(t, "resume", se.Flag)
 	assert.Regexp(t, regexp.MustCompile(`flags differ.*suite-runs was "3", now "4"`), se.Error())
 }
 

@@ -25,14 +25,14 @@ type Spec struct {
 // and a larger N is more likely a typo than a plan.
 const MaxShards = 1024
 
-// Parse parses a shard specification "K/N", as the option Shard gives
+// Parse parses a shard specification "K/N", as the flag --shard gives
 // it. Its errors are *usage.Error of that option.
 func Parse(s string) (Spec, error) {
 	return parse(s, "")
 }
 
 // parse parses "K/N"; source names the environment variable s came from
-// in errors, or is empty for the option Shard.
+// in errors, or is empty for the flag --shard.
 func parse(s, source string) (Spec, error) {
 	bad := func(format string, args ...any) (Spec, error) {
 		return Spec{}, badSpec(s, source, format, args...)
@@ -68,10 +68,10 @@ func (s Spec) check(text, source string) (Spec, error) {
 }
 
 // badSpec is the error about the specification text from source: a
-// *usage.Error of the option Shard when source is empty.
+// *usage.Error of the flag --shard when source is empty.
 func badSpec(text, source, format string, args ...any) error {
 	if source == "" {
-		return usage.ValueErrorf("Shard", strconv.Quote(text), format, args...)
+		return usage.ValueErrorf("shard", strconv.Quote(text), format, args...)
 	}
 	return fmt.Errorf("%s %q: %s", source, text, fmt.Sprintf(format, args...))
 }
@@ -137,6 +137,37 @@ func FromEnv(getenv func(string) string) (Spec, bool, error) {
 		return Spec{}, false, fmt.Errorf("%s=%s: index %d is outside 0 to %d; set %s to the Job's completions", EnvJobIndex, iv, i, n-1, EnvShards)
 	}
 	return Spec{K: i + 1, N: n}, true, nil
+}
+
+// Resolve returns the shard and instance of a job from the values of the
+// flags --shard and --instance, and what they leave unset from the
+// environment, read with getenv. Its errors are usage errors naming the
+// flag, or the variable a bad value came from.
+func Resolve(shardFlag, instance string, getenv func(string) string) (Spec, string, error) {
+	var s Spec
+	var err error
+	if shardFlag != "" {
+		s, err = Parse(shardFlag)
+	} else if s, _, err = FromEnv(getenv); err != nil {
+		err = usage.Errorf("", "%w", err)
+	}
+	if err != nil {
+		return Spec{}, instance, err
+	}
+	source := ""
+	if instance == "" {
+		instance, source = getenv(EnvInstance), EnvInstance
+	}
+	if instance == "" {
+		return s, instance, nil
+	}
+	if err := CheckInstance(instance); err != nil {
+		if source == "" {
+			return s, instance, usage.ValueErrorf("instance", strconv.Quote(instance), "%w", err)
+		}
+		return s, instance, usage.Errorf("", "%s %q: %w", source, instance, err)
+	}
+	return s, instance, nil
 }
 
 // EnvInstance holds the default instance name, for jobs that replicate the

@@ -41,7 +41,7 @@ func TestParseErrors(t *testing.T) {
 		_, err := Parse(tc.in)
 		require.Error(t, err, tc.in)
 		require.NotNil(t, usage.As(err), tc.in)
-		assert.Equal(t, "Shard", usage.As(err).Option, tc.in)
+		assert.Equal(t, "shard", usage.As(err).Flag, tc.in)
 		assert.Contains(t, err.Error(), tc.msg, tc.in)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/changepoint"
 )
@@ -49,6 +50,19 @@ func (c Class) String() string {
 	}
 	return classNames[c]
 }
+
+// Defaults of the rules, Traini et al.'s: a change in mean within 5% is
+// the same steady state, judged on 10,000 bootstrap resamples; the steady
+// part covers at least the last 500 of 3,000 values, a sixth.
+const (
+	DefaultTolerance = 0.05
+	DefaultResamples = 10000
+	DefaultMinTail   = 1.0 / 6
+)
+
+// DefaultIterationTime is the time one value of a published series took,
+// for a series that does not record it.
+const DefaultIterationTime = 100 * time.Millisecond
 
 // Options are the parameters of the rules; the zero value means Traini
 // et al.'s.
@@ -90,13 +104,13 @@ func (o Options) withDefaults() Options {
 		o.Window = 200
 	}
 	if o.Tolerance <= 0 {
-		o.Tolerance = 0.05
+		o.Tolerance = DefaultTolerance
 	}
 	if o.Confidence <= 0 {
 		o.Confidence = 0.95
 	}
 	if o.Resamples <= 0 {
-		o.Resamples = 10000
+		o.Resamples = DefaultResamples
 	}
 	if o.MinTail <= 0 {
 		o.MinTail = 500

@@ -1,9 +1,9 @@
 // Package usage is the one error type for bad input: a flag, an option or
 // a file the caller gave that cannot work. gobench-dyn exits 2 on it.
 //
-// Library packages say which option is at fault by the name of its field
-// in their Options struct, and never by a command-line flag: the command
-// that bound the option to a flag adds the flag's name to the message.
+// Library packages name the option at fault by the gobench-dyn flag that
+// sets it, so that the message a user reads names what they typed, and a
+// renamed Options field cannot change it.
 package usage
 
 import (
@@ -13,10 +13,10 @@ import (
 
 // An Error is bad input, with its cause.
 type Error struct {
-	// Option names the option at fault as its Options field is named
-	// ("Resume", "Func"), or is empty when the input as a whole is at
+	// Flag names the flag of the option at fault without its dashes
+	// ("resume", "config"), or is empty when the input as a whole is at
 	// fault (no benchmark matches, say).
-	Option string
+	Flag string
 	// Value is the option's value as the message should quote it, or
 	// empty when the message has no need of it.
 	Value string
@@ -27,26 +27,26 @@ type Error struct {
 
 func (e *Error) Error() string {
 	switch {
-	case e.Option == "":
+	case e.Flag == "":
 		return e.Err.Error()
 	case e.Value == "":
-		return e.Option + ": " + e.Err.Error()
+		return "--" + e.Flag + ": " + e.Err.Error()
 	}
-	return e.Option + " " + e.Value + ": " + e.Err.Error()
+	return "--" + e.Flag + " " + e.Value + ": " + e.Err.Error()
 }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errorf returns an *Error of option whose cause is fmt.Errorf(format,
+// Errorf returns an *Error of flag whose cause is fmt.Errorf(format,
 // args...), so that a %w argument stays reachable with errors.Is.
-func Errorf(option, format string, args ...any) error {
-	return &Error{Option: option, Err: fmt.Errorf(format, args...)}
+func Errorf(flag, format string, args ...any) error {
+	return &Error{Flag: flag, Err: fmt.Errorf(format, args...)}
 }
 
-// ValueErrorf is Errorf for a message that quotes the option's value.
-func ValueErrorf(option string, value any, format string, args ...any) error {
-	return &Error{Option: option, Value: fmt.Sprint(value), Err: fmt.Errorf(format, args...)}
+// ValueErrorf is Errorf for a message that quotes the flag's value.
+func ValueErrorf(flag string, value any, format string, args ...any) error {
+	return &Error{Flag: flag, Value: fmt.Sprint(value), Err: fmt.Errorf(format, args...)}
 }
 
 // Wrap marks err as bad input as a whole, unless it already holds an

@@ -10,20 +10,20 @@ import (
 )
 
 func TestErrorWrapsItsCause(t *testing.T) {
-	err := Errorf("Raw", "cannot write: %w", fs.ErrPermission)
+	err := Errorf("raw", "cannot write: %w", fs.ErrPermission)
 	assert.ErrorIs(t, err, fs.ErrPermission)
-	assert.Equal(t, "Raw: cannot write: permission denied", err.Error())
+	assert.Equal(t, "--raw: cannot write: permission denied", err.Error())
 	u := As(errors.Join(errors.New("other"), err))
 	if assert.NotNil(t, u) {
-		assert.Equal(t, "Raw", u.Option)
+		assert.Equal(t, "raw", u.Flag)
 	}
 	assert.Nil(t, As(fs.ErrPermission))
-	assert.Equal(t, "Seed 43: the run used seed 42", ValueErrorf("Seed", 43, "the run used seed %d", 42).Error())
+	assert.Equal(t, "--seed 43: the run used seed 42", ValueErrorf("seed", 43, "the run used seed %d", 42).Error())
 	assert.Equal(t, "no benchmark matches", Errorf("", "no benchmark matches").Error())
 }
 
 func TestWrapKeepsTheOption(t *testing.T) {
-	inner := ValueErrorf("Bench", `"("`, "missing closing )")
+	inner := ValueErrorf("bench", `"("`, "missing closing )")
 	assert.Same(t, inner, Wrap(inner))
 	assert.Same(t, inner, As(Wrap(fmt.Errorf("preparing: %w", inner))))
 	plain := errors.New("no module")

@@ -2,8 +2,10 @@ package record
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -36,6 +38,35 @@ func ReadMergeInput(path string) (*MergeInput, []Warning, error) {
 	}
 	defer f.Close()
 	return ReadMergeInputFrom(f, path)
+}
+
+// MergeFiles reads the raw files at paths and merges them, as Merge does,
+// passing every warning to warn as it comes. An error names the file it
+// is about; a merge that Merge refuses says so.
+func MergeFiles(paths []string, warn func(Warning)) (*Merged, error) {
+	var inputs []*MergeInput
+	for _, path := range paths {
+		in, warns, err := ReadMergeInput(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("%s: %v", path, pe.Err)
+			}
+			return nil, err
+		}
+		for _, w := range warns {
+			warn(w)
+		}
+		inputs = append(inputs, in)
+	}
+	merged, warns, err := Merge(inputs)
+	if err != nil {
+		return nil, fmt.Errorf("merge refused: %w", err)
+	}
+	for _, w := range warns {
+		warn(w)
+	}
+	return merged, nil
 }
 
 // ReadMergeInputFrom reads a raw file from r, named file in messages.

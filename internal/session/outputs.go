@@ -1,18 +1,16 @@
-package main
+package session
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
-	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -28,7 +26,7 @@ type resultsFile struct {
 	name     string // the output as messages name it: "--out out.txt", "stdout"
 	file     *atomicfile.File
 	stdout   io.Writer // the stream the ordered results go to, or nil
-	cleanups *session.Cleanups
+	cleanups *Cleanups
 	failed   error // the first write that failed
 }
 
@@ -56,23 +54,23 @@ func (r *resultsFile) wrap(err error) error {
 	return fmt.Errorf("writing %s: %w", r.name, err)
 }
 
-// openResults opens path, or w for "" and "-", and registers the
-// abandonment of an unfinished file with cleanups. flag names the output
-// in messages.
-func openResults(flag, path string, w io.Writer, cleanups *session.Cleanups) (*resultsFile, error) {
+// openResults opens path, or stdout for "" and "-", and registers the
+// abandonment of an unfinished file with cleanups. An error is a usage
+// error of flag.
+func openResults(flag, path string, stdout io.Writer, cleanups *Cleanups) (*resultsFile, error) {
 	if path == "" || path == "-" {
-		return &resultsFile{Writer: io.Discard, stdout: w, name: "results to stdout"}, nil
+		return &resultsFile{Writer: io.Discard, stdout: stdout, name: "results to stdout"}, nil
 	}
 	// The file is only renamed into place at the end: find out now,
 	// not after the run, that a directory stands in the way.
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
+		return nil, usage.Errorf(flag, "%s is a directory", path)
 	}
 	f, err := createAbandoned(path, cleanups)
 	if err != nil {
-		return nil, err
+		return nil, usage.Errorf(flag, "%w", err)
 	}
-	return &resultsFile{Writer: f, name: flag + " " + path, file: f, cleanups: cleanups}, nil
+	return &resultsFile{Writer: f, name: "--" + flag + " " + path, file: f, cleanups: cleanups}, nil
 }
 
 // Commit puts the file in place, written anew from run in the order of
@@ -122,7 +120,7 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 // createAbandoned starts writing path in place of the old file, with its
 // abandonment registered in cleanups in the same step, so that an abort
 // at any moment leaves no temporary file behind.
-func createAbandoned(path string, cleanups *session.Cleanups) (*atomicfile.File, error) {
+func createAbandoned(path string, cleanups *Cleanups) (*atomicfile.File, error) {
 	var f *atomicfile.File
 	_, err := cleanups.Create(func() (func(), error) {
 		var err error
@@ -135,56 +133,56 @@ func createAbandoned(path string, cleanups *session.Cleanups) (*atomicfile.File,
 	return f, err
 }
 
-// openOutputs opens the results files of a run before any benchmark runs,
-// so that a bad path fails at once rather than after an hour of
-// measurements.
-func openOutputs(opts *RunOptions, cleanups *session.Cleanups) (session.Outputs, error) {
-	outs := session.Outputs{Log: opts.IO.ErrOut}
-	out, err := openResults("--out", opts.Out, opts.IO.Out, cleanups)
-	if err != nil {
-		return outs, usageErr("--out: %w", err)
-	}
-	outs.Results = out
-	if opts.Baseline != "" {
-		base, err := openResults("--baseline-out", opts.BaselineOut, io.Discard, cleanups)
-		if err != nil {
-			return outs, usageErr("--baseline-out: %w", err)
-		}
-		outs.Baseline = base
-	}
-	return outs, nil
+// verdictsFile is where the comparison goes in the verdicts schema
+// (run --baseline --json): stdout for "-", or a file created before the
+// run, so that a bad path fails before anything is measured, and put in
+// place once the verdicts are in. A run that ends before any comparison
+// leaves no file: a CI step that finds none knows the run failed.
+type verdictsFile struct {
+	path   string
+	stdout io.Writer
+	file   *atomicfile.File
 }
 
-// abortWait bounds how long an abort waits for the killed benchmarks to
-// be reaped before it exits.
-const abortWait = 5 * time.Second
-
-// onInterrupt cancels the run on the first SIGINT or SIGTERM, so that it
-// stops the running child and writes what it has, and exits at once on
-// the second, after running cleanups.
-func onInterrupt(cancel func(), stderr io.Writer, cleanups *session.Cleanups) (stop func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ch:
-		case <-done:
-			return
-		}
-		fmt.Fprintln(stderr, "\ngobench-dyn: interrupted; stopping the running benchmark and writing what was measured (interrupt again to abort at once)")
-		cancel()
-		select {
-		case <-ch:
-			fmt.Fprintln(stderr, "gobench-dyn: aborted")
-			rmit.KillRunning(abortWait)
-			cleanups.Run()
-			os.Exit(130)
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
+// openVerdicts opens the verdicts file path of flag, stdout for "-", or
+// returns nil for "".
+func openVerdicts(flag, path string, stdout io.Writer, cleanups *Cleanups) (*verdictsFile, error) {
+	switch path {
+	case "":
+		return nil, nil
+	case "-":
+		return &verdictsFile{path: "stdout", stdout: stdout}, nil
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, usage.Errorf(flag, "%s is a directory", path)
+	}
+	f, err := createAbandoned(path, cleanups)
+	if err != nil {
+		return nil, usage.Errorf(flag, "%w", err)
+	}
+	return &verdictsFile{path: path, file: f}, nil
+}
+
+// write writes c as the verdicts and, for a file, puts it in place. Its
+// error names flag.
+func (v *verdictsFile) write(flag string, c *gate.Result, o gate.JSONOptions) error {
+	if v.stdout != nil {
+		if err := c.WriteJSON(v.stdout, o); err != nil {
+			return fmt.Errorf("--%s: writing %s: %w", flag, v.path, err)
+		}
+		return nil
+	}
+	bw := bufio.NewWriter(v.file)
+	err := c.WriteJSON(bw, o)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = v.file.Commit()
+	}
+	if err != nil {
+		v.file.Abandon()
+		return fmt.Errorf("--%s: writing %s: %w", flag, v.path, err)
+	}
+	return nil
 }
