@@ -99,13 +99,13 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 	r.aloneChecked[b] = true
 	var held []func()
 	r.held = &held
-	slices0, warmup0, in0 := sum.Slices, sum.Warmup, sum.InSlices
+	before := sum.tally()
 	start := r.now()
 	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
 	wall := r.now().Sub(start)
 	r.held = nil
 	if fail != nil && ctx.Err() == nil {
-		sum.Slices, sum.Warmup, sum.InSlices = slices0, warmup0, in0
+		sum.restore(before)
 		r.together(b, fmt.Sprintf("%s failed alone: %s", b.Name, fail.Reason))
 		return true, r.familyIterations(ctx, e, nil, k, order, sum)
 	}

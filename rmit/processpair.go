@@ -45,9 +45,8 @@ func (r *Runner) maxTurn() time.Duration { return 64 * r.TurnTime }
 // duet, written only once the pair goes on in turns, and the summary's
 // counts from before them.
 type pairingCheck struct {
-	held              []func()
-	slices, warmup    int
-	inSlices, inTimer time.Duration
+	held   []func()
+	before sliceTally
 }
 
 // checkPairing starts holding the records of the duet of sides, the first
@@ -66,7 +65,7 @@ func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan, sum *Summary) *p
 	for _, s := range sides {
 		r.state[s.e.Bench].checked = true
 	}
-	c := &pairingCheck{slices: sum.Slices, warmup: sum.Warmup, inSlices: sum.InSlices, inTimer: sum.InTimer}
+	c := &pairingCheck{before: sum.tally()}
 	r.held = &c.held
 	return c
 }
@@ -176,7 +175,7 @@ func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
 		s.stop()
 		s.stream.close()
 	}
-	sum.Slices, sum.Warmup, sum.InSlices, sum.InTimer = c.slices, c.warmup, c.inSlices, c.inTimer
+	sum.restore(c.before)
 }
 
 // byProcesses sets the pair of sides to be measured by process pairs,

@@ -234,9 +234,25 @@ func (s *Summary) TimeUse() *record.TimeUse {
 	return &record.TimeUse{WallNs: int64(s.Wall()), MeasuringNs: int64(s.Measuring()), InSlicesNs: int64(s.InSlices), InTimerNs: int64(s.InTimer)}
 }
 
+// sliceTally is what the summary has counted of slices, kept before an
+// iteration whose slices may be dropped (a family member's lone try, a
+// pair's first turns), to put back when they are.
+type sliceTally struct {
+	slices, warmup    int
+	inSlices, inTimer time.Duration
+}
+
+func (s *Summary) tally() sliceTally {
+	return sliceTally{s.Slices, s.Warmup, s.InSlices, s.InTimer}
+}
+
+func (s *Summary) restore(t sliceTally) {
+	s.Slices, s.Warmup, s.InSlices, s.InTimer = t.slices, t.warmup, t.inSlices, t.inTimer
+}
+
 // sliceDone counts slice rec, measured by this run, in the measuring
-// phase, and, unless it is a warmup slice, in the time inside slices and
-// inside the timer.
+// phase and among the warmup or the measurement slices, and, unless it is
+// a warmup slice, in the time inside slices and inside the timer.
 func (s *Summary) sliceDone(rec *record.Slice) {
 	end := rec.Start.Add(time.Duration(rec.WallNs))
 	if s.FirstSlice.IsZero() || rec.Start.Before(s.FirstSlice) {
