@@ -354,8 +354,8 @@ func TestIntervalTakesAnEarlierWarmup(t *testing.T) {
 
 	p = newPolicy(t, intervalConfig(0.03, 2))
 	assert.False(t, p.SetLearnedWarmup("c", 0))
-	assert.True(t, p.SetLearnedWarmup("c", 50))
-	assert.Equal(t, LearnedWarmupMax+2, p.MaxSlices("c"), "at most the cap")
+	assert.True(t, p.SetLearnedWarmup("c", 30))
+	assert.Equal(t, 30+2, p.MaxSlices("c"), "beyond the cap of learning: steady -o found it")
 
 	cv := newPolicy(t, Default(CV))
 	assert.False(t, cv.SetLearnedWarmup("b", 3), "CV does not learn its warmup")

@@ -242,7 +242,10 @@ func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
 	if st.learned > 0 || st.decided > 0 {
 		return false
 	}
-	st.learned, st.settled = min(slices, max(p.cfg.WarmupMax, p.cfg.WarmupMin)), true
+	// Not capped at WarmupMax, which bounds how long the first process
+	// looks for the steady state: a file that found it later (steady -o)
+	// knows better.
+	st.learned, st.settled = slices, true
 	return true
 }
 
