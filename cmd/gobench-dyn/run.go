@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
@@ -373,11 +374,10 @@ func (opts *RunOptions) files() session.Files {
 	return session.Files{
 		Out: opts.Out, BaselineOut: opts.BaselineOut, JSON: opts.JSON, Stdout: opts.IO.Out, Log: opts.IO.ErrOut,
 		History: func(ctx context.Context) (func(*record.Run, io.Writer) error, error) {
-			h, err := openHistory(ctx, opts)
-			if h == nil || err != nil {
-				return nil, err
+			if opts.History == "" {
+				return nil, nil
 			}
-			return h.add, nil
+			return history.RunAdder(ctx, opts.History, opts.Dir, opts.IO.ErrOut)
 		},
 	}
 }
