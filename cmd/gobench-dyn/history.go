@@ -162,12 +162,17 @@ func historyRun(opts *HistoryOptions) error {
 	req := opts.Request
 	req.Out, req.Log = opts.IO.Out, opts.IO.ErrOut
 	req.NewMeasurer = func() (history.Measurer, func(), error) { return opts.measurer(cancel) }
-	err := history.Run(ctx, &req)
+	return historyExit(history.Run(ctx, &req))
+}
+
+// historyExit gives the error of a history command its exit status: 130
+// for an interrupted confirmation, else as exitStatus does.
+func historyExit(err error) error {
 	var ie *history.InterruptedError
 	if errors.As(err, &ie) {
 		return &exitError{code: 130, msg: err.Error(), err: err}
 	}
-	return err
+	return exitStatus(err)
 }
 
 // measurer returns the paired runs of --confirm, which the first
@@ -244,7 +249,7 @@ func historyAddRun(opts *HistoryAddOptions) error {
 	}
 	req := opts.AddRequest
 	req.Log = opts.IO.ErrOut
-	return history.AddRuns(context.Background(), &req, files)
+	return historyExit(history.AddRuns(context.Background(), &req, files))
 }
 
 func newCmdHistoryImport(ios *IOStreams) *cobra.Command {
@@ -262,7 +267,7 @@ or a bad line, named as file:line.`,
 		Example: `  git show history:history.jsonl > history.jsonl && gobench-dyn history import --store history.db history.jsonl`,
 		Args:    atLeastOneArg("history import needs at least one JSON Lines file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return history.ImportFiles(context.Background(), store, args, ios.ErrOut)
+			return historyExit(history.ImportFiles(context.Background(), store, args, ios.ErrOut))
 		},
 	}
 	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE`")
@@ -288,7 +293,7 @@ Exit status: 0 written; 1 if writing fails; 2 on bad flags or store.`,
 			if err := storeFromArgs(cmd, &store, args); err != nil {
 				return err
 			}
-			return history.ExportFile(context.Background(), store, out, ios.Out)
+			return historyExit(history.ExportFile(context.Background(), store, out, ios.Out))
 		},
 	}
 	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE` (or give it as the argument)")
