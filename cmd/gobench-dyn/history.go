@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
-	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 )
@@ -178,7 +177,7 @@ func historyExit(err error) error {
 // measurer returns the paired runs of --confirm, which the first
 // interrupt cancels, and what ends them.
 func (opts *HistoryOptions) measurer(cancel func()) (history.Measurer, func(), error) {
-	run, err := opts.runOptions()
+	run, err := session.ConfirmOptions(opts.SliceTime, opts.Timeout, opts.SuiteRuns, opts.Tags, "gobench-dyn "+toolVersion())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -186,19 +185,6 @@ func (opts *HistoryOptions) measurer(cancel func()) (history.Measurer, func(), e
 	stop := onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)
 	m := &session.CommitMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
 	return m, func() { stop(); env.Cleanups.Run() }, nil
-}
-
-// runOptions returns the options of the confirmation runs: those of run
-// --baseline with its defaults, and the slice time, timeout, cap and tags
-// of history's flags.
-func (opts *HistoryOptions) runOptions() (session.Options, error) {
-	run := session.BaselineOptions("HEAD")
-	run.SliceTime, run.Timeout, run.Tags, run.Progress = opts.SliceTime, opts.Timeout, opts.Tags, progress.Off
-	if opts.SuiteRuns > 0 {
-		run.SuiteRuns = opts.SuiteRuns
-	}
-	run.Tool = "gobench-dyn " + toolVersion()
-	return run, run.CheckLimits()
 }
 
 // HistoryAddOptions holds the flags and arguments of gobench-dyn history add.
