@@ -65,6 +65,8 @@ type InterruptedError struct {
 	Store     string
 }
 
+// Error says how many outcomes were kept, and where, since the user
+// reads it as the command's last line.
 func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("interrupted: %d change points confirmed before, kept in %s", e.Confirmed, e.Store)
 }
