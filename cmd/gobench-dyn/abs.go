@@ -7,7 +7,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"os"
-	"regexp"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -149,16 +148,9 @@ func absRun(opts *AbsOptions) error {
 // evaluateOptions checks the flags and returns the evaluation they ask
 // for; it draws the seed when --seed is not given.
 func (opts *AbsOptions) evaluateOptions() (apiscore.Options, error) {
-	var fn *regexp.Regexp
-	if opts.Func != "" {
-		var err error
-		if fn, err = regexp.Compile(opts.Func); err != nil {
-			return apiscore.Options{}, usageErr("--func: %w", err)
-		}
-	}
-	rule, err := apiscore.ParseRule(opts.Rule)
+	fn, rule, err := apiscore.ParseFlags(opts.Func, opts.Rule)
 	if err != nil {
-		return apiscore.Options{}, usageErr("--rule: %w", err)
+		return apiscore.Options{}, exitUsage(err)
 	}
 	var flags []string
 	if opts.Tags != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
@@ -22,7 +23,7 @@ func TestConfirmOptionsAreRunBaselineDefaults(t *testing.T) {
 		{SliceTime: defaultSliceTime, Timeout: defaultTimeout},
 		{SliceTime: 20 * time.Millisecond, Timeout: time.Minute, SuiteRuns: 7, Tags: "integration"},
 	} {
-		got, err := h.runOptions()
+		got, err := session.ConfirmOptions(h.SliceTime, h.Timeout, h.SuiteRuns, h.Tags, "gobench-dyn "+toolVersion())
 		require.NoError(t, err)
 
 		args := []string{"--baseline", "HEAD", "--slice-time", h.SliceTime.String(), "--timeout", h.Timeout.String(), "--progress", "off"}
@@ -46,7 +47,7 @@ func TestConfirmOptionsAreRunBaselineDefaults(t *testing.T) {
 		"timeout":    {SliceTime: defaultSliceTime, Timeout: -time.Second},
 		"suite-runs": {SliceTime: defaultSliceTime, Timeout: defaultTimeout, SuiteRuns: 2},
 	} {
-		_, err := h.runOptions()
+		_, err := session.ConfirmOptions(h.SliceTime, h.Timeout, h.SuiteRuns, h.Tags, "gobench-dyn "+toolVersion())
 		u := usage.As(err)
 		require.NotNil(t, u, "%s: %v", flag, err)
 		assert.Equal(t, flag, u.Flag)

@@ -3,20 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"regexp"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
-	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // defaultStore is the history store of every history command and of
@@ -27,33 +21,15 @@ const defaultStore = "history.db"
 type HistoryOptions struct {
 	IO *IOStreams
 
-	Store     string
-	Bench     string
-	Since     string
-	Machine   string
-	Method    string
-	PValue    float64
-	MinChange float64
-	Window    int
-	MinSeg    int
-	JSON      string
-	Markdown  string
-	HTML      string
-	Fail      bool
+	history.Request
 
-	// Confirm measures new change points again; Dir is the repository
-	// they are measured in.
-	Confirm   bool
+	// Dir is the repository --confirm measures in; SliceTime, SuiteRuns,
+	// Timeout and Tags shape its runs.
 	Dir       string
 	SliceTime time.Duration
 	SuiteRuns int
 	Timeout   time.Duration
 	Tags      string
-
-	// Measurer replaces the real paired runs of --confirm in tests.
-	Measurer history.Measurer
-	// Now tells the time of confirmations; nil is time.Now.
-	Now func() time.Time
 }
 
 // historyLong is the help text of history, which tells how the history
@@ -180,159 +156,42 @@ func storeFromArgs(cmd *cobra.Command, store *string, args []string) error {
 
 // historyRun analyses the store, confirms, and writes the outputs.
 func historyRun(opts *HistoryOptions) error {
-	q, hopts, err := opts.parse()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	src, store, err := history.OpenSource(opts.Store)
+	req := opts.Request
+	req.Out, req.Log = opts.IO.Out, opts.IO.ErrOut
+	req.NewMeasurer = func() (history.Measurer, func(), error) { return opts.measurer(cancel) }
+	return historyExit(history.Run(ctx, &req))
+}
+
+// historyExit gives the error of a history command its exit status: 130
+// for an interrupted confirmation, else as exitStatus does.
+func historyExit(err error) error {
+	var ie *history.InterruptedError
+	if errors.As(err, &ie) {
+		return &exitError{code: 130, msg: err.Error(), err: err}
+	}
+	return exitStatus(err)
+}
+
+// measurer returns the paired runs of --confirm, which the first
+// interrupt cancels, and what ends them.
+func (opts *HistoryOptions) measurer(cancel func()) (history.Measurer, func(), error) {
+	run, err := session.ConfirmOptions(opts.SliceTime, opts.Timeout, opts.SuiteRuns, opts.Tags, "gobench-dyn "+toolVersion())
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, nil, err
 	}
-	if store != nil {
-		defer store.Close()
-	}
-	if opts.HTML != "" {
-		q.KeepSeries, q.Plots = true, history.MaxPlots
-	}
-	a, err := history.Analyze(ctx, src, q, hopts)
-	if err != nil {
-		return historyErr(opts.Store, err)
-	}
-	a.WarnUnplaced(opts.IO.ErrOut, opts.Store)
-	if store != nil {
-		known, err := store.Confirmations(ctx)
-		if err != nil {
-			return failErr("%s: %v", opts.Store, err)
-		}
-		a.Attach(known)
-	}
-	var confirmErr error
-	if opts.Confirm {
-		confirmErr = opts.confirm(ctx, cancel, a, store)
-	}
-	if err := opts.write(a); err != nil {
-		return err
-	}
-	if confirmErr != nil {
-		return confirmErr
-	}
-	if opts.Fail {
-		if n := a.Regressions(opts.Confirm); n > 0 {
-			return failErr("%d regressions in the history", n)
-		}
-	}
-	return nil
-}
-
-// parse checks the flags, naming the first bad one.
-func (opts *HistoryOptions) parse() (history.Query, history.Options, error) {
-	var q history.Query
-	hopts := history.DefaultOptions()
-	m, err := history.ParseMethod(opts.Method)
-	if err != nil {
-		return q, hopts, usageErr("--method: %v", err)
-	}
-	switch {
-	case !(opts.PValue > 0 && opts.PValue < 1):
-		return q, hopts, usageErr("--pvalue %v: want a probability between 0 and 1, such as 0.001", opts.PValue)
-	case !(opts.MinChange >= 0 && opts.MinChange < 1):
-		return q, hopts, usageErr("--min-change %v: want a relative change in [0, 1), such as 0.02", opts.MinChange)
-	case opts.Window < 4:
-		return q, hopts, usageErr("--window %d: want at least 4 points", opts.Window)
-	case opts.MinSeg < 1:
-		return q, hopts, usageErr("--min-segment %d: want at least 1", opts.MinSeg)
-	case opts.Confirm && history.IsJSONL(opts.Store):
-		return q, hopts, usageErr("--confirm: %s is a JSON Lines export; confirmations are kept in a store (history import it first)", opts.Store)
-	}
-	if err := checkReportFiles(reportFile{"--json", opts.JSON, nil}, reportFile{"--markdown", opts.Markdown, nil}, reportFile{"--html", opts.HTML, nil}); err != nil {
-		return q, hopts, err
-	}
-	if opts.Bench != "" {
-		if q.Bench, err = regexp.Compile(opts.Bench); err != nil {
-			return q, hopts, usageErr("--bench %q: %v", opts.Bench, err)
-		}
-	}
-	q.Since, q.Machine = opts.Since, opts.Machine
-	hopts.Method, hopts.PValue, hopts.MinChange, hopts.Window, hopts.MinSegment = m, opts.PValue, opts.MinChange, opts.Window, opts.MinSeg
-	return q, hopts, nil
-}
-
-// historyErr turns an error of the analysis into an exit status: a
-// --since that names no commit is a bad flag.
-func historyErr(store string, err error) error {
-	var nc *history.NoCommitError
-	if errors.As(err, &nc) {
-		return usageErr("--since: %v", err)
-	}
-	return failErr("%s: %v", store, err)
-}
-
-// confirm measures the new change points of a again and keeps each
-// outcome in the store as it comes. An interrupt cancels the run in
-// progress; the outcomes already kept stay.
-func (opts *HistoryOptions) confirm(ctx context.Context, cancel func(), a *history.Analysis, store *history.Store) error {
-	m := opts.Measurer
-	if m == nil {
-		run, err := opts.runOptions()
-		if err != nil {
-			return err
-		}
-		env := session.Env{Cleanups: &session.Cleanups{}}
-		defer env.Cleanups.Run()
-		defer onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)()
-		m = &session.CommitMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
-	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	made, err := history.Confirm(ctx, a, m, now)
-	if serr := store.SaveConfirmations(ctx, made); serr != nil {
-		return failErr("%s: %v", opts.Store, serr)
-	}
-	switch {
-	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
-		return &exitError{code: 130, msg: fmt.Sprintf("interrupted: %d change points confirmed before, kept in %s", len(made), opts.Store)}
-	case err != nil:
-		return failErr("--confirm: %v", err)
-	}
-	return nil
-}
-
-// runOptions returns the options of the confirmation runs: those of run
-// --baseline with its defaults, and the slice time, timeout, cap and tags
-// of history's flags.
-func (opts *HistoryOptions) runOptions() (session.Options, error) {
-	run := session.BaselineOptions("HEAD")
-	run.SliceTime, run.Timeout, run.Tags, run.Progress = opts.SliceTime, opts.Timeout, opts.Tags, progress.Off
-	if opts.SuiteRuns > 0 {
-		run.SuiteRuns = opts.SuiteRuns
-	}
-	run.Tool = "gobench-dyn " + toolVersion()
-	return run, run.CheckLimits()
-}
-
-// write writes the table and the files the flags ask for.
-func (opts *HistoryOptions) write(a *history.Analysis) error {
-	return writeReports(opts.IO.Out, a.WriteText,
-		reportFile{"--json", opts.JSON, a.WriteJSON},
-		reportFile{"--markdown", opts.Markdown, a.WriteMarkdown},
-		reportFile{"--html", opts.HTML, a.WriteHTML})
+	env := session.Env{Cleanups: &session.Cleanups{}}
+	stop := onInterrupt(cancel, opts.IO.ErrOut, env.Cleanups)
+	m := &session.CommitMeasurer{Dir: opts.Dir, Run: run, Env: env, Log: opts.IO.ErrOut}
+	return m, func() { stop(); env.Cleanups.Run() }, nil
 }
 
 // HistoryAddOptions holds the flags and arguments of gobench-dyn history add.
 type HistoryAddOptions struct {
-	IO         *IOStreams
-	Store      string
-	Raw        []string
-	Dir        string
-	Commit     string
-	CommitTime string
-	Branch     string
-	Machine    string
-	Options    string
+	IO  *IOStreams
+	Raw []string
+	history.AddRequest
 }
 
 func newCmdHistoryAdd(ios *IOStreams) *cobra.Command {
@@ -374,53 +233,9 @@ func historyAddRun(opts *HistoryAddOptions) error {
 	if err != nil {
 		return err
 	}
-	meta, err := opts.meta(context.Background())
-	if err != nil {
-		return err
-	}
-	var entries []history.Entry
-	for _, f := range files {
-		es := history.FromRun(f.Run, meta.WithRunLabels(f.Run.Header))
-		if len(es) == 0 {
-			return usageErr("%s: no benchmark of the code under test to add", f.Path)
-		}
-		entries = append(entries, es...)
-	}
-	return addEntries(opts.IO.ErrOut, "--store", opts.Store, opts.Dir, entries)
-}
-
-// addEntries adds entries to the store at path, named by flag in errors.
-func addEntries(log io.Writer, flag, path, dir string, entries []history.Entry) error {
-	s, err := history.Open(path)
-	if err != nil {
-		return usageErr("%s: %v", flag, err)
-	}
-	defer s.Close()
-	if err := s.AddPlaced(context.Background(), log, dir, entries); err != nil {
-		return failErr("%s: %v", flag, err)
-	}
-	return nil
-}
-
-// meta returns the commit, time and labels of the entries to add, from
-// the flags and, for what they leave out, git.
-func (opts *HistoryAddOptions) meta(ctx context.Context) (history.Meta, error) {
-	m := history.Meta{Commit: opts.Commit, Branch: opts.Branch, Machine: opts.Machine, Options: opts.Options}
-	if opts.CommitTime != "" {
-		t, err := time.Parse(time.RFC3339, opts.CommitTime)
-		if err != nil {
-			return m, usageErr("--commit-time %q: want RFC 3339, such as 2026-11-25T14:00:00Z", opts.CommitTime)
-		}
-		m.CommitTime = t
-	}
-	m, err := history.ResolveMeta(ctx, opts.IO.ErrOut, opts.Dir, m)
-	switch {
-	case err != nil && opts.Commit != "":
-		return m, usageErr("--commit %s: %v (or give --commit-time)", opts.Commit, err)
-	case err != nil:
-		return m, usageErr("--dir %s: %v (or give --commit and --commit-time)", opts.Dir, err)
-	}
-	return m, nil
+	req := opts.AddRequest
+	req.Log = opts.IO.ErrOut
+	return historyExit(history.AddRuns(context.Background(), &req, files))
 }
 
 func newCmdHistoryImport(ios *IOStreams) *cobra.Command {
@@ -438,23 +253,7 @@ or a bad line, named as file:line.`,
 		Example: `  git show history:history.jsonl > history.jsonl && gobench-dyn history import --store history.db history.jsonl`,
 		Args:    atLeastOneArg("history import needs at least one JSON Lines file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := history.Open(store)
-			if err != nil {
-				return usageErr("--store: %v", err)
-			}
-			defer s.Close()
-			for _, path := range args {
-				n, err := s.Import(context.Background(), path)
-				var se *history.SyntaxError
-				switch {
-				case errors.As(err, &se), errors.Is(err, os.ErrNotExist):
-					return usageErr("%v", err)
-				case err != nil:
-					return failErr("%s: importing %s: %v", store, path, err)
-				}
-				fmt.Fprintf(ios.ErrOut, "gobench-dyn: history %s: %d entries imported from %s\n", store, n, path)
-			}
-			return nil
+			return historyExit(history.ImportFiles(context.Background(), store, args, ios.ErrOut))
 		},
 	}
 	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE`")
@@ -480,64 +279,10 @@ Exit status: 0 written; 1 if writing fails; 2 on bad flags or store.`,
 			if err := storeFromArgs(cmd, &store, args); err != nil {
 				return err
 			}
-			if _, err := os.Stat(store); err != nil {
-				return usageErr("--store %s: %v", store, err)
-			}
-			s, err := history.Open(store)
-			if err != nil {
-				return usageErr("--store: %v", err)
-			}
-			defer s.Close()
-			write := func(w io.Writer) error { return s.Export(context.Background(), w) }
-			if out == "" || out == "-" {
-				if err := write(ios.Out); err != nil {
-					return failErr("export: %v", err)
-				}
-				return nil
-			}
-			return writeOutputFile("--out", out, write)
+			return historyExit(history.ExportFile(context.Background(), store, out, ios.Out))
 		},
 	}
 	cmd.Flags().StringVarP(&store, "store", "s", defaultStore, "the history store `FILE` (or give it as the argument)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `FILE` (default standard output)")
 	return cmd
-}
-
-// runHistory is where run --history adds the run's summaries: the store
-// and the commit checked out, both found before anything runs, so that a
-// bad store or a directory outside git fails at once.
-type runHistory struct {
-	path string
-	dir  string
-	meta history.Meta
-}
-
-// openHistory checks run --history before the run.
-func openHistory(ctx context.Context, opts *RunOptions) (*runHistory, error) {
-	if opts.History == "" {
-		return nil, nil
-	}
-	s, err := history.Open(opts.History)
-	if err != nil {
-		return nil, usageErr("--history: %v", err)
-	}
-	s.Close()
-	dir := opts.Dir
-	if dir == "" {
-		dir = "."
-	}
-	meta, err := history.ResolveMeta(ctx, opts.IO.ErrOut, dir, history.Meta{})
-	if err != nil {
-		return nil, usageErr("--history: %v (history add --commit records a run made outside git)", err)
-	}
-	return &runHistory{path: opts.History, dir: dir, meta: meta}, nil
-}
-
-// add adds the summaries of the run's records to the store.
-func (h *runHistory) add(run *record.Run, log io.Writer) error {
-	entries := history.FromRun(run, h.meta.WithRunLabels(run.Header))
-	if len(entries) == 0 {
-		return nil
-	}
-	return addEntries(log, "--history", h.path, h.dir, entries)
 }

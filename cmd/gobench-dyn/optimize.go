@@ -1,16 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"io"
-	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -107,9 +103,9 @@ func bindOptimizeFlags(f *pflag.FlagSet, opts *OptimizeOptions) {
 }
 
 func optimizeRun(opts *OptimizeOptions) error {
-	strategy, oopts, err := opts.parse()
+	strategy, oopts, err := optime.OptionsFromFlags(opts.Metric, opts.Threshold, opts.Instances, opts.Strategy, opts.Resamples, opts.Seed)
 	if err != nil {
-		return err
+		return exitUsage(err)
 	}
 	files, err := readInputs(opts.Files, opts.Stderr, recordedFormats...)
 	if err != nil {
@@ -149,38 +145,4 @@ func optimizeRun(opts *OptimizeOptions) error {
 	}
 	cf := optime.NewConfigFile(res, sources, now())
 	return writeOutputFile("--out", opts.Out, cf.Write)
-}
-
-// parse checks the flags, naming the first bad one, and returns the
-// strategy and options of the search they ask for.
-func (opts *OptimizeOptions) parse() (optime.Strategy, optime.Options, error) {
-	var o optime.Options
-	metric, err := optime.ParseMetric(opts.Metric)
-	if err != nil {
-		return "", o, usageErr("--metric: %w", err)
-	}
-	if !(opts.Threshold > 0) || math.IsInf(opts.Threshold, 0) {
-		return "", o, usageErr("--threshold: must be a positive number, got %v", opts.Threshold)
-	}
-	if err := gate.CheckFraction("threshold", opts.Threshold); err != nil {
-		return "", o, exitUsage(err)
-	}
-	instances, err := optime.ParseInstances(opts.Instances)
-	if err != nil {
-		return "", o, usageErr("--instances: %w", err)
-	}
-	strategy, err := optime.ParseStrategy(cmp.Or(opts.Strategy, string(optime.StrategySearch)))
-	if err != nil {
-		return "", o, usageErr("--strategy: %w", err)
-	}
-	if opts.Resamples < 100 {
-		return "", o, usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
-	}
-	return strategy, optime.Options{
-		Metric:    metric,
-		Threshold: opts.Threshold,
-		Instances: instances,
-		Resamples: opts.Resamples,
-		Rand:      rand.New(rand.NewPCG(opts.Seed, 0)),
-	}, nil
 }

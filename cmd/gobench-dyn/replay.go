@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"math"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,15 +94,8 @@ Exit status: 0 done; 1 if writing the output fails; 2 on bad flags or runfile.`,
 }
 
 func replayRun(opts *ReplayOptions) error {
-	switch {
-	case opts.MaxIterations < 0:
-		return usageErr("--max-iterations: must not be negative, got %d", opts.MaxIterations)
-	case opts.Resamples < 100:
-		return usageErr("--resamples: must be at least 100, got %d", opts.Resamples)
-	case opts.fullWarmupSet && opts.FullWarmup < 0:
-		return usageErr("--full-warmup: must not be negative, got %d", opts.FullWarmup)
-	case !(opts.ProcessCost >= 0) || math.IsInf(opts.ProcessCost, 0):
-		return usageErr("--process-cost: want a finite number of slice times ≥ 0, got %v", opts.ProcessCost)
+	if err := replay.CheckFlags(opts.MaxIterations, opts.Resamples, opts.FullWarmup, opts.fullWarmupSet, opts.ProcessCost); err != nil {
+		return exitUsage(err)
 	}
 	files, err := readInputs(opts.Files, opts.ErrOut, recordedFormats...)
 	if err != nil {

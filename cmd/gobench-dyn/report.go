@@ -85,11 +85,8 @@ func reportRun(opts *ReportOptions) error {
 	if err := checkReportFiles(reportFile{"--html", opts.HTML, nil}, reportFile{"--markdown", opts.Markdown, nil}); err != nil {
 		return err
 	}
-	if !(opts.Confidence > 0 && opts.Confidence < 1) {
-		return usageErr("--confidence %v: want a level between 0 and 1, such as 0.99", opts.Confidence)
-	}
-	if opts.Unit == "" {
-		return usageErr("--unit: want a unit such as ns/op")
+	if err := report.CheckFlags(opts.Confidence, opts.Unit); err != nil {
+		return exitUsage(err)
 	}
 	files, err := readInputs(opts.Raw, opts.ErrOut, runfile.Raw)
 	if err != nil {

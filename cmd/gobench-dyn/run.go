@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
@@ -211,19 +209,8 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := validateStopFlags(fs, &o.Stop); err != nil {
 		return err
 	}
-	switch {
-	case o.Bench == "":
-		return usageErr("--bench: empty pattern selects nothing")
-	case o.MinDistinct < 0:
-		return usageErr("--min-distinct: must not be negative, got %d", o.MinDistinct)
-	case o.Budget < 0:
-		return usageErr("--budget: must not be negative, got %v", o.Budget)
-	}
-	if err := rmit.CheckPattern(o.Bench); err != nil {
-		return usageErr("--bench %q: %w", o.Bench, err)
-	}
-	if err := rmit.CheckTestArgs(o.TestArgs); err != nil {
-		return usageErr("after --: %v; run's own flags set it (docs/MIGRATION.md)", err)
+	if err := session.CheckSelection(o.Bench, o.MinDistinct, o.Budget, o.TestArgs); err != nil {
+		return exitUsage(err)
 	}
 	if err := o.Shard.resolve(os.Getenv); err != nil {
 		return err
@@ -237,72 +224,43 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.checkBaselineFlags(fs); err != nil {
 		return err
 	}
-	if err := o.checkOutputs(); err != nil {
-		return err
+	var err error
+	if o.Raw, err = session.CheckOutputs(o.Out, o.Raw, o.Resume); err != nil {
+		return exitUsage(err)
 	}
 	if err := o.setSession(); err != nil {
 		return err
 	}
-	if err := o.session.CheckLimits(); err != nil {
-		return exitUsage(err)
-	}
-	return nil
+	return exitStatus(o.session.CheckLimits())
 }
 
 // checkBaselineFlags checks the flags that act only with --baseline, and
 // sets what --sequential and the suite-run cap come to.
 func (o *RunOptions) checkBaselineFlags(fs *pflag.FlagSet) error {
-	if o.BaselineOut != "" && o.Baseline == "" {
-		return usageErr("--baseline-out: only meaningful with --baseline")
-	}
-	if err := o.checkVerdictsFlag(); err != nil {
-		return err
+	if err := session.CheckBaselineOutputs(o.Baseline, o.JSON, o.Out, o.Raw, o.BaselineOut); err != nil {
+		return exitUsage(err)
 	}
 	if err := o.checkExplainFlags(fs); err != nil {
 		return err
 	}
-	if _, err := choice.Parse("impact mode", o.Impact, "on", "off", "list"); err != nil {
-		return usageErr("--impact: %w", err)
+	if err := session.CheckImpact(o.Impact, o.Baseline, fs.Changed("impact")); err != nil {
+		return exitUsage(err)
 	}
-	if fs.Changed("impact") && o.Baseline == "" {
-		return usageErr("--impact: only meaningful with --baseline")
+	var err error
+	if o.Sequential, err = session.SequentialOf(o.Sequential, o.EarlyVerdict, fs.Changed, o.Baseline, o.Stop.Criterion); err != nil {
+		return exitUsage(err)
 	}
-	flag := "--sequential"
-	if fs.Changed("early-verdict") {
-		flag, o.Sequential = "--early-verdict", o.EarlyVerdict
-	}
-	if (fs.Changed("sequential") || fs.Changed("early-verdict")) && o.Sequential && (o.Baseline == "" || o.Stop.Criterion == stopper.None) {
-		// On by default; asking for it where it cannot act is a mistake
-		// worth naming, turning it off never is.
-		return usageErr("%s: only acts with --baseline and a --stop criterion", flag)
-	}
-	o.Sequential = o.Sequential && o.Baseline != "" && o.Stop.Criterion != stopper.None
 	if !fs.Changed("suite-runs") {
 		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget})
 	}
 	return nil
 }
 
-// checkOutputs checks that the files of --resume, --raw and --out agree,
-// and makes --raw the file --resume appends to.
-func (o *RunOptions) checkOutputs() error {
-	if o.Resume != "" {
-		if o.Raw != "" && o.Raw != o.Resume {
-			return usageErr("--raw %s: --resume appends to %s", o.Raw, o.Resume)
-		}
-		o.Raw = o.Resume
-	}
-	if o.Out != "" && o.Out == o.Raw {
-		return usageErr("--out and --raw name the same file %q", o.Out)
-	}
-	return nil
-}
-
 // setSession sets the session options the flags select.
 func (o *RunOptions) setSession() error {
-	cpus, err := parseCPU(o.CPU)
+	cpus, err := session.ParseCPU(o.CPU)
 	if err != nil {
-		return usageErr("--cpu: %w", err)
+		return exitUsage(err)
 	}
 	copts, failOn, err := o.Compare.parse()
 	if err != nil {
@@ -323,22 +281,6 @@ func (o *RunOptions) setSession() error {
 		Tool: "gobench-dyn " + toolVersion(),
 	}
 	return nil
-}
-
-// parseCPU parses a go test -cpu list.
-func parseCPU(s string) ([]int, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var cpus []int
-	for f := range strings.SplitSeq(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q is not a positive integer", f)
-		}
-		cpus = append(cpus, n)
-	}
-	return cpus, nil
 }
 
 // runRun runs the session the flags describe, prints its summary and
@@ -373,28 +315,12 @@ func (opts *RunOptions) files() session.Files {
 	return session.Files{
 		Out: opts.Out, BaselineOut: opts.BaselineOut, JSON: opts.JSON, Stdout: opts.IO.Out, Log: opts.IO.ErrOut,
 		History: func(ctx context.Context) (func(*record.Run, io.Writer) error, error) {
-			h, err := openHistory(ctx, opts)
-			if h == nil || err != nil {
-				return nil, err
+			if opts.History == "" {
+				return nil, nil
 			}
-			return h.add, nil
+			return history.RunAdder(ctx, opts.History, opts.Dir, opts.IO.ErrOut)
 		},
 	}
-}
-
-// checkVerdictsFlag checks --json against the other outputs of a run.
-func (o *RunOptions) checkVerdictsFlag() error {
-	switch {
-	case o.JSON == "":
-		return nil
-	case o.Baseline == "":
-		return usageErr("--json: only meaningful with --baseline")
-	case o.JSON == "-" && (o.Out == "" || o.Out == "-"):
-		return usageErr("--json -: the benchstat-format results go to stdout too; send them to a file with -o")
-	case o.JSON == o.Out || o.JSON == o.Raw || o.JSON == o.BaselineOut:
-		return usageErr("--json %s: the file of another output", o.JSON)
-	}
-	return nil
 }
 
 // runExit maps the outcome of a run to its exit status.

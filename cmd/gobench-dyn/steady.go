@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -134,19 +133,8 @@ func (o *SteadyOptions) validate() (steady.Options, error) {
 	if err := sopts.Check(); err != nil {
 		return sopts, exitUsage(err)
 	}
-	switch {
-	case o.RunSliceTime <= 0:
-		return sopts, usageErr("--run-slice-time: must be positive, got %v", o.RunSliceTime)
-	case o.IterationTime <= 0:
-		return sopts, usageErr("--iteration-time: must be positive, got %v", o.IterationTime)
-	case o.Processes < 1:
-		return sopts, usageErr("--processes: must be at least 1, got %d", o.Processes)
-	case o.Slices < 10:
-		return sopts, usageErr("--slices: must be at least 10, got %d", o.Slices)
-	case o.SliceTime <= 0:
-		return sopts, usageErr("--slice-time: must be positive, got %v", o.SliceTime)
-	case o.Config != "" && o.Out == "":
-		return sopts, usageErr("--config: only meaningful with -o")
+	if err := steady.CheckFlags(o.RunSliceTime, o.IterationTime, o.Processes, o.Slices, o.SliceTime, o.Config, o.Out); err != nil {
+		return sopts, exitUsage(err)
 	}
 	return sopts, nil
 }
@@ -188,18 +176,11 @@ func steadyRun(opts *SteadyOptions) error {
 // inputs reads the files named by the arguments, or probes the packages
 // they name.
 func (o *SteadyOptions) inputs() ([]steady.Input, error) {
-	var files, pkgs []string
-	for _, a := range o.Args {
-		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
-			files = append(files, a)
-		} else {
-			pkgs = append(pkgs, a)
-		}
+	files, pkgs, err := steady.SplitArgs(o.Args)
+	if err != nil {
+		return nil, exitUsage(err)
 	}
-	switch {
-	case len(files) > 0 && len(pkgs) > 0:
-		return nil, usageErr("%s is not a file: give files or packages, not both", pkgs[0])
-	case len(files) == 0:
+	if len(files) == 0 {
 		return o.probe(pkgs)
 	}
 	read, err := readInputs(files, o.IO.ErrOut, runfile.Raw, runfile.Series)

@@ -1,6 +1,10 @@
 package apiscore
 
-import "github.com/gobench-dyn/gobench-dyn/internal/usage"
+import (
+	"regexp"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+)
 
 // Check checks the bounds of an evaluation, naming the flag of abs of the
 // first bad one, so that a bad value fails before anything is built.
@@ -22,4 +26,21 @@ func (o *Options) Check() error {
 		return usage.Errorf("timeout", "must not be negative, got %v", o.Timeout)
 	}
 	return nil
+}
+
+// ParseFlags returns the function filter and rule of abs's --func and
+// --rule, naming the first bad one.
+func ParseFlags(fn, rule string) (*regexp.Regexp, Rule, error) {
+	var re *regexp.Regexp
+	if fn != "" {
+		var err error
+		if re, err = regexp.Compile(fn); err != nil {
+			return nil, "", usage.Errorf("func", "%w", err)
+		}
+	}
+	r, err := ParseRule(rule)
+	if err != nil {
+		return nil, "", usage.Errorf("rule", "%w", err)
+	}
+	return re, r, nil
 }

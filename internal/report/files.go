@@ -37,3 +37,15 @@ func (r *Report) hasUnit() bool {
 	}
 	return false
 }
+
+// CheckFlags checks the --confidence and --unit of report, naming the
+// first bad one, before any file is read.
+func CheckFlags(confidence float64, unit string) error {
+	if !(confidence > 0 && confidence < 1) {
+		return usage.ValueErrorf("confidence", confidence, "want a level between 0 and 1, such as 0.99")
+	}
+	if unit == "" {
+		return usage.Errorf("unit", "want a unit such as ns/op")
+	}
+	return nil
+}

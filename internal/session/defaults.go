@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -99,6 +100,20 @@ func BaselineOptions(baseline string) Options {
 	}
 	o.SuiteRuns, o.ExtendPast = DefaultSuiteRunsOf(&o)
 	return o
+}
+
+// ConfirmOptions returns the options of history --confirm's runs: those
+// of run --baseline HEAD with its defaults, and the slice time, timeout,
+// suite-run cap (0: the default) and build tags of history's flags, with
+// no progress, since history reports each confirmation itself. tool
+// names the program in the records. The error is CheckLimits's.
+func ConfirmOptions(sliceTime, timeout time.Duration, suiteRuns int, tags, tool string) (Options, error) {
+	run := BaselineOptions("HEAD")
+	run.SliceTime, run.Timeout, run.Tags, run.Progress, run.Tool = sliceTime, timeout, tags, progress.Off, tool
+	if suiteRuns > 0 {
+		run.SuiteRuns = suiteRuns
+	}
+	return run, run.CheckLimits()
 }
 
 // CheckLimits checks the options that bound a run's time (suite runs,

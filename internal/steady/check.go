@@ -2,6 +2,7 @@ package steady
 
 import (
 	"math"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 )
@@ -22,6 +23,29 @@ func (o *Options) Check() error {
 		return usage.Errorf("tolerance", "must be in (0, 1), got %v", o.Tolerance)
 	case o.Resamples < 100:
 		return usage.Errorf("resamples", "must be at least 100, got %d", o.Resamples)
+	}
+	return nil
+}
+
+// CheckFlags checks the flags of steady that are not Options: the
+// --run-slice-time the configuration is written for, the
+// --iteration-time of published series, the shape of a probe
+// (--processes, --slices, --slice-time), and --config, which only a
+// configuration written with -o (out) starts from.
+func CheckFlags(runSliceTime, iterationTime time.Duration, processes, slices int, sliceTime time.Duration, config, out string) error {
+	switch {
+	case runSliceTime <= 0:
+		return usage.Errorf("run-slice-time", "must be positive, got %v", runSliceTime)
+	case iterationTime <= 0:
+		return usage.Errorf("iteration-time", "must be positive, got %v", iterationTime)
+	case processes < 1:
+		return usage.Errorf("processes", "must be at least 1, got %d", processes)
+	case slices < 10:
+		return usage.Errorf("slices", "must be at least 10, got %d", slices)
+	case sliceTime <= 0:
+		return usage.Errorf("slice-time", "must be positive, got %v", sliceTime)
+	case config != "" && out == "":
+		return usage.Errorf("config", "only meaningful with -o")
 	}
 	return nil
 }

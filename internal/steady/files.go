@@ -1,6 +1,7 @@
 package steady
 
 import (
+	"os"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/runfile"
@@ -24,4 +25,21 @@ func FromFiles(files []*runfile.File, iteration time.Duration) ([]Input, error) 
 		ins = append(ins, in...)
 	}
 	return ins, nil
+}
+
+// SplitArgs tells the arguments of steady apart: regular files to read,
+// or packages to probe. Mixing them is bad input, since one run either
+// reads series or measures them.
+func SplitArgs(args []string) (files, pkgs []string, err error) {
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
+			files = append(files, a)
+		} else {
+			pkgs = append(pkgs, a)
+		}
+	}
+	if len(files) > 0 && len(pkgs) > 0 {
+		return nil, nil, usage.Errorf("", "%s is not a file: give files or packages, not both", pkgs[0])
+	}
+	return files, pkgs, nil
 }
