@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/replay"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -103,7 +104,7 @@ func bindOptimizeFlags(f *pflag.FlagSet, opts *OptimizeOptions) {
 }
 
 func optimizeRun(opts *OptimizeOptions) error {
-	strategy, oopts, err := optime.OptionsFromFlags(opts.Metric, opts.Threshold, opts.Instances, opts.Strategy, opts.Resamples, opts.Seed)
+	strategy, oopts, err := replay.OptimizeOptions(opts.Metric, opts.Threshold, opts.Instances, opts.Strategy, opts.Resamples, opts.Seed)
 	if err != nil {
 		return exitUsage(err)
 	}

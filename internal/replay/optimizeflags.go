@@ -1,4 +1,4 @@
-package optime
+package replay
 
 import (
 	"cmp"
@@ -7,16 +7,18 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"github.com/gobench-dyn/gobench-dyn/optime"
 )
 
-// OptionsFromFlags returns the strategy and options of a search from the
-// values of gobench-dyn optimize's flags: --metric, --threshold,
+// OptimizeOptions returns the strategy and options of optime's search
+// from the values of gobench-dyn optimize's flags: --metric, --threshold,
 // --instances, --strategy (empty: search), --resamples and --seed. Its
 // errors name the flag of the first bad value, as gobench-dyn reports
-// bad flags.
-func OptionsFromFlags(metric string, threshold float64, instances, strategy string, resamples int, seed uint64) (Strategy, Options, error) {
-	var o Options
-	m, err := ParseMetric(metric)
+// bad flags. It lives beside replay, the other half of the feature, so
+// that package optime stays pure: samples in, decisions out.
+func OptimizeOptions(metric string, threshold float64, instances, strategy string, resamples int, seed uint64) (optime.Strategy, optime.Options, error) {
+	var o optime.Options
+	m, err := optime.ParseMetric(metric)
 	if err != nil {
 		return "", o, usage.Errorf("metric", "%w", err)
 	}
@@ -26,16 +28,16 @@ func OptionsFromFlags(metric string, threshold float64, instances, strategy stri
 	if err := gate.CheckFraction("threshold", threshold); err != nil {
 		return "", o, err
 	}
-	inst, err := ParseInstances(instances)
+	inst, err := optime.ParseInstances(instances)
 	if err != nil {
 		return "", o, usage.Errorf("instances", "%w", err)
 	}
-	st, err := ParseStrategy(cmp.Or(strategy, string(StrategySearch)))
+	st, err := optime.ParseStrategy(cmp.Or(strategy, string(optime.StrategySearch)))
 	if err != nil {
 		return "", o, usage.Errorf("strategy", "%w", err)
 	}
 	if resamples < 100 {
 		return "", o, usage.Errorf("resamples", "must be at least 100, got %d", resamples)
 	}
-	return st, Options{Metric: m, Threshold: threshold, Instances: inst, Resamples: resamples, Rand: rand.New(rand.NewPCG(seed, 0))}, nil
+	return st, optime.Options{Metric: m, Threshold: threshold, Instances: inst, Resamples: resamples, Rand: rand.New(rand.NewPCG(seed, 0))}, nil
 }
