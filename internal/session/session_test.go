@@ -630,15 +630,7 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	o.SuiteRuns = 4
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
-	warmups := map[string][]int{}
-	for _, k := range run.Keys() {
-		for _, s := range run.Series(k, "ns/op") {
-			name := strings.TrimSuffix(k.Benchmark, suffix())
-			warmups[name] = append(warmups[name], len(s.Warmup))
-		}
-	}
+	warmups := warmupsOf(t, o.Raw)
 	assert.Equal(t, []int{2, 1, 1, 1}, warmups["BenchmarkSteady"], "settled at once: one slice, learned in the first process")
 	assert.Equal(t, []int{10, 10, 10, 10}, warmups["BenchmarkHeap"], "the cap, in every process")
 
@@ -647,6 +639,22 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	assert.Regexp(t, `NOT STEADY example.com/p.BenchmarkHeap-\d+: not steady after \d+ ops: the first ops cost 2.\d+× the last`, text.String())
 	assert.NotContains(t, text.String(), "BenchmarkSteady-2: not steady")
 	assert.Regexp(t, `(?m)^# BenchmarkHeap-\d+: mean over 4 processes .*; not steady after \d+ ops: the first ops cost 2.\d+× the last$`, got.out)
+}
+
+// warmupsOf returns the warmup slices of each process of the run recorded
+// in raw, by benchmark name without its GOMAXPROCS suffix.
+func warmupsOf(t *testing.T, raw string) map[string][]int {
+	t.Helper()
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	warmups := map[string][]int{}
+	for _, k := range run.Keys() {
+		for _, s := range run.Series(k, "ns/op") {
+			name := strings.TrimSuffix(k.Benchmark, suffix())
+			warmups[name] = append(warmups[name], len(s.Warmup))
+		}
+	}
+	return warmups
 }
 
 // TestConfigCarriesTheLearnedWarmup runs Interval with a configuration
@@ -671,15 +679,7 @@ func TestConfigCarriesTheLearnedWarmup(t *testing.T) {
 	o.ConfigFile = cfg
 	_, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
-	warmups := map[string][]int{}
-	for _, k := range run.Keys() {
-		for _, s := range run.Series(k, "ns/op") {
-			name := strings.TrimSuffix(k.Benchmark, suffix())
-			warmups[name] = append(warmups[name], len(s.Warmup))
-		}
-	}
+	warmups := warmupsOf(t, o.Raw)
 	assert.Equal(t, []int{3, 3, 3, 3}, warmups["BenchmarkHeap"], "the file's warmup, from the first process on")
 	require.NotEmpty(t, warmups["BenchmarkNew"])
 	assert.Equal(t, stopper.LearnedWarmupMax, warmups["BenchmarkNew"][0], "not in the file: learned, to the cap")
