@@ -8,6 +8,16 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// The simulated A/A comparisons of the layout tests: runs per cell at a
+// level alpha, with per-link offsets of sd layout (as measured on
+// fastjson's twitter leaf) beside noise per pair.
+const (
+	layoutRuns  = 4000
+	layoutAlpha = 0.01
+	layoutSD    = 0.023
+	pairNoise   = 0.05
+)
+
 // TestFreshLinksKeepTheLevel simulates A/A comparisons in which every
 // link of each version shifts its processes by a fixed offset (the code
 // layout, sd 2.3% as measured on fastjson's twitter leaf), beside 5% of
@@ -18,19 +28,13 @@ import (
 // shrinks past the spread of those links' own mean, and misses several
 // times as often: the comparison then judges the links, not the change.
 func TestFreshLinksKeepTheLevel(t *testing.T) {
-	const (
-		runs   = 4000
-		alpha  = 0.01
-		layout = 0.023
-		noise  = 0.05
-	)
 	rng := rand.New(rand.NewPCG(43, 2026))
 	misses := func(pairs, links int) float64 {
 		missed := 0
-		for range runs {
+		for range layoutRuns {
 			head, base := make([]float64, links), make([]float64, links)
 			for i := range links {
-				head[i], base[i] = layout*rng.NormFloat64(), layout*rng.NormFloat64()
+				head[i], base[i] = layoutSD*rng.NormFloat64(), layoutSD*rng.NormFloat64()
 			}
 			d := make([]float64, pairs)
 			for j := range d {
@@ -38,14 +42,14 @@ func TestFreshLinksKeepTheLevel(t *testing.T) {
 				if pairs > links {
 					h, b = rng.IntN(links), rng.IntN(links)
 				}
-				d[j] = head[h] - base[b] + noise*rng.NormFloat64()
+				d[j] = head[h] - base[b] + pairNoise*rng.NormFloat64()
 			}
 			lr := tInterval(d)
-			if h := lr.width(alpha); lr.mean-h > 0 || lr.mean+h < 0 {
+			if h := lr.width(layoutAlpha); lr.mean-h > 0 || lr.mean+h < 0 {
 				missed++
 			}
 		}
-		return float64(missed) / runs
+		return float64(missed) / layoutRuns
 	}
 	for _, pairs := range []int{5, 8, 40} {
 		rate := misses(pairs, pairs)
@@ -66,30 +70,24 @@ func TestFreshLinksKeepTheLevel(t *testing.T) {
 // the two layouts, the narrower the interval, as the layout's share of a
 // pair's spread cancels within it.
 func TestCommonLayoutsKeepTheLevel(t *testing.T) {
-	const (
-		runs   = 4000
-		alpha  = 0.01
-		layout = 0.023
-		noise  = 0.05
-	)
 	rng := rand.New(rand.NewPCG(44, 2026))
 	simulate := func(pairs int, rho float64) (miss, width float64) {
 		missed := 0
-		for range runs {
+		for range layoutRuns {
 			d := make([]float64, pairs)
 			for j := range d {
-				base := layout * rng.NormFloat64()
-				head := rho*base + math.Sqrt(1-rho*rho)*layout*rng.NormFloat64()
-				d[j] = head - base + noise*rng.NormFloat64()
+				base := layoutSD * rng.NormFloat64()
+				head := rho*base + math.Sqrt(1-rho*rho)*layoutSD*rng.NormFloat64()
+				d[j] = head - base + pairNoise*rng.NormFloat64()
 			}
 			lr := tInterval(d)
-			h := lr.width(alpha)
-			width += 2 * h / runs
+			h := lr.width(layoutAlpha)
+			width += 2 * h / layoutRuns
 			if lr.mean-h > 0 || lr.mean+h < 0 {
 				missed++
 			}
 		}
-		return float64(missed) / runs, width
+		return float64(missed) / layoutRuns, width
 	}
 	for _, pairs := range []int{5, 8, 40} {
 		_, apart := simulate(pairs, 0)
