@@ -2,11 +2,13 @@ package gate
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // simulatedRun is what one simulated gate over m benchmarks reported.
@@ -26,9 +28,12 @@ func simulateGate(rng *rand.Rand, m, shifted int, shift float64, nz noise, drift
 	plan := NewPlan(DefaultFirstLook, DefaultLastLook)
 	plan.Spending, plan.Confirm = DefaultSpending, confirm
 	opts := DefaultOptions()
-	opts.Paired, opts.Plan = true, plan
 	alpha := 1 - opts.Confidence
 	opts.confirmAlpha = ConfirmAlpha(m, alpha)
+	if confirm {
+		plan.ConfirmAlpha = opts.confirmAlpha
+	}
+	opts.Paired, opts.Plan = true, plan
 	last := plan.Looks[len(plan.Looks)-1]
 	var run simulatedRun
 	for i := range m {
@@ -55,7 +60,13 @@ func simulateGate(rng *rand.Rand, m, shifted int, shift float64, nz noise, drift
 		}
 		if confirm {
 			if k, dir := plan.discovered(d[:n], DefaultThreshold, alpha); dir == up || dir == down {
-				n = k + ConfirmPairs(k)
+				// Its fresh pairs, up to where the plan stops them:
+				// their early look when they agree, else all.
+				for n = k; n < k+ConfirmPairs(k) && n < len(d); n++ {
+					if st, _ := plan.confirming(d[:n], DefaultThreshold, alpha); st == PairSettled {
+						break
+					}
+				}
 			}
 		}
 		run.pairs += n
@@ -135,4 +146,72 @@ func TestConfirmationBoundsFalseAlarmsPerRun(t *testing.T) {
 		assert.GreaterOrEqual(t, found[1], found[0]*98/100, "+10%% still found, %v", nz)
 		assert.LessOrEqual(t, float64(pairs[1]), 1.15*float64(pairs[0]), "at most 15%% more pairs, %v", nz)
 	}
+
+	// A pull request that slows one function reaches few benchmarks,
+	// and slows some of them: there the changed benchmarks are most of
+	// the run, and what their confirmation costs is what the run costs.
+	for k, nz := range []noise{{0.045, 0.03, 0}, {0.10, 0.05, 0}} {
+		runs := scale(100)
+		var found, pairs [2]int
+		for j, confirm := range []bool{false, true} {
+			rng := rand.New(rand.NewPCG(uint64(4600+k), 46))
+			for range runs {
+				r := simulateGate(rng, 2, 1, 0.10, nz, 0, confirm)
+				found[j] += r.found
+				pairs[j] += r.pairs
+			}
+		}
+		t.Logf("+10%% on 1 of 2, %v: found %d → %d of %d runs, pairs %d → %d (%+.1f%%)",
+			nz, found[0], found[1], runs, pairs[0], pairs[1], 100*(float64(pairs[1])/float64(pairs[0])-1))
+		assert.GreaterOrEqual(t, found[1], found[0]*98/100, "+10%% still found, %v", nz)
+		assert.LessOrEqual(t, float64(pairs[1]), 1.15*float64(pairs[0]), "at most 15%% more pairs, %v", nz)
+	}
+}
+
+// A change found at 12 pairs whose fresh pairs show it at once stops at
+// the early look of 5 fresh pairs, and is confirmed on them; with no
+// in-run level it runs to 12 fresh pairs; where the looks alone keep the
+// run's bound, it stops when found, and nothing is measured again.
+func TestConfirmationStopsAtItsEarlyLook(t *testing.T) {
+	plan := NewPlan(DefaultFirstLook, DefaultLastLook)
+	plan.Spending, plan.Confirm = DefaultSpending, true
+	alpha := 0.01
+	d := make([]float64, 80)
+	for i := range d {
+		// +10% with a spread that the first looks cannot decide.
+		d[i] = math.Log(1.10) + 0.06*float64(i%5-2)
+	}
+	n, dir := plan.discovered(d, DefaultThreshold, alpha)
+	require.Equal(t, up, dir)
+	require.Greater(t, n, MinConfirmPairs)
+	for i := n; i < len(d); i++ {
+		// The fresh pairs show it plainly.
+		d[i] = math.Log(1.10) + 0.01*float64(i%3-1)
+	}
+
+	stops := func(p Plan) int {
+		for k := n; k <= len(d); k++ {
+			if st, _ := p.confirming(d[:k], DefaultThreshold, alpha); st == PairSettled {
+				return k - n
+			}
+		}
+		return -1
+	}
+	early := plan
+	early.ConfirmAlpha = ConfirmAlpha(100, alpha)
+	assert.Equal(t, MinConfirmPairs, stops(early), "shown on its first fresh pairs")
+	assert.Equal(t, ConfirmPairs(n), stops(plan), "no in-run level: all fresh pairs")
+	none := plan
+	none.ConfirmAlpha = ConfirmAlpha(5, alpha)
+	assert.Equal(t, 1.0, none.ConfirmAlpha)
+	assert.Equal(t, 0, stops(none), "five benchmarks keep the bound without it")
+	assert.Zero(t, none.ConfirmRoom())
+
+	c := Comparison{Method: MethodPaired, Better: -1, d: d[:n+MinConfirmPairs], Look: n}
+	assert.Equal(t, up, confirm(&c, up, ConfirmAlpha(100, alpha)))
+	require.NotNil(t, c.Confirmation)
+	assert.Equal(t, MinConfirmPairs, c.Confirmation.Pairs)
+	assert.InDelta(t, ConfirmAlpha(100, alpha)/2, c.Confirmation.Alpha, 1e-12, "the level split over two looks")
+	assert.Equal(t, 0.05, ConfirmAlpha(100, alpha))
+	assert.Equal(t, 0.5, ConfirmAlpha(10, alpha))
 }

@@ -40,6 +40,12 @@ type Plan struct {
 	// Confirm measures a change the looks find again on ConfirmPairs
 	// fresh pairs and counts it only when they agree (confirm.go).
 	Confirm bool
+	// ConfirmAlpha, when above zero, lets a confirmation stop at its
+	// early look (confirmLooks) once the fresh pairs already agree at
+	// this one-sided level spent over the confirmation's looks. It must
+	// be at most the level the comparison confirms at, ConfirmAlpha of
+	// the benchmarks judged: the run's benchmarks bound that number.
+	ConfirmAlpha float64
 }
 
 // PlanGrowth is the ratio between successive looks: looking after every

@@ -77,6 +77,11 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		}
 		plan.Spending = gate.DefaultSpending
 		plan.Confirm = o.Confirm
+		if plan.Confirm {
+			// The benchmarks of the run bound those the comparison
+			// will judge, and so its confirmation's level from below.
+			plan.ConfirmAlpha = gate.ConfirmAlpha(len(s.head.Benchmarks), 1-o.Compare.Confidence)
+		}
 		if room := plan.ConfirmRoom(); room > 0 {
 			// A change found at the last look takes fresh pairs past
 			// it; the plan stops every other pair there.
