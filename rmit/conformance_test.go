@@ -516,14 +516,15 @@ func testTimeout(t *testing.T, w way) {
 		f := r.Starter.(*fakebin.Binaries)
 		// The second slice of the head's first process past the middle
 		// of the run never ends.
-		hung := false
-		f.Hang = func(s fakebin.Slice) bool {
-			if hung || s.Dir != "head" || s.InProcess != 1 || s.Index < len(slicesOf(whole.own, wd0.head[0].Key()))/2 {
+		// The fake asks under its lock.
+		hung, middle := false, len(slicesOf(whole.own, wd0.head[0].Key()))/2
+		f.SetHang(func(s fakebin.Slice) bool {
+			if hung || s.Dir != "head" || s.InProcess != 1 || s.Index < middle {
 				return false
 			}
 			hung = true
 			return true
-		}
+		})
 	})
 	require.NoError(t, o.err)
 	require.NotEmpty(t, o.sum.Failed, "the hanging process failed")

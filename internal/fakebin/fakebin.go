@@ -104,7 +104,9 @@ type Binaries struct {
 	// siblings computed.
 	Fails, FailsAlone map[string]int
 	// Hang, if set, says which slices of an iteration never end: the
-	// process prints nothing more until it is killed.
+	// process prints nothing more until it is killed. It is called
+	// under the fake's lock; once processes may run, set it with
+	// SetHang.
 	Hang func(Slice) bool
 	// Setup is the wall time outside the timer each call of a
 	// benchmark's function takes before its timed run, by name; Loops
@@ -250,11 +252,13 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 	for _, group := range groups {
 		for i := range count {
 			for _, name := range group {
-				if !probe && f.Hang != nil {
+				if !probe {
+					// Under the lock: processes of a run, and of the
+					// runs before it, ask at once.
 					f.mu.Lock()
-					at := Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[dir+"|"+name], InProcess: inProcess[name], Siblings: !alone}
+					hang := f.Hang != nil && f.Hang(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[dir+"|"+name], InProcess: inProcess[name], Siblings: !alone})
 					f.mu.Unlock()
-					if f.Hang(at) {
+					if hang {
 						<-p.killed
 						return
 					}
@@ -320,6 +324,14 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 		}
 	}
 	p.send(line("PASS\n"))
+}
+
+// SetHang sets Hang while processes, of this run or of one cut before
+// it, may still be asking it.
+func (f *Binaries) SetHang(hang func(Slice) bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Hang = hang
 }
 
 // Starts returns how many processes of bin were started.
