@@ -192,7 +192,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.BoolVar(&opts.AllModules, "all-modules", false, "resolve the packages in every module at or below this directory (each go.mod, as go work use -r finds them), each as from its own directory, and measure them in one run; with a go.work, the pattern work does the same for its modules")
 	fs.BoolVar(&opts.Sequential, "sequential", true, fmt.Sprintf("with --baseline and a --stop criterion, stop each pair once its verdict is decided and run the undecided on (suite-run cap %d unless --suite-runs is set)", session.DefaultBaselineSuiteRuns))
 	fs.BoolVar(&opts.EarlyVerdict, "early-verdict", true, "deprecated name of --sequential")
-	fs.BoolVar(&opts.Confirm, "confirm", true, "with --sequential, measure every regression or improvement found again on fresh process pairs and count it only when they agree: at most 5% of runs without a change report any (docs/GATE.md)")
+	fs.BoolVar(&opts.Confirm, "confirm", true, "with --sequential, keep the runs without a change that report any regression or improvement to at most 5%, whatever the number of benchmarks: one found is measured again on fresh process pairs, where the run's benchmarks are more than the looks alone allow, and counts only when they agree (docs/GATE.md)")
 	_ = fs.MarkDeprecated("early-verdict", "use --sequential")
 	bindExplainFlags(fs, opts)
 	bindPairingFlags(fs, &opts.Pairing, "with --baseline, ")
