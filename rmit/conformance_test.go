@@ -552,9 +552,11 @@ func testTimeout(t *testing.T, w way) {
 func testAA(t *testing.T, w way) {
 	const confidence = 0.9
 	reps := map[int]int{5: 100, 8: 80, 40: 25}
-	if testing.Short() || len(w.cuts) > 0 {
+	if testing.Short() || len(w.cuts) > 0 || raceDetector {
 		// A resumed way's records are those of the way left alone
 		// (testResume): fewer runs tell whether resuming kept them.
+		// Under the race detector the runs look for races, which
+		// fewer show as well.
 		reps = map[int]int{5: 30, 8: 25, 40: 8}
 	}
 	for _, pairs := range []int{5, 8, 40} {
