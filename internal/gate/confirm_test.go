@@ -129,42 +129,34 @@ func TestConfirmationBoundsFalseAlarmsPerRun(t *testing.T) {
 	}
 	t.Logf("A/A\n%s", table.String())
 
-	for k, nz := range []noise{{0.02, 0.02, 0}, {0.045, 0.03, 0}} {
-		runs := scale(60)
-		var found [2]int
-		var pairs [2]int
-		for j, confirm := range []bool{false, true} {
-			rng := rand.New(rand.NewPCG(uint64(4500+k), 45))
-			for range runs {
-				r := simulateGate(rng, 10, 1, 0.10, nz, 0, confirm)
-				found[j] += r.found
-				pairs[j] += r.pairs
-			}
-		}
-		t.Logf("+10%% on 1 of 10, %v: found %d → %d of %d runs, pairs %d → %d (%+.1f%%)",
-			nz, found[0], found[1], runs, pairs[0], pairs[1], 100*(float64(pairs[1])/float64(pairs[0])-1))
-		assert.GreaterOrEqual(t, found[1], found[0]*98/100, "+10%% still found, %v", nz)
-		assert.LessOrEqual(t, float64(pairs[1]), 1.15*float64(pairs[0]), "at most 15%% more pairs, %v", nz)
-	}
-
-	// A pull request that slows one function reaches few benchmarks,
-	// and slows some of them: there the changed benchmarks are most of
-	// the run, and what their confirmation costs is what the run costs.
-	for k, nz := range []noise{{0.045, 0.03, 0}, {0.10, 0.05, 0}} {
-		runs := scale(100)
+	// A +10% change on one benchmark of 10, and on one of 2: a pull
+	// request that slows one function reaches few benchmarks and slows
+	// some of them, and there what their confirmation costs is what the
+	// run costs.
+	for _, c := range []struct {
+		m, runs int
+		nz      noise
+		seed    uint64
+		stream  uint64
+	}{
+		{10, scale(60), noise{0.02, 0.02, 0}, 4500, 45},
+		{10, scale(60), noise{0.045, 0.03, 0}, 4501, 45},
+		{2, scale(100), noise{0.045, 0.03, 0}, 4600, 46},
+		{2, scale(100), noise{0.10, 0.05, 0}, 4601, 46},
+	} {
 		var found, pairs [2]int
 		for j, confirm := range []bool{false, true} {
-			rng := rand.New(rand.NewPCG(uint64(4600+k), 46))
-			for range runs {
-				r := simulateGate(rng, 2, 1, 0.10, nz, 0, confirm)
+			rng := rand.New(rand.NewPCG(c.seed, c.stream))
+			for range c.runs {
+				r := simulateGate(rng, c.m, 1, 0.10, c.nz, 0, confirm)
 				found[j] += r.found
 				pairs[j] += r.pairs
 			}
 		}
-		t.Logf("+10%% on 1 of 2, %v: found %d → %d of %d runs, pairs %d → %d (%+.1f%%)",
-			nz, found[0], found[1], runs, pairs[0], pairs[1], 100*(float64(pairs[1])/float64(pairs[0])-1))
-		assert.GreaterOrEqual(t, found[1], found[0]*98/100, "+10%% still found, %v", nz)
-		assert.LessOrEqual(t, float64(pairs[1]), 1.15*float64(pairs[0]), "at most 15%% more pairs, %v", nz)
+		t.Logf("+10%% on 1 of %d, %v: found %d → %d of %d runs, pairs %d → %d (%+.1f%%)",
+			c.m, c.nz, found[0], found[1], c.runs, pairs[0], pairs[1], 100*(float64(pairs[1])/float64(pairs[0])-1))
+		assert.GreaterOrEqual(t, found[1], found[0]*98/100, "+10%% still found, 1 of %d, %v", c.m, c.nz)
+		assert.LessOrEqual(t, float64(pairs[1]), 1.15*float64(pairs[0]), "at most 15%% more pairs, 1 of %d, %v", c.m, c.nz)
 	}
 }
 
