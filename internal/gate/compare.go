@@ -960,7 +960,9 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 		case c.confirmNote != "":
 			c.Note = c.confirmNote
 		case lr.n < render.FewestProcesses:
-			unbounded(c, lr.n)
+			unbounded(c, lr.n, render.FewestProcesses)
+		case lr.halfWidth(level) > maxHalfWidth:
+			unbounded(c, lr.n, lr.need(level, opts.Threshold))
 		default:
 			inconclusive(c, lr, level, opts)
 		}
@@ -976,15 +978,26 @@ func verdict(c *Comparison, alpha float64, allowed bool, opts Options) bool {
 	return significant && allowed
 }
 
-// unbounded explains an undecided comparison that rests on fewer than
-// render.FewestProcesses units. With one degree of freedom the t interval
-// reaches 64 standard errors either side at 99%, and far more once the
-// level is corrected for many comparisons: its limits, and the change it
-// could detect, print as hundreds of digits that say only that two units
-// cannot tell. The comparison says so instead, as the run's summary does.
-func unbounded(c *Comparison, n int) {
+// maxHalfWidth is the widest half-width, in logs, an undecided interval is
+// printed with: beyond a factor of ten either way its limits say only that
+// the units cannot tell.
+const maxHalfWidth = 2.302585092994046 // ln 10
+
+// unbounded explains an undecided comparison whose units are too few to
+// bound the change: fewer than render.FewestProcesses, or so few for the
+// corrected level that the interval spans more than a factor of ten either
+// way. With one degree of freedom the t interval reaches 64 standard
+// errors either side at 99%, and with two, after a correction for many
+// comparisons, still hundreds: its limits, and the change it could detect,
+// print as dozens of digits. The comparison says so instead, as the run's
+// summary does, with the units that would bound it where that is within
+// reach.
+func unbounded(c *Comparison, n, need int) {
 	c.Ratio, c.Detectable, c.More, c.tooFew = nanInterval(c.Confidence), 0, 0, true
-	c.Note = fmt.Sprintf("too few %s to bound: %d; need ≥ %d", c.unitName(), n, render.FewestProcesses)
+	c.Note = fmt.Sprintf("too few %s to bound: %d", c.unitName(), n)
+	if need > n && need <= maxUnits {
+		c.Note += fmt.Sprintf("; need ≥ %d", need)
+	}
 }
 
 // inconclusive explains an interval that straddles the threshold: the

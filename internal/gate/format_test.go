@@ -113,4 +113,14 @@ func TestTwoPairsNotBounded(t *testing.T) {
 	require.Equal(t, 3, c.Units)
 	assert.False(t, math.IsNaN(c.Ratio.Hi))
 	assert.NotContains(t, c.Note, "to bound")
+
+	// At a level corrected for many comparisons, three spread pairs give
+	// limits of dozens of digits: still too few to bound.
+	o.Confidence = 1 - 1e-7
+	res, err = Runs(old, head, o)
+	require.NoError(t, err)
+	c = res.Comparisons[0]
+	require.Equal(t, Inconclusive, c.Verdict)
+	assert.True(t, math.IsNaN(c.Ratio.Hi), "no interval: %+v", c.Ratio)
+	assert.Regexp(t, `^too few process pairs to bound: 3; need ≥ \d+$`, c.Note)
 }
