@@ -19,6 +19,44 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
+// A runPlan is what a run goes by, decided before anything is prepared.
+type runPlan struct {
+	// opts are the run's options with the seed and the raw file
+	// resolved.
+	opts Options
+	// past holds the records of the run resumed, and resume what it
+	// measured; nil for a fresh run.
+	past   *record.Run
+	resume *rmit.Resume
+}
+
+// plan decides the resume and raw-file rule and the seed, reading the run
+// to resume, so that a bad input fails at once rather than after
+// building: a resumed run appends to its own raw file with its own seed,
+// and a fresh one without --seed draws one.
+func plan(o Options, log io.Writer) (runPlan, error) {
+	if o.Resume != "" {
+		if o.Raw != "" && o.Raw != o.Resume {
+			return runPlan{}, usage.ValueErrorf("raw", o.Raw, "a resumed run appends to %s", o.Resume)
+		}
+		o.Raw = o.Resume
+	}
+	past, err := readResume(&o, log)
+	if err != nil {
+		return runPlan{}, err
+	}
+	p := runPlan{past: past}
+	switch {
+	case past != nil:
+		p.resume = rmit.NewResume(past)
+		o.Seed = past.Header.Seed
+	case !o.SeedSet:
+		o.Seed = RandomSeed()
+	}
+	p.opts = o
+	return p, nil
+}
+
 // basePolicy returns the stopping policy the options ask for, before
 // configurations and pairing wrap it.
 func basePolicy(o *Options) (rmit.Policy, error) {

@@ -70,9 +70,14 @@ type assembly struct {
 // The error is an *Error when the run could not start or measure, and
 // any other error when writing its records failed.
 func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, error) {
-	r := newRun(&opts, outs, env)
+	planned, err := plan(opts, logOf(outs))
+	if err != nil {
+		return nil, err
+	}
+	r := newRun(&planned.opts, outs, env)
+	r.past, r.resume = planned.past, planned.resume
 	defer r.cleanup()
-	if err := r.plan(); err != nil {
+	if err := r.open(); err != nil {
 		return nil, err
 	}
 	var tmp, groups string
@@ -155,10 +160,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 }
 
 func newRun(o *Options, outs Outputs, env Env) *run {
-	r := &run{opts: o, outs: outs, env: env, log: outs.Log, now: env.Clock, cleanups: env.Cleanups}
-	if r.log == nil {
-		r.log = io.Discard
-	}
+	r := &run{opts: o, outs: outs, env: env, log: logOf(outs), now: env.Clock, cleanups: env.Cleanups}
 	if r.now == nil {
 		r.now = time.Now
 	}
@@ -184,28 +186,20 @@ func (r *run) cleanup() {
 	}
 }
 
-// plan reads what the run needs before preparing anything: the run it
-// resumes, the seed, the configuration file and the raw file, so that a
-// bad input fails at once rather than after building.
-func (r *run) plan() error {
+// logOf returns where outs log to.
+func logOf(outs Outputs) io.Writer {
+	if outs.Log == nil {
+		return io.Discard
+	}
+	return outs.Log
+}
+
+// open checks what the run needs from outside before preparing anything:
+// a way to check out the baseline, the configuration file and the raw
+// file.
+func (r *run) open() error {
 	o := r.opts
-	if o.Resume != "" {
-		if o.Raw != "" && o.Raw != o.Resume {
-			return usage.ValueErrorf("raw", o.Raw, "a resumed run appends to %s", o.Resume)
-		}
-		o.Raw = o.Resume
-	}
-	past, err := readResume(o, r.log)
-	if err != nil {
-		return err
-	}
-	switch {
-	case past != nil:
-		r.past, r.resume = past, rmit.NewResume(past)
-		o.Seed = past.Header.Seed
-	case !o.SeedSet:
-		o.Seed = RandomSeed()
-	}
+	var err error
 	if o.Baseline != "" && r.env.Checkout == nil {
 		if err := worktree.Available(); err != nil {
 			return usage.Errorf("baseline", "%w", err)
@@ -219,7 +213,7 @@ func (r *run) plan() error {
 	if o.Raw == "" {
 		return nil
 	}
-	if past != nil {
+	if r.past != nil {
 		r.raw, err = appendRaw(o.Raw)
 	} else {
 		r.raw, err = createRaw(o.Raw, o.Force)
