@@ -1,9 +1,11 @@
 package session
 
 import (
-	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"slices"
 	"sync"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
 // Cleanups are what must be undone even when a second interrupt aborts
@@ -42,6 +44,22 @@ func (c *Cleanups) Create(create func() (undo func(), err error)) (run func(), e
 		return nil, err
 	}
 	return c.add(undo), nil
+}
+
+// CreateFile starts writing path in place of the old file
+// (atomicfile.Create), with its abandonment registered in the same step,
+// so that an abort at any moment leaves no temporary file behind.
+func (c *Cleanups) CreateFile(path string) (*atomicfile.File, error) {
+	var f *atomicfile.File
+	_, err := c.Create(func() (func(), error) {
+		var err error
+		f, err = atomicfile.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		return f.Abandon, nil
+	})
+	return f, err
 }
 
 // add is Add with c.mu held.

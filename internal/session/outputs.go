@@ -54,10 +54,10 @@ func (r *resultsFile) wrap(err error) error {
 	return fmt.Errorf("writing %s: %w", r.name, err)
 }
 
-// openResults opens path, or stdout for "" and "-", and registers the
-// abandonment of an unfinished file with cleanups. An error is a usage
-// error of flag.
-func openResults(flag, path string, stdout io.Writer, cleanups *Cleanups) (*resultsFile, error) {
+// OpenResults opens path as an Output of a run, or stdout for "" and "-",
+// and registers the abandonment of an unfinished file with cleanups. An
+// error is a usage error of flag, the option that named path.
+func OpenResults(flag, path string, stdout io.Writer, cleanups *Cleanups) (Output, error) {
 	if path == "" || path == "-" {
 		return &resultsFile{Writer: io.Discard, stdout: stdout, name: "results to stdout"}, nil
 	}
@@ -66,7 +66,7 @@ func openResults(flag, path string, stdout io.Writer, cleanups *Cleanups) (*resu
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, usage.Errorf(flag, "%s is a directory", path)
 	}
-	f, err := createAbandoned(path, cleanups)
+	f, err := cleanups.CreateFile(path)
 	if err != nil {
 		return nil, usage.Errorf(flag, "%w", err)
 	}
@@ -97,7 +97,7 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 		}
 		return r.failed
 	}
-	sorted, err := createAbandoned(r.file.Path(), r.cleanups)
+	sorted, err := r.cleanups.CreateFile(r.file.Path())
 	if err == nil {
 		defer sorted.Abandon()
 		if err = benchout.WriteInOrder(sorted, run, order); err == nil {
@@ -115,22 +115,6 @@ func (r *resultsFile) Commit(run *record.Run, order []record.Key) error {
 		return r.wrap(err)
 	}
 	return nil
-}
-
-// createAbandoned starts writing path in place of the old file, with its
-// abandonment registered in cleanups in the same step, so that an abort
-// at any moment leaves no temporary file behind.
-func createAbandoned(path string, cleanups *Cleanups) (*atomicfile.File, error) {
-	var f *atomicfile.File
-	_, err := cleanups.Create(func() (func(), error) {
-		var err error
-		f, err = atomicfile.Create(path)
-		if err != nil {
-			return nil, err
-		}
-		return f.Abandon, nil
-	})
-	return f, err
 }
 
 // verdictsFile is where the comparison goes in the verdicts schema
@@ -156,7 +140,7 @@ func openVerdicts(flag, path string, stdout io.Writer, cleanups *Cleanups) (*ver
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, usage.Errorf(flag, "%s is a directory", path)
 	}
-	f, err := createAbandoned(path, cleanups)
+	f, err := cleanups.CreateFile(path)
 	if err != nil {
 		return nil, usage.Errorf(flag, "%w", err)
 	}

@@ -32,7 +32,7 @@ func TestVerdictsFileRefusedBeforeTheRun(t *testing.T) {
 	dir := t.TempDir()
 	_, err := openVerdicts("json", dir, nil, &Cleanups{})
 	assert.EqualError(t, err, "--json: "+dir+" is a directory")
-	_, err = openResults("out", filepath.Join(dir, "none", "out.txt"), nil, &Cleanups{})
+	_, err = OpenResults("out", filepath.Join(dir, "none", "out.txt"), nil, &Cleanups{})
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "--out: ")
 }

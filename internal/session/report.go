@@ -82,13 +82,13 @@ func RunAndReport(ctx context.Context, opts Options, files Files, env Env) (*Res
 // and the verdicts file.
 func (f *Files) open(baseline bool, cleanups *Cleanups) (Outputs, *verdictsFile, error) {
 	outs := Outputs{Log: f.Log}
-	out, err := openResults("out", f.Out, f.Stdout, cleanups)
+	out, err := OpenResults("out", f.Out, f.Stdout, cleanups)
 	if err != nil {
 		return outs, nil, err
 	}
 	outs.Results = out
 	if baseline {
-		base, err := openResults("baseline-out", f.BaselineOut, io.Discard, cleanups)
+		base, err := OpenResults("baseline-out", f.BaselineOut, io.Discard, cleanups)
 		if err != nil {
 			return outs, nil, err
 		}
@@ -101,7 +101,7 @@ func (f *Files) open(baseline bool, cleanups *Cleanups) (Outputs, *verdictsFile,
 // verdictsJSON returns what the verdicts JSON of the run says beyond its
 // comparison.
 func (r *Result) verdictsJSON() gate.JSONOptions {
-	return gate.JSONOptions{FailOn: r.opts.FailOn, Partial: r.Interrupted(), Explanation: func(pkg, bench, unit string) any {
+	return gate.JSONOptions{FailOn: r.Options.FailOn, Partial: r.Interrupted(), Explanation: func(pkg, bench, unit string) any {
 		// A nil *Explained in an interface is not nil: none is
 		// returned as nil itself.
 		if e := r.Explanation(pkg, bench, unit); e != nil {

@@ -106,8 +106,8 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, opts: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(p.unaffected),
-		Head: obs.head, NonFinite: obs.odd.list(), order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(p.unaffected),
+		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {
 			if obs.done[b] > r.opts.ExtendPast*max(1, b.Config.Iterations) {

@@ -717,6 +717,6 @@ func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 	assert.InDelta(t, 4.5e5, got[0].HighNs, 1)
 
 	var text strings.Builder
-	(&Result{Summary: &rmit.Summary{}, opts: &Options{}, Head: run, Amortized: got}).WriteSummary(&text)
+	(&Result{Summary: &rmit.Summary{}, Options: &Options{}, Head: run, Amortized: got}).WriteSummary(&text)
 	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its time per op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
 }

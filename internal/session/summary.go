@@ -61,10 +61,13 @@ type Result struct {
 	// Options.ExtendPast suite runs.
 	PastCap int
 
-	opts *Options
-	// order holds the benchmarks of Head in source order, for the table
-	// of results.
-	order []record.Key
+	// Options are the options the run went by: those given, with the
+	// seed and, for a resumed run, the raw file resolved.
+	Options *Options
+	// Order lists the benchmarks of Head in the order they were found in
+	// the source, which the results files and the table of results keep.
+	Order []record.Key
+
 	// minimumBudget estimates, before the run, the budget that gives
 	// every benchmark render.FewestProcesses processes, preparation
 	// included; prepTime is the preparation.
@@ -96,10 +99,23 @@ func (r *Result) FailedText() string {
 // Interrupted reports whether the run was stopped before its end.
 func (r *Result) Interrupted() bool { return r.Summary.Interrupted }
 
+// NeededBudget estimates the budget that gives every benchmark
+// render.FewestProcesses processes: from the time its iterations took in
+// this run, which counts the processes' start and calibration that the
+// estimate made before the run, from slice times alone, leaves out.
+func (r *Result) NeededBudget() time.Duration {
+	need := r.minimumBudget
+	if sum := r.Summary; sum.Iterations > 0 {
+		per := (sum.Wall() - r.prepTime) / time.Duration(sum.Iterations)
+		need = max(need, r.prepTime+per*time.Duration(sum.Benchmarks*render.FewestProcesses))
+	}
+	return need
+}
+
 // WriteSummary writes the end-of-run summary to w. Its first line is the
 // run's one final line: what was measured and in how long.
 func (r *Result) WriteSummary(w io.Writer) {
-	sum, o := r.Summary, r.opts
+	sum, o := r.Summary, r.Options
 	wall := sum.Wall()
 	state := "done"
 	switch {

@@ -84,7 +84,7 @@ func (r *Result) resultRows() []*resultRow {
 		}
 	}
 	var rows []*resultRow
-	for _, k := range r.order {
+	for _, k := range r.Order {
 		row := &resultRow{pkg: k.Package, name: k.Benchmark, mean: math.NaN(), precision: policy.Precision{Width: math.NaN()}}
 		if m, ok := means[k]; ok {
 			row.mean, row.unit = m.mean, m.unit
@@ -353,8 +353,8 @@ func (r *Result) counts(rows []*resultRow) string {
 
 // whereAll names the files that hold every benchmark of a large suite.
 func (r *Result) whereAll() string {
-	if r.opts.Raw != "" {
-		return " and in --raw " + r.opts.Raw
+	if r.Options.Raw != "" {
+		return " and in --raw " + r.Options.Raw
 	}
 	return ""
 }
@@ -374,27 +374,14 @@ func (r *Result) writeTooFew(w io.Writer, rows []*resultRow) {
 	what := fmt.Sprintf("  %s ran fewer than %d processes, too few to tell how precise %s",
 		plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
 	switch {
-	case r.opts.Budget > 0 && r.neededBudget() > r.opts.Budget:
-		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.neededBudget()), render.FewestProcesses)
-	case r.opts.Budget > 0:
+	case r.Options.Budget > 0 && r.NeededBudget() > r.Options.Budget:
+		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.NeededBudget()), render.FewestProcesses)
+	case r.Options.Budget > 0:
 		what += ": a longer --budget gives them more"
 	default:
 		what += fmt.Sprintf(": --suite-runs × --iterations of at least %d gives them enough", render.FewestProcesses)
 	}
 	fmt.Fprintln(w, what)
-}
-
-// neededBudget estimates the budget that gives every benchmark
-// render.FewestProcesses processes: from the time its iterations took in
-// this run, which counts the processes' start and calibration that the
-// estimate made before the run, from slice times alone, leaves out.
-func (r *Result) neededBudget() time.Duration {
-	need := r.minimumBudget
-	if sum := r.Summary; sum.Iterations > 0 {
-		per := (sum.Wall() - r.prepTime) / time.Duration(sum.Iterations)
-		need = max(need, r.prepTime+per*time.Duration(sum.Benchmarks*render.FewestProcesses))
-	}
-	return need
 }
 
 // roundUp rounds d up as a budget is given: to a whole minute, or below
