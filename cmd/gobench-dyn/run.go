@@ -14,6 +14,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/history"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/runreport"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -290,7 +291,7 @@ func runRun(opts *RunOptions) error {
 		return listImpact(opts)
 	}
 	return opts.interruptible(func(ctx context.Context, env session.Env) error {
-		res, err := session.RunAndReport(ctx, opts.session, opts.files(), env)
+		res, err := runreport.RunAndReport(ctx, opts.session, opts.files(), env)
 		return runExit(opts, res, err)
 	})
 }
@@ -311,8 +312,8 @@ func (opts *RunOptions) interruptible(do func(context.Context, session.Env) erro
 }
 
 // files returns the outputs the flags name, and run --history's store.
-func (opts *RunOptions) files() session.Files {
-	return session.Files{
+func (opts *RunOptions) files() runreport.Files {
+	return runreport.Files{
 		Out: opts.Out, BaselineOut: opts.BaselineOut, JSON: opts.JSON, Stdout: opts.IO.Out, Log: opts.IO.ErrOut,
 		History: func(ctx context.Context) (func(*record.Run, io.Writer) error, error) {
 			if opts.History == "" {

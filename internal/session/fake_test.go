@@ -3,12 +3,19 @@ package session
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
+
+// WriteSummary writes the end-of-run summary of res as the run command
+// does. It is runreport.WriteSummary, which this package's tests cannot
+// import, as runreport imports session: the external test package sets
+// it (summary_test.go).
+var WriteSummary func(w io.Writer, res *Result)
 
 // suffix is the GOMAXPROCS suffix go test appends to names.
 func suffix() string {

@@ -78,7 +78,7 @@ func TestResultsWriteFailureStopsTheRun(t *testing.T) {
 	assert.Less(t, res.Summary.Slices, 2*3*4, "measuring stopped")
 	assert.Less(t, out.writes, 10, "no write after the failure but the partial note")
 	var text bytes.Buffer
-	res.WriteSummary(&text)
+	WriteSummary(&text, res)
 	assert.Contains(t, text.String(), "gobench-dyn: stopped:")
 	assert.Contains(t, text.String(), "STOPPED: an output failed; the results are partial; --resume "+o.Raw)
 

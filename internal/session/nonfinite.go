@@ -1,12 +1,9 @@
 package session
 
 import (
-	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -68,17 +65,4 @@ func (n *nonFinites) list() []NonFinite {
 		out[i].Of = n.slices[nf.Key]
 	}
 	return out
-}
-
-// writeNonFinite names in the summary the units that reported NaN or an
-// infinity.
-func writeNonFinite(w io.Writer, nfs []NonFinite) {
-	for _, nf := range nfs {
-		name := nf.Key.Bench.String()
-		if nf.Key.Version != record.VersionHead {
-			name += " (" + nf.Key.Version + ")"
-		}
-		fmt.Fprintf(w, "  NOT A NUMBER %s reported %s %s in %d of %d measurement slices: recorded as is, with no mean or interval\n",
-			name, strings.Join(nf.Values, ", "), nf.Unit, nf.Slices, nf.Of)
-	}
 }

@@ -1,38 +1,18 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
-// --json - writes the verdicts, and nothing else, to stdout.
-func TestVerdictsToStdout(t *testing.T) {
-	var out bytes.Buffer
-	v, err := openVerdicts("json", "-", &out, &Cleanups{})
-	require.NoError(t, err)
-	res, err := gate.Runs(&record.Run{}, &record.Run{}, gate.DefaultOptions())
-	require.NoError(t, err)
-	require.NoError(t, v.write("json", res, gate.JSONOptions{Partial: true}))
-	assert.True(t, json.Valid(out.Bytes()), out.String())
-	assert.Contains(t, out.String(), `"partial": true`)
-}
-
-// A verdicts file that cannot be written is refused before the run, in
+// A results file that cannot be written is refused before the run, in
 // the words of its flag.
-func TestVerdictsFileRefusedBeforeTheRun(t *testing.T) {
+func TestResultsFileRefusedBeforeTheRun(t *testing.T) {
 	dir := t.TempDir()
-	_, err := openVerdicts("json", dir, nil, &Cleanups{})
-	assert.EqualError(t, err, "--json: "+dir+" is a directory")
-	_, err = OpenResults("out", filepath.Join(dir, "none", "out.txt"), nil, &Cleanups{})
+	_, err := OpenResults("out", filepath.Join(dir, "none", "out.txt"), nil, &Cleanups{})
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "--out: ")
 }

@@ -114,6 +114,6 @@ func TestResumedRunEfficiencyIsItsOwn(t *testing.T) {
 	assert.LessOrEqual(t, sum.Efficiency(), 1.0)
 	assert.LessOrEqual(t, sum.InSlices, sum.Wall())
 	var text strings.Builder
-	got.res.WriteSummary(&text)
+	WriteSummary(&text, got.res)
 	assert.NotRegexp(t, `setup included, (1\d\d|[2-9]\d\d)% of wall`, text.String())
 }

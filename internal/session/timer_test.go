@@ -76,7 +76,7 @@ func TestSlicesOutlastTheirSetup(t *testing.T) {
 			assert.Less(t, sum.InTimer, sum.InSlices, "setup is inside slices, not inside the timer")
 
 			var text bytes.Buffer
-			got.res.WriteSummary(&text)
+			WriteSummary(&text, got.res)
 			assert.Regexp(t, `time inside the timer \d+% of the measuring phase \(\S+ of \S+\); inside slices, setup included, \d+% of wall`, text.String())
 		})
 	}

@@ -1,4 +1,4 @@
-package session
+package runreport
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -29,15 +30,15 @@ type Files struct {
 	History func(ctx context.Context) (add func(run *record.Run, log io.Writer) error, err error)
 }
 
-// RunAndReport runs the session of opts as Run does, with the outputs of
-// files, then adds the run to the history, and writes the summary, the
-// comparison with its explanations, and the verdicts. The result is that
-// of Run; the error is Run's or else the first of the steps after it, each
-// of which is taken even when one before failed, so that a failed write
-// hides nothing that was measured.
-func RunAndReport(ctx context.Context, opts Options, files Files, env Env) (*Result, error) {
+// RunAndReport runs the session of opts as session.Run does, with the
+// outputs of files, then adds the run to the history, and writes the
+// summary, the comparison with its explanations, and the verdicts. The
+// result is that of session.Run; the error is its or else the first of
+// the steps after it, each of which is taken even when one before failed,
+// so that a failed write hides nothing that was measured.
+func RunAndReport(ctx context.Context, opts session.Options, files Files, env session.Env) (*session.Result, error) {
 	if env.Cleanups == nil {
-		env.Cleanups = &Cleanups{}
+		env.Cleanups = &session.Cleanups{}
 		defer env.Cleanups.Run()
 	}
 	outs, verdicts, err := files.open(opts.Baseline != "", env.Cleanups)
@@ -50,14 +51,14 @@ func RunAndReport(ctx context.Context, opts Options, files Files, env Env) (*Res
 			return nil, err
 		}
 	}
-	res, err := Run(ctx, opts, outs, env)
+	res, err := session.Run(ctx, opts, outs, env)
 	if err == nil && res != nil && !res.Interrupted() && addHistory != nil {
 		err = addHistory(res.Head, files.Log)
 	}
 	if res == nil {
 		return res, err
 	}
-	res.WriteSummary(files.Log)
+	WriteSummary(files.Log, res)
 	if res.Comparison == nil {
 		return res, err
 	}
@@ -71,24 +72,24 @@ func RunAndReport(ctx context.Context, opts Options, files Files, env Env) (*Res
 		}
 	}
 	keep(res.Comparison.WriteText(files.Log))
-	keep(res.WriteExplanations(files.Log))
+	keep(WriteExplanations(files.Log, res))
 	if verdicts != nil {
-		keep(verdicts.write("json", res.Comparison, res.verdictsJSON()))
+		keep(verdicts.write("json", res.Comparison, verdictsJSON(res)))
 	}
 	return res, err
 }
 
 // open opens the results files, the baseline's only for a baseline run,
 // and the verdicts file.
-func (f *Files) open(baseline bool, cleanups *Cleanups) (Outputs, *verdictsFile, error) {
-	outs := Outputs{Log: f.Log}
-	out, err := OpenResults("out", f.Out, f.Stdout, cleanups)
+func (f *Files) open(baseline bool, cleanups *session.Cleanups) (session.Outputs, *verdictsFile, error) {
+	outs := session.Outputs{Log: f.Log}
+	out, err := session.OpenResults("out", f.Out, f.Stdout, cleanups)
 	if err != nil {
 		return outs, nil, err
 	}
 	outs.Results = out
 	if baseline {
-		base, err := OpenResults("baseline-out", f.BaselineOut, io.Discard, cleanups)
+		base, err := session.OpenResults("baseline-out", f.BaselineOut, io.Discard, cleanups)
 		if err != nil {
 			return outs, nil, err
 		}
@@ -98,9 +99,9 @@ func (f *Files) open(baseline bool, cleanups *Cleanups) (Outputs, *verdictsFile,
 	return outs, verdicts, err
 }
 
-// verdictsJSON returns what the verdicts JSON of the run says beyond its
-// comparison.
-func (r *Result) verdictsJSON() gate.JSONOptions {
+// verdictsJSON returns what the verdicts JSON of the run r says beyond
+// its comparison.
+func verdictsJSON(r *session.Result) gate.JSONOptions {
 	return gate.JSONOptions{FailOn: r.Options.FailOn, Partial: r.Interrupted(), Explanation: func(pkg, bench, unit string) any {
 		// A nil *Explained in an interface is not nil: none is
 		// returned as nil itself.

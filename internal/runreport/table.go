@@ -1,4 +1,4 @@
-package session
+package runreport
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
@@ -62,7 +63,7 @@ func (r *resultRow) tooFew() bool { return r.processes < render.FewestProcesses 
 
 // resultRows returns a row per benchmark of the code under test, in the
 // order they were found in the source.
-func (r *Result) resultRows() []*resultRow {
+func resultRows(r *session.Result) []*resultRow {
 	sum := r.Summary
 	means := processMeans(r.Head)
 	prec := map[record.Key]rmit.BenchPrecision{}
@@ -243,8 +244,8 @@ func worse(a, b *resultRow) int {
 // A suite of more than tableRows benchmarks gets its counts and the
 // worstRows worst cases instead; the results files, the raw records and
 // gobench-dyn report hold every benchmark.
-func (r *Result) writeTable(w io.Writer) {
-	rows := r.resultRows()
+func writeTable(w io.Writer, r *session.Result) {
+	rows := resultRows(r)
 	if len(rows) == 0 {
 		return
 	}
@@ -271,10 +272,10 @@ func (r *Result) writeTable(w io.Writer) {
 			break
 		}
 	}
-	fmt.Fprintf(w, "\n  %s\n", r.counts(rows))
-	r.writeTooFew(w, rows)
+	fmt.Fprintf(w, "\n  %s\n", counts(rows))
+	writeTooFew(w, r, rows)
 	if len(shown) < len(rows) {
-		fmt.Fprintf(w, "  the %d worst, ties in source order (every benchmark is in the results%s):\n", len(shown), r.whereAll())
+		fmt.Fprintf(w, "  the %d worst, ties in source order (every benchmark is in the results%s):\n", len(shown), whereAll(r))
 	}
 	if len(shown) > 0 {
 		writeAligned(w, shown, "±"+render.Confidence(conf))
@@ -327,7 +328,7 @@ func writeAligned(w io.Writer, rows []*resultRow, pmHeader string) {
 }
 
 // counts says how many benchmarks ended in each status, and the target.
-func (r *Result) counts(rows []*resultRow) string {
+func counts(rows []*resultRow) string {
 	n := map[string]int{}
 	for _, row := range rows {
 		n[row.status]++
@@ -341,7 +342,7 @@ func (r *Result) counts(rows []*resultRow) string {
 	for i, s := range statuses {
 		parts[i] = fmt.Sprintf("%d %s", n[s], s)
 	}
-	out := fmt.Sprintf("%s: %s", plural(len(rows), "benchmark"), strings.Join(parts, ", "))
+	out := fmt.Sprintf("%s: %s", render.Plural(len(rows), "benchmark"), strings.Join(parts, ", "))
 	for _, row := range rows {
 		if row.precision.Known() && row.precision.Target > 0 {
 			out += fmt.Sprintf(" (target %s, %s interval of each mean over its processes)", render.Precision(row.precision.Target, 0, 0), render.Confidence(row.precision.Confidence))
@@ -352,7 +353,7 @@ func (r *Result) counts(rows []*resultRow) string {
 }
 
 // whereAll names the files that hold every benchmark of a large suite.
-func (r *Result) whereAll() string {
+func whereAll(r *session.Result) string {
 	if r.Options.Raw != "" {
 		return " and in --raw " + r.Options.Raw
 	}
@@ -361,7 +362,7 @@ func (r *Result) whereAll() string {
 
 // writeTooFew says what to do about the benchmarks whose processes were
 // too few to tell how precise their means are.
-func (r *Result) writeTooFew(w io.Writer, rows []*resultRow) {
+func writeTooFew(w io.Writer, r *session.Result, rows []*resultRow) {
 	few := 0
 	for _, row := range rows {
 		if row.processes > 0 && row.tooFew() && row.status != statusFailed {
@@ -372,7 +373,7 @@ func (r *Result) writeTooFew(w io.Writer, rows []*resultRow) {
 		return
 	}
 	what := fmt.Sprintf("  %s ran fewer than %d processes, too few to tell how precise %s",
-		plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
+		render.Plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
 	switch {
 	case r.Options.Budget > 0 && r.NeededBudget() > r.Options.Budget:
 		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.NeededBudget()), render.FewestProcesses)
@@ -392,9 +393,6 @@ func roundUp(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dm", int((d+time.Minute-1)/time.Minute))
 }
-
-// plural writes n and noun, with an s unless n is 1.
-func plural(n int, noun string) string { return render.Plural(n, noun) }
 
 func pick(one bool, a, b string) string {
 	if one {

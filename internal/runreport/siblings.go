@@ -1,10 +1,11 @@
-package session
+package runreport
 
 import (
 	"fmt"
 	"io"
 	"slices"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -25,7 +26,7 @@ func writeTogether(w io.Writer, fams []*rmit.Family) {
 		if f.Why != "" {
 			why = " (" + f.Why + ")"
 		}
-		fmt.Fprintf(w, "  %s: %s, %s%s\n", name, plural(len(f.Members), "benchmark"), rmit.FamilyNote, why)
+		fmt.Fprintf(w, "  %s: %s, %s%s\n", name, render.Plural(len(f.Members), "benchmark"), rmit.FamilyNote, why)
 	}
 	if len(told) > listed {
 		fmt.Fprintf(w, "  %d more families %s\n", len(told)-listed, rmit.FamilyNote)

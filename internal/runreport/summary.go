@@ -1,0 +1,148 @@
+package runreport
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// WriteSummary writes the end-of-run summary of r to w, ending with the
+// table of results. Its first line is the run's one final line: what was
+// measured and in how long.
+func WriteSummary(w io.Writer, r *session.Result) {
+	sum, o := r.Summary, r.Options
+	wall := sum.Wall()
+	state := "done"
+	switch {
+	case r.Stopped != nil:
+		state = "stopped"
+	case sum.Interrupted:
+		state = "interrupted"
+	}
+	fmt.Fprintf(w, "\ngobench-dyn: %s: %s, %s, %s (%d warmup) in %s\n",
+		state, render.Plural(sum.Benchmarks, "benchmark"), render.Plural(sum.Iterations, "iteration"), render.Plural(sum.Slices, "measurement slice"), sum.Warmup, render.Duration(wall))
+	// Time inside a slice holds the setup each call of the benchmark
+	// pays, so only the time inside the timer says what measuring got.
+	fmt.Fprintf(w, "  time inside the timer %.0f%% of the measuring phase (%s of %s); inside slices, setup included, %.0f%% of wall; harness CPU %s (%.1f%% of wall)\n",
+		100*sum.TimerShare(), render.Duration(sum.InTimer), render.Duration(sum.Measuring()),
+		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if r.GoTest > 0 && sum.Iterations > 0 {
+		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp from the calibration, without setup): %.2f×\n",
+			render.Plural(sum.Iterations, "process"), render.Duration(wall/time.Duration(sum.Iterations)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))
+	}
+	if r.Unaffected > 0 {
+		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code and %s no file that differs from --baseline %s\n",
+			render.Plural(r.Unaffected, "benchmark"), pick(r.Unaffected == 1, "it executes", "they execute"), pick(r.Unaffected == 1, "reads", "read"), o.Baseline)
+	}
+	if o.Stop.Criterion != stopper.None {
+		fmt.Fprintf(w, "  --stop %s: %s stable early, %d ran to the cap before the criterion held; criteria took %s (%.2f%% of wall)\n",
+			o.Stop.Criterion, render.Plural(sum.Stopped-sum.OutOfReach-sum.Settled-sum.NoVerdict-sum.AtCap, "benchmark"), sum.CapHit, render.Duration(sum.Criterion), 100*float64(sum.Criterion)/float64(max(wall, 1)))
+		if sum.OutOfReach > 0 {
+			fmt.Fprintf(w, "  out of reach: %d stopped early, predicted to need over %d times the processes of the cap for the target\n", sum.OutOfReach, stopper.OutOfReach)
+		}
+		if sum.Settled > 0 {
+			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline once their verdict was decided\n", render.Plural(sum.Settled, "benchmark"))
+		}
+		if sum.NoVerdict > 0 {
+			fmt.Fprintf(w, "  --sequential: %s stopped with their baseline, inconclusive: a verdict within the cap was predicted at under %g%% chance\n", render.Plural(sum.NoVerdict, "benchmark"), 100*gate.OutOfReach)
+		}
+		if o.ExtendPast > 0 && r.PastCap+sum.AtCap > 0 {
+			fmt.Fprintf(w, "  --budget: %s ran past %d process pairs, up to %d, because their interval excluded zero: the change was shown, not yet its size against ±%.3g%%; %d stopped undecided at %d\n",
+				render.Plural(r.PastCap, "pair"), o.ExtendPast, o.SuiteRuns, 100*o.Compare.Threshold, sum.AtCap/2, o.ExtendPast)
+		}
+		if !sum.Interrupted && len(sum.BudgetCut) == 0 {
+			// A partial run never reached the cap it would be measured
+			// against: it saved nothing, it stopped. So with a budget
+			// that cut benchmarks short.
+			fmt.Fprintf(w, "  time %s against about %s for the cap configuration (%.0f%% saved)\n",
+				render.Duration(wall), render.Duration(sum.CapEstimate), 100*(1-float64(wall)/float64(max(sum.CapEstimate, 1))))
+		}
+	}
+	if sum.Padded > 0 {
+		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
+	}
+	if len(sum.BudgetCut) > 0 {
+		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, render.Plural(len(sum.BudgetCut), "benchmark"), pick(len(sum.BudgetCut) == 1, "it was", "they were"))
+	}
+	writeTogether(w, sum.Together)
+	for i, e := range r.Unsettled {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more still getting faster at the end of their warmup\n", len(r.Unsettled)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  NOT STEADY %s: %s; its mean holds part of that transient, which go test's ramp runs before the b.N it reports (--warmup-max %d warms it longer)\n",
+			e.Key().Bench.String(), e.Unsettled, 2*e.Unsettled.Slices)
+	}
+	for i, a := range r.Amortized {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more whose time per op falls as b.N grows\n", len(r.Amortized)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  NOT STEADY %s: its time per op falls as b.N grows, %s at b.N = %d and %s at b.N = %d: each call of the benchmark function costs time that b.N spreads, so go test's larger b.N reports less\n",
+			a.Key.Bench.String(), render.NewScale("ns/op", a.LowNs).Value(a.LowNs), a.LowN, render.NewScale("ns/op", a.HighNs).Value(a.HighNs), a.HighN)
+	}
+	for i, d := range r.Drifting {
+		if i == listed {
+			fmt.Fprintf(w, "  NOT STEADY: %d more\n", len(r.Drifting)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  NOT STEADY %s: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f); gobench-dyn steady shows where it settles, if it does\n",
+			d.Key.Bench.String(), 100*d.Trend.Change, d.Trend.Z)
+	}
+	writeNonFinite(w, r.NonFinite)
+	failed := 0
+	for _, f := range r.PrepareFailures {
+		if failed++; failed <= listed {
+			fmt.Fprintf(w, "  FAILED %s\n", strings.ReplaceAll(f.Error(), "\n", "\n  "))
+		}
+	}
+	for _, f := range sum.Failed {
+		if failed++; failed <= listed {
+			fmt.Fprintf(w, "  FAILED %s\n", f.Error())
+			if d := strings.TrimSpace(f.Detail); d != "" {
+				fmt.Fprintln(w, indentAll(tail(d, 20)))
+			}
+		}
+	}
+	if failed > listed {
+		fmt.Fprintf(w, "  FAILED: %d more; --raw keeps each failure's output\n", failed-listed)
+	}
+	switch {
+	case r.Stopped != nil && sum.Interrupted && o.Raw != "":
+		fmt.Fprintf(w, "  STOPPED: an output failed; the results are partial; --resume %s completes them\n", o.Raw)
+	case r.Stopped != nil && sum.Interrupted:
+		fmt.Fprintln(w, "  STOPPED: an output failed; the results are partial")
+	case r.Stopped != nil:
+	case sum.Interrupted && o.Raw != "":
+		fmt.Fprintf(w, "  INTERRUPTED: the results are partial; --resume %s completes them\n", o.Raw)
+	case sum.Interrupted:
+		fmt.Fprintln(w, "  INTERRUPTED: the results are partial")
+	}
+	writeTable(w, r)
+}
+
+// listed is the most drifting benchmarks and failures the summary names
+// one by one; the rest are counted.
+const listed = 10
+
+func indentAll(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "      " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      ")
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

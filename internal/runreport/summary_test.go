@@ -1,0 +1,45 @@
+package runreport
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
+)
+
+// TestSummarySaysWhichPairsRanPastTheCap: with looks past the cap, the
+// summary counts the pairs that ran past it and those that stopped there
+// undecided, and says nothing when none did.
+func TestSummarySaysWhichPairsRanPastTheCap(t *testing.T) {
+	o := &session.Options{Baseline: "HEAD~1", SuiteRuns: gate.ExtendedLastLook, ExtendPast: gate.DefaultLastLook, Budget: 6 * time.Minute}
+	o.Stop.Criterion = stopper.Interval
+	o.Compare = gate.DefaultOptions()
+	start := time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)
+	sum := rmit.Summary{Start: start, End: start.Add(time.Minute), Benchmarks: 8, Stopped: 8, AtCap: 2}
+	var text bytes.Buffer
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: o, PastCap: 3, Head: &record.Run{}})
+	assert.Contains(t, text.String(), "  --budget: 3 pairs ran past 40 process pairs, up to 90, because their interval excluded zero: the change was shown, not yet its size against ±3%; 1 stopped undecided at 40\n")
+
+	text.Reset()
+	sum.AtCap = 0
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: o, Head: &record.Run{}})
+	assert.NotContains(t, text.String(), "ran past")
+}
+
+// A benchmark whose time per op fell as b.N grew between its processes is
+// said to be not steady, with its time per op at each b.N.
+func TestSummarySaysWhenTimePerOpFallsAsBNGrows(t *testing.T) {
+	citm := session.Amortized{Key: record.Key{Bench: record.Bench{Package: "p", Benchmark: "BenchmarkCitm-2"}},
+		LowN: 6, HighN: 58, LowNs: 3.5e6, HighNs: 4.5e5}
+	var text strings.Builder
+	WriteSummary(&text, &session.Result{Summary: &rmit.Summary{}, Options: &session.Options{}, Head: &record.Run{}, Amortized: []session.Amortized{citm}})
+	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its time per op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
+}
