@@ -22,9 +22,9 @@ var features = []string{
 	"internal/steady",
 }
 
-// engine runs the benchmarks every feature measures with; it depends on
-// no feature.
-var engine = []string{"internal/session", "rmit"}
+// engine runs the benchmarks every feature measures with, and writes what
+// a run measured for a reader; it depends on no feature.
+var engine = []string{"internal/session", "internal/runreport", "rmit"}
 
 // running are the packages that start processes or check out code:
 // report, which only reads files, depends on none of them.
