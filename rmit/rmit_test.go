@@ -268,6 +268,14 @@ func TestBudget(t *testing.T) {
 		assert.Zero(t, sum.Iterations)
 		assert.Len(t, sum.BudgetCut, len(bs), "every benchmark is named as cut short")
 	})
+	t.Run("spent before the start, sparing the minimum", func(t *testing.T) {
+		r := &Runner{Benchmarks: bs, Policy: Static{Slices: 2}, Seed: 1, SliceTime: time.Millisecond,
+			Budget: time.Nanosecond, Start: time.Now().Add(-time.Second), MinIterations: 2, BudgetSparesMinimum: true}
+		sum, err := r.Run(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, 2*len(bs), sum.Iterations, "each benchmark gets its minimum, and no more")
+		assert.Len(t, sum.BudgetCut, len(bs), "every benchmark is named as cut short")
+	})
 	t.Run("ample", func(t *testing.T) {
 		r := &Runner{Benchmarks: bs, Policy: Static{Slices: 2}, Seed: 1, SliceTime: time.Millisecond, Budget: time.Hour}
 		sum, err := r.Run(context.Background())

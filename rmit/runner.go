@@ -63,6 +63,10 @@ type Runner struct {
 	// An iteration that would not fit is not started, and one running
 	// when the budget ends stops after its current slice.
 	Budget time.Duration
+	// BudgetSparesMinimum keeps Budget from cutting any benchmark before
+	// its MinIterations suite runs: the budget is a price the run aims
+	// at, and the minimum is what makes its intervals worth printing.
+	BudgetSparesMinimum bool
 	// Start is when the run began, building and calibration included;
 	// zero means when Run is called.
 	Start time.Time
@@ -304,9 +308,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if !r.Start.IsZero() {
 		sum.Start = r.Start
 	}
-	if r.Budget > 0 {
-		r.deadline = sum.Start.Add(r.Budget)
-	}
+	r.setDeadline(sum.Start, 1)
 	cpu0 := selfCPU()
 	err := r.run(ctx, sum)
 	if !errors.Is(err, ErrInterrupted) {
@@ -365,6 +367,7 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 				active = append(active, b)
 			}
 		}
+		r.setDeadline(sum.Start, k)
 		if r.Budget > 0 && k > r.MinIterations {
 			var cut []*Benchmark
 			active, cut = r.fitBudget(active, r.deadline.Sub(r.now()))
@@ -871,6 +874,19 @@ func (r *Runner) estimate(b *Benchmark) time.Duration {
 		return st.wall / time.Duration(st.iterations)
 	}
 	return time.Duration(r.Policy.MaxSlices(b.ID)) * r.SliceTime
+}
+
+// setDeadline sets when the budget ends for suite run k of a run started
+// at start. A budget that spares the minimum has no end before the suite
+// run that follows it, and every check of the deadline passes until then.
+func (r *Runner) setDeadline(start time.Time, k int) {
+	switch {
+	case r.Budget <= 0:
+	case r.BudgetSparesMinimum && k <= r.MinIterations:
+		r.deadline = time.Unix(1<<62, 0)
+	default:
+		r.deadline = start.Add(r.Budget)
+	}
 }
 
 // fitBudget keeps, of the benchmarks due in the next suite run, those that

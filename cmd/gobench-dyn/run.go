@@ -39,7 +39,7 @@ type RunOptions struct {
 	Iterations int
 	SliceTime  time.Duration
 	Timeout    time.Duration
-	Budget     time.Duration
+	Budget     session.BudgetFlag
 	Seed       uint64
 	seedSet    bool
 	Tags       string
@@ -173,7 +173,8 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.DurationVar(&opts.SliceTime, "slice-time", defaultSliceTime, "target duration of one slice")
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
 	fs.IntVar(&opts.MinDistinct, "min-distinct", session.DefaultMinDistinct, "with --config, pad suite runs holding fewer distinct benchmarks with extra iterations")
-	fs.DurationVar(&opts.Budget, "budget", 0, "time budget for the whole run (0: none)")
+	opts.Budget = session.BudgetFlag{Auto: true}
+	fs.Var(&opts.Budget, "budget", "time budget for the whole run: auto gives a run without --baseline about one go test -bench pass of its benchmarks, from their calibration, and still each its --min-iterations processes; 0: none")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill an iteration that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to go test -c")
@@ -210,7 +211,7 @@ func (o *RunOptions) validate(fs *pflag.FlagSet) error {
 	if err := validateStopFlags(fs, &o.Stop); err != nil {
 		return err
 	}
-	if err := session.CheckSelection(o.Bench, o.MinDistinct, o.Budget, o.TestArgs); err != nil {
+	if err := session.CheckSelection(o.Bench, o.MinDistinct, o.Budget.Budget, o.TestArgs); err != nil {
 		return exitUsage(err)
 	}
 	if err := o.Shard.resolve(os.Getenv); err != nil {
@@ -252,7 +253,7 @@ func (o *RunOptions) checkBaselineFlags(fs *pflag.FlagSet) error {
 		return exitUsage(err)
 	}
 	if !fs.Changed("suite-runs") {
-		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget})
+		o.SuiteRuns, o.ExtendPast = session.DefaultSuiteRunsOf(&session.Options{Sequential: o.Sequential, Stop: o.Stop, ConfigFile: o.ConfigFile, Budget: o.Budget.Budget})
 	}
 	return nil
 }
@@ -273,7 +274,7 @@ func (o *RunOptions) setSession() error {
 	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
-		Stop: o.Stop, SuiteRuns: o.SuiteRuns, ExtendPast: o.ExtendPast, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget,
+		Stop: o.Stop, SuiteRuns: o.SuiteRuns, ExtendPast: o.ExtendPast, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget.Budget, AutoBudget: o.Budget.Auto,
 		Seed: o.Seed, SeedSet: o.seedSet, ConfigFile: o.ConfigFile, MinDistinct: o.MinDistinct, Raw: o.Raw, Resume: o.Resume, Force: o.Force,
 		Baseline: o.Baseline, Sequential: o.Sequential, Confirm: o.Confirm && o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,

@@ -67,8 +67,12 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
-	if len(sum.BudgetCut) > 0 {
-		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, render.Plural(len(sum.BudgetCut), "benchmark"), pick(len(sum.BudgetCut) == 1, "it was", "they were"))
+	switch cut := len(sum.BudgetCut); {
+	case cut > 0 && r.AutoBudget > 0:
+		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass, %s, cut %s short before %s stable, each after at least %d processes; --budget 0 runs each to its criterion\n",
+			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), max(1, o.Stop.MinIterations))
+	case cut > 0:
+		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"))
 	}
 	writeTogether(w, sum.Together)
 	for i, e := range r.Unsettled {

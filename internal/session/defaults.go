@@ -96,7 +96,7 @@ func BaselineOptions(baseline string) Options {
 		MinDistinct: DefaultMinDistinct, Baseline: baseline, Sequential: true, Confirm: true, Compare: gate.DefaultOptions(),
 		FailOn:  failOn,
 		Pairing: PairSlices, TurnTime: DefaultTurnTime, Turns: TurnPlanOf(PairSlices, DefaultTurnTime, DefaultTurns, DefaultTurnWarmup),
-		Layouts: DefaultLayouts, Impact: true, ExplainTime: DefaultExplainTime, ExplainDir: DefaultExplainDir,
+		Layouts: DefaultLayouts, Impact: true, ExplainTime: DefaultExplainTime, ExplainDir: DefaultExplainDir, AutoBudget: true,
 	}
 	o.SuiteRuns, o.ExtendPast = DefaultSuiteRunsOf(&o)
 	return o

@@ -48,6 +48,12 @@ type Options struct {
 	SliceTime time.Duration
 	Timeout   time.Duration
 	Budget    time.Duration
+	// AutoBudget, when Budget is zero, gives a run that measures one
+	// version under a stop criterion, without a configuration file, a
+	// budget of about one go test -bench pass of its benchmarks: its
+	// preparation plus rmit.GoTestTime of their calibration (--budget
+	// auto). That budget cuts no benchmark before its minimum processes.
+	AutoBudget bool
 	// Seed is the schedule seed; without SeedSet a random one is drawn
 	// (or a resumed run's is taken).
 	Seed    uint64
@@ -195,6 +201,15 @@ const (
 	// their turns at once, each on its own CPU (duet benchmarking).
 	PairTogether Pairing = "duet"
 )
+
+// autoBudget reports whether o gives the run about one go test -bench
+// pass as its budget: a run of one version that stops each benchmark by
+// a criterion, the job go test -bench did before it. A comparison, a
+// static configuration and a configuration file already fix what they
+// measure.
+func (o *Options) autoBudget() bool {
+	return o.AutoBudget && o.Budget == 0 && o.Baseline == "" && o.Stop.Criterion != stopper.None && o.ConfigFile == ""
+}
 
 // duets reports whether o runs a baseline's pairs as duet iterations.
 func (o *Options) duets() bool {

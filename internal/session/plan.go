@@ -250,6 +250,7 @@ func headerOptions(o *Options, plan gate.Plan) map[string]string {
 		Iterations:    o.Iterations,
 		SliceTime:     o.SliceTime,
 		Budget:        o.Budget,
+		AutoBudget:    o.autoBudget(),
 		Config:        o.ConfigFile,
 		Baseline:      o.Baseline,
 		EarlyVerdict:  o.Sequential,

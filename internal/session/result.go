@@ -28,6 +28,9 @@ type Result struct {
 	// measured would have taken (rmit.GoTestTime of their calibration);
 	// 0 in a comparison, which go test does not make.
 	GoTest time.Duration
+	// AutoBudget is the budget of about one go test -bench pass that
+	// Options.AutoBudget gave the run, or zero.
+	AutoBudget time.Duration
 	// Amortized lists the benchmarks whose ns/op fell as b.N grew
 	// between their processes.
 	Amortized []Amortized

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -113,3 +114,36 @@ func ParseCPU(s string) ([]int, error) {
 	}
 	return cpus, nil
 }
+
+// A BudgetFlag is the value of run's --budget: a duration, 0 for none, or
+// "auto" for about one go test -bench pass of the benchmarks measured
+// (Options.AutoBudget).
+type BudgetFlag struct {
+	Budget time.Duration
+	Auto   bool
+}
+
+// String returns the flag's value as Set reads it.
+func (b *BudgetFlag) String() string {
+	if b.Auto {
+		return "auto"
+	}
+	return b.Budget.String()
+}
+
+// Set parses s into b, so that a *BudgetFlag can serve as a flag value.
+func (b *BudgetFlag) Set(s string) error {
+	if s == "auto" {
+		*b = BudgetFlag{Auto: true}
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 10m, 0 for none, or auto")
+	}
+	*b = BudgetFlag{Budget: d}
+	return nil
+}
+
+// Type names the flag value type in help output.
+func (b *BudgetFlag) Type() string { return "duration|auto" }

@@ -59,6 +59,10 @@ type assembly struct {
 	// every benchmark render.FewestProcesses processes, preparation
 	// included, as estimated before the run (zero without a budget).
 	prepTime, minimumBudget time.Duration
+	// goTest is about how long one go test -bench pass of the
+	// benchmarks would take (goTestTime), and autoBudget the budget it
+	// gave the run under Options.AutoBudget, or zero.
+	goTest, autoBudget time.Duration
 }
 
 // Run plans, prepares and runs the benchmarks opts selects, writing
@@ -106,7 +110,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 	obs.halt = halt
 	sum, runErr := runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: goTestTime(p), Unaffected: len(p.unaffected),
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {
@@ -263,9 +267,16 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	if err := r.recordUnaffected(rw, obs, p.unaffected); err != nil {
 		return nil, err
 	}
+	prep := r.now().Sub(r.start)
+	budget, goTest := o.Budget, goTestTime(p)
+	if o.autoBudget() && goTest > 0 {
+		budget = prep + goTest
+		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",
+			render.Duration(budget), render.Duration(goTest), render.Duration(prep), max(1, o.Stop.MinIterations))
+	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
-		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget, Start: r.start,
+		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: budget, BudgetSparesMinimum: budget != o.Budget, Start: r.start,
 		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
 		Pairs: ap.pairs,
@@ -283,7 +294,10 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
 	}
-	a := &assembly{runner: runner, obs: obs, compare: ap.compare, prepTime: r.now().Sub(r.start)}
+	a := &assembly{runner: runner, obs: obs, compare: ap.compare, prepTime: prep, goTest: goTest}
+	if budget != o.Budget {
+		a.autoBudget = budget
+	}
 	a.minimumBudget = r.warnBudget(runner, a.prepTime)
 	return a, nil
 }

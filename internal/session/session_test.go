@@ -716,3 +716,36 @@ func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 	assert.InDelta(t, 3.5e6, got[0].LowNs, 1)
 	assert.InDelta(t, 4.5e5, got[0].HighNs, 1)
 }
+
+// TestAutoBudgetIsAboutOneGoTestPass: a run of one version under --budget
+// auto costs about what go test -bench would, from the calibration: the
+// benchmarks that would run on towards the cap are cut short once every
+// one has its minimum processes, and the summary says so and how to lift
+// it.
+func TestAutoBudgetIsAboutOneGoTestPass(t *testing.T) {
+	run := func(auto bool) outcome {
+		f := newFake("BenchmarkA", "BenchmarkB", "BenchmarkC")
+		f.NsPerOp = func(s fakebin.Slice) float64 { return 1000 * (1 + 0.1*float64(s.Index*7%11-5)/5) }
+		o := testOptions(t.TempDir())
+		o.Stop, o.SuiteRuns, o.SliceTime, o.AutoBudget = stopper.Default(stopper.Interval), 10, 100*time.Millisecond, auto
+		got, err := runFake(t, context.Background(), f, o)
+		require.NoError(t, err)
+		return got
+	}
+	free, auto := run(false), run(true)
+	require.Zero(t, free.res.AutoBudget)
+	require.Positive(t, auto.res.AutoBudget)
+	assert.Equal(t, free.res.GoTest, auto.res.GoTest, "one calibration, one estimate")
+	assert.Greater(t, free.res.Summary.Wall(), auto.res.AutoBudget, "without a budget the run goes past one go test pass")
+	assert.Less(t, auto.res.Summary.Iterations, free.res.Summary.Iterations)
+	for _, p := range auto.res.Summary.Precision {
+		assert.GreaterOrEqual(t, p.Iterations, 3, "%s: every benchmark keeps its minimum processes", p.Bench)
+	}
+	assert.NotEmpty(t, auto.res.Summary.BudgetCut)
+	assert.Contains(t, auto.log, "about one go test -bench pass of these benchmarks")
+
+	var text bytes.Buffer
+	WriteSummary(&text, auto.res)
+	assert.Regexp(t, `--budget auto: about one go test -bench pass, \S+, cut \d benchmarks? short before (it was|they were) stable, each after at least 3 processes; --budget 0 runs each to its criterion`, text.String())
+	assert.Regexp(t, `cut by the budget; about \d+ processes for ±3%`, text.String())
+}

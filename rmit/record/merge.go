@@ -152,6 +152,7 @@ var mergeIgnored = map[string]bool{
 	"progress":    true,
 	"timeout":     true,
 	"budget":      true,
+	"budget-auto": true,
 }
 
 // a claim is one (instance, shard) part of the suite that an input holds:

@@ -26,7 +26,10 @@ type RunOptions struct {
 	Iterations    int
 	SliceTime     time.Duration
 	Budget        time.Duration
-	Config        string // the configuration file
+	// AutoBudget is whether a run without a Budget was given about one
+	// go test -bench pass of its benchmarks (run --budget auto).
+	AutoBudget bool
+	Config     string // the configuration file
 	// Baseline is the revision interleaved with the code under test;
 	// Sequential, Looks, MinChange, Rule, Correction, FailOn and
 	// Confidence are how the two are compared. Looks are the planned
@@ -82,6 +85,7 @@ func (o *RunOptions) fields() []optionField {
 		{name: "iterations", i: &o.Iterations},
 		{name: "slice-time", d: &o.SliceTime},
 		{name: "budget", d: &o.Budget},
+		{name: "budget-auto", b: &o.AutoBudget},
 		{name: "config", s: &o.Config},
 		{name: "baseline", s: &o.Baseline},
 		{name: "early-verdict", b: &o.EarlyVerdict},

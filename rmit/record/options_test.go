@@ -13,7 +13,7 @@ import (
 func TestRunOptionsRoundTrip(t *testing.T) {
 	o := record.RunOptions{
 		Bench: "Parse|Encode", Stop: "cv", Threshold: 0.01, Window: 3, Warmup: 1, WarmupMax: 4, Slices: 5, MinIterations: 2,
-		SuiteRuns: 5, Iterations: 1, SliceTime: 100 * time.Millisecond, Budget: 90 * time.Second, Config: "bench.conf",
+		SuiteRuns: 5, Iterations: 1, SliceTime: 100 * time.Millisecond, Budget: 90 * time.Second, AutoBudget: true, Config: "bench.conf",
 		Baseline: "origin/main", EarlyVerdict: true, Sequential: true, Looks: "5,8,12,18,20", Spending: "wang-tsiatis", Confirm: true, Pairing: "slice", TurnTime: time.Millisecond, Turns: 100, TurnWarmup: 20 * time.Millisecond, MinChange: 0.03, Rule: "ci", Correction: "holm", FailOn: "time,allocs",
 		Confidence: 0.99, Tags: "purego", CPU: "1,4", Race: true,
 	}
@@ -25,7 +25,7 @@ func TestRunOptionsRoundTrip(t *testing.T) {
 	assert.Equal(t, "true", m["early-verdict"])
 	assert.Equal(t, "5,8,12,18,20", m["looks"])
 	assert.Equal(t, "true", m["confirm"])
-	assert.Len(t, m, 31)
+	assert.Len(t, m, 32)
 	back, err := record.ParseRunOptions(m)
 	require.NoError(t, err)
 	assert.Equal(t, o, back)
