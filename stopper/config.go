@@ -112,8 +112,9 @@ func Default(c Criterion) Config {
 }
 
 // IntervalPilotSlices is the measurement slices per process of Interval's
-// first two processes, after which the slices follow the variance
-// components and costs they measured, up to 20. Most of a Go benchmark's
+// first MinIterations processes (at least MinProcesses), after which the
+// slices follow the variance components and costs they measured, up to
+// 20. Most of a Go benchmark's
 // variance lies between processes (a median share of 78% on a real
 // 122-benchmark suite), where slices past the second buy almost nothing:
 // on fastjson's 100 benchmarks a pilot of 2 took the default run from

@@ -275,7 +275,11 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 	}
 	est := stats.FitComponents(st.procs)
 	interval := p.cfg.Criterion.spec().interval
-	if interval && st.costed > 0 && est.Processes >= 2 {
+	// The pilot's slices hold until the processes every benchmark gets:
+	// two processes give the spread between processes one degree of
+	// freedom, and a plan fitted to it put 16 slices in a third process
+	// whose first two differed by chance (docs/EVALUATION.md).
+	if interval && st.costed > 0 && est.Processes >= max(p.cfg.MinIterations, MinProcesses) {
 		st.measure = p.slicesFor(est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
 	}
 	d.Precision = p.precision(est, st.measure)

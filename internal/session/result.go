@@ -112,13 +112,11 @@ func (r *Result) NeededBudget() time.Duration {
 }
 
 // goTestTime returns about how long one go test -bench pass of the
-// benchmarks of p would take, or 0 for a comparison of two versions.
-func goTestTime(p *prepared) time.Duration {
-	if p.base != nil {
-		return 0
-	}
+// benchmarks bs of one version would take: those of the run's shard, so
+// that each shard's budget and price are its own.
+func goTestTime(bs []*rmit.Benchmark) time.Duration {
 	var d time.Duration
-	for _, b := range p.head.Benchmarks {
+	for _, b := range bs {
 		d += rmit.GoTestTime(b.Probed, rmit.DefaultBenchtime)
 	}
 	return d

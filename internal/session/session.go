@@ -268,7 +268,11 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		return nil, err
 	}
 	prep := r.now().Sub(r.start)
-	budget, goTest := o.Budget, goTestTime(p)
+	budget, goTest := o.Budget, time.Duration(0)
+	if p.base == nil {
+		// go test makes no comparison.
+		goTest = goTestTime(bs)
+	}
 	if o.autoBudget() && goTest > 0 {
 		budget = prep + goTest
 		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",

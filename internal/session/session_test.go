@@ -192,7 +192,7 @@ func TestBaselinePairOutOfReachStops(t *testing.T) {
 		if dir == "baseline" {
 			i += 3
 		}
-		return 1000 * (1 + 0.3*float64((i/6*7919)%17-8)/8)
+		return 1000 * (1 + 0.3*float64((i/2*7919)%17-8)/8)
 	}
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.Interval)
@@ -748,4 +748,17 @@ func TestAutoBudgetIsAboutOneGoTestPass(t *testing.T) {
 	WriteSummary(&text, auto.res)
 	assert.Regexp(t, `--budget auto: about one go test -bench pass, \S+, cut \d benchmarks? short before (it was|they were) stable, each after at least 3 processes; --budget 0 runs each to its criterion`, text.String())
 	assert.Regexp(t, `cut by the budget; about \d+ processes for ±3%`, text.String())
+
+	// A shard's price is its own benchmarks' pass: the whole suite's
+	// would let every shard run as long as all of them together.
+	f := newFake("BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD")
+	o := testOptions(t.TempDir())
+	o.Stop, o.SuiteRuns, o.AutoBudget, o.Shard = stopper.Default(stopper.Interval), 10, true, shard.Spec{K: 1, N: 2}
+	one, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	o.Shard, o.Raw = shard.Spec{}, filepath.Join(t.TempDir(), "raw.jsonl")
+	all, err := runFake(t, context.Background(), newFake("BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD"), o)
+	require.NoError(t, err)
+	assert.Less(t, one.res.GoTest, all.res.GoTest, "the shard's go test pass is part of the suite's")
+	assert.Less(t, one.res.Summary.Benchmarks, all.res.Summary.Benchmarks)
 }
