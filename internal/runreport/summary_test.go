@@ -13,6 +13,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
+	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
 )
 
 // TestSummarySaysWhichPairsRanPastTheCap: with looks past the cap, the
@@ -42,4 +43,25 @@ func TestSummarySaysWhenTimePerOpFallsAsBNGrows(t *testing.T) {
 	var text strings.Builder
 	WriteSummary(&text, &session.Result{Summary: &rmit.Summary{}, Options: &session.Options{}, Head: &record.Run{}, Amortized: []session.Amortized{citm}})
 	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its time per op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
+}
+
+// TestCutAtTheTargetSaysSo: a benchmark the budget cut while its interval
+// was already at the target, but before it held there at the consecutive
+// processes a stop asks for, is not reported as cut short of it; one cut
+// with too few processes to tell stays cut.
+func TestCutAtTheTargetSaysSo(t *testing.T) {
+	pkg := &rmit.Package{ImportPath: "p"}
+	at, short, few := rmit.NewBenchmark(pkg, "BenchmarkAt", 1, false), rmit.NewBenchmark(pkg, "BenchmarkShort", 1, false), rmit.NewBenchmark(pkg, "BenchmarkFew", 1, false)
+	prec := func(b *rmit.Benchmark, n int, width float64) rmit.BenchPrecision {
+		return rmit.BenchPrecision{Bench: b, Iterations: n, Precision: policy.Precision{Width: width, Confidence: 0.95, Target: 0.03, Processes: 8, Next: 0.03}}
+	}
+	sum := &rmit.Summary{BudgetCut: []*rmit.Benchmark{at, short, few},
+		Precision: []rmit.BenchPrecision{prec(at, 3, 0.018), prec(short, 3, 0.05), prec(few, 2, 0.01)}}
+	res := &session.Result{Summary: sum, Options: &session.Options{}, Head: &record.Run{},
+		Order: []record.Key{at.Key(), short.Key(), few.Key()}}
+	status := map[string]string{}
+	for _, row := range resultRows(res) {
+		status[row.name] = row.status
+	}
+	assert.Equal(t, map[string]string{"BenchmarkAt": statusCutAtTarget, "BenchmarkShort": statusCut, "BenchmarkFew": statusCut}, status)
 }

@@ -20,22 +20,25 @@ import (
 // The statuses of a benchmark at the end of a run, worst first: the order
 // in which a large suite's table shows its few worst cases.
 const (
-	statusFailed     = "failed"
-	statusUnrun      = "never run: the budget ran out first"
-	statusCut        = "cut by the budget"
-	statusOutOfReach = "out of reach"
-	statusCap        = "unstable at the cap"
-	statusPartial    = "interrupted"
-	statusNotRun     = "not run"
-	statusDone       = "done"
-	statusDecided    = "verdict decided"
-	statusNoVerdict  = "verdict out of reach"
-	statusStable     = "stable"
+	statusFailed = "failed"
+	statusUnrun  = "never run: the budget ran out first"
+	statusCut    = "cut by the budget"
+	// A benchmark cut while its interval was at the target had not yet
+	// held there at the consecutive processes a stop asks for.
+	statusCutAtTarget = "at the target once, then cut by the budget"
+	statusOutOfReach  = "out of reach"
+	statusCap         = "unstable at the cap"
+	statusPartial     = "interrupted"
+	statusNotRun      = "not run"
+	statusDone        = "done"
+	statusDecided     = "verdict decided"
+	statusNoVerdict   = "verdict out of reach"
+	statusStable      = "stable"
 )
 
 var statusRank = map[string]int{
 	statusFailed: 0, statusUnrun: 1, statusCut: 2, statusOutOfReach: 3, statusCap: 4, statusPartial: 5, statusNotRun: 6,
-	statusNoVerdict: 7, statusDone: 8, statusDecided: 9, statusStable: 10,
+	statusNoVerdict: 7, statusDone: 8, statusDecided: 9, statusCutAtTarget: 10, statusStable: 11,
 }
 
 // tableRows is the most rows the table shows: a suite with more gets its
@@ -94,8 +97,11 @@ func resultRows(r *session.Result) []*resultRow {
 			row.precision, row.processes = p.Precision, p.Iterations
 		}
 		row.status = status(failed[k], cut[k], stops[k], sum.Interrupted)
-		if row.status == statusCut && row.processes == 0 {
+		switch pr := row.precision; {
+		case row.status == statusCut && row.processes == 0:
 			row.status = statusUnrun
+		case row.status == statusCut && !row.tooFew() && pr.Known() && pr.Target > 0 && pr.Width <= pr.Target:
+			row.status = statusCutAtTarget
 		}
 		rows = append(rows, row)
 	}
