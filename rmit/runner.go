@@ -308,7 +308,6 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	if !r.Start.IsZero() {
 		sum.Start = r.Start
 	}
-	r.setDeadline(sum.Start, 1)
 	cpu0 := selfCPU()
 	err := r.run(ctx, sum)
 	if !errors.Is(err, ErrInterrupted) {
@@ -877,17 +876,21 @@ func (r *Runner) estimate(b *Benchmark) time.Duration {
 }
 
 // setDeadline sets when the budget ends for suite run k of a run started
-// at start. A budget that spares the minimum has no end before the suite
-// run that follows it, and every check of the deadline passes until then.
+// at start, before anything in that suite run checks it. A budget that
+// spares the minimum has no end before the suite run that follows it, and
+// every check of the deadline passes until then.
 func (r *Runner) setDeadline(start time.Time, k int) {
 	switch {
 	case r.Budget <= 0:
 	case r.BudgetSparesMinimum && k <= r.MinIterations:
-		r.deadline = time.Unix(1<<62, 0)
+		r.deadline = noDeadline
 	default:
 		r.deadline = start.Add(r.Budget)
 	}
 }
+
+// noDeadline is a deadline no run reaches.
+var noDeadline = time.Unix(1<<62, 0)
 
 // fitBudget keeps, of the benchmarks due in the next suite run, those that
 // fit in the remaining budget, and returns the others as cut. It fills the

@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 )
 
 // verdictsFile is where the comparison goes in the verdicts schema
@@ -32,12 +30,9 @@ func openVerdicts(flag, path string, stdout io.Writer, cleanups *session.Cleanup
 	case "-":
 		return &verdictsFile{path: "stdout", stdout: stdout}, nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, usage.Errorf(flag, "%s is a directory", path)
-	}
-	f, err := cleanups.CreateFile(path)
+	f, err := cleanups.CreateOutput(flag, path)
 	if err != nil {
-		return nil, usage.Errorf(flag, "%w", err)
+		return nil, err
 	}
 	return &verdictsFile{path: path, file: f}, nil
 }

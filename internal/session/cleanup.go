@@ -1,10 +1,12 @@
 package session
 
 import (
+	"os"
 	"slices"
 	"sync"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -60,6 +62,21 @@ func (c *Cleanups) CreateFile(path string) (*atomicfile.File, error) {
 		return f.Abandon, nil
 	})
 	return f, err
+}
+
+// CreateOutput creates the output file path that flag names, as
+// CreateFile does, refusing at once a directory in its place: the file is
+// only renamed into place at the end, and a run should learn now, not
+// after measuring, that it cannot be. Its errors name flag.
+func (c *Cleanups) CreateOutput(flag, path string) (*atomicfile.File, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, usage.Errorf(flag, "%s is a directory", path)
+	}
+	f, err := c.CreateFile(path)
+	if err != nil {
+		return nil, usage.Errorf(flag, "%w", err)
+	}
+	return f, nil
 }
 
 // add is Add with c.mu held.

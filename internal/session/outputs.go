@@ -8,7 +8,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/atomicfile"
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -59,14 +58,9 @@ func OpenResults(flag, path string, stdout io.Writer, cleanups *Cleanups) (Outpu
 	if path == "" || path == "-" {
 		return &resultsFile{Writer: io.Discard, stdout: stdout, name: "results to stdout"}, nil
 	}
-	// The file is only renamed into place at the end: find out now,
-	// not after the run, that a directory stands in the way.
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, usage.Errorf(flag, "%s is a directory", path)
-	}
-	f, err := cleanups.CreateFile(path)
+	f, err := cleanups.CreateOutput(flag, path)
 	if err != nil {
-		return nil, usage.Errorf(flag, "%w", err)
+		return nil, err
 	}
 	return &resultsFile{Writer: f, name: "--" + flag + " " + path, file: f, cleanups: cleanups}, nil
 }

@@ -273,14 +273,15 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		// go test makes no comparison.
 		goTest = goTestTime(bs)
 	}
-	if o.autoBudget() && goTest > 0 {
+	auto := o.autoBudget() && goTest > 0
+	if auto {
 		budget = prep + goTest
 		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",
 			render.Duration(budget), render.Duration(goTest), render.Duration(prep), max(1, o.Stop.MinIterations))
 	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
-		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: budget, BudgetSparesMinimum: budget != o.Budget, Start: r.start,
+		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: budget, BudgetSparesMinimum: auto, Start: r.start,
 		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
 		Pairs: ap.pairs,
@@ -299,7 +300,7 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		runner.MinDistinct = o.MinDistinct
 	}
 	a := &assembly{runner: runner, obs: obs, compare: ap.compare, prepTime: prep, goTest: goTest}
-	if budget != o.Budget {
+	if auto {
 		a.autoBudget = budget
 	}
 	a.minimumBudget = r.warnBudget(runner, a.prepTime)
