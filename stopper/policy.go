@@ -37,7 +37,8 @@ import (
 // later iteration warms up as long (learnedWarmup); its measurement
 // slices per iteration adapt: Measure in the pilot, then
 // after each iteration the m* of the estimate and of the costs the caller
-// measured, within [MinSlices, MeasureMax]. Every decision, under every
+// measured, within [MinSlices, MeasureMax] (from PlannedMinSlices for a
+// slow op, SetSlowOp). Every decision, under every
 // criterion, carries that interval and the processes predicted to reach
 // the target.
 //
@@ -98,6 +99,8 @@ type benchState struct {
 	c1, c2  time.Duration // summed slice and process costs of the iterations that had them
 	costed  int           // iterations with costs
 	held    int           // consecutive decisions at which the interval met its target
+	slowOp  bool          // each slice is one op that fills it (SetSlowOp)
+	coldOp  bool          // a slow op measured without warmup, as go test measures it
 }
 
 // NewPolicy returns a Policy for cfg, with a zero threshold and resample
@@ -140,7 +143,7 @@ func (p *Policy) MaxSlices(bench string) int {
 		return p.cfg.WarmupMin + p.cfg.Measure
 	}
 	st := p.state(bench)
-	if st.learned > 0 {
+	if st.learned > 0 || st.coldOp {
 		return st.learned + st.measure
 	}
 	return p.cfg.WarmupMax + st.measure
@@ -163,6 +166,10 @@ func (p *Policy) nextSlice(bench string, warmup, measured []float64) (nextWarmup
 		return false, len(measured) >= st.measure
 	}
 	def := p.cfg.Criterion.spec()
+	if st.coldOp {
+		st.warmupDone, st.decided, st.met = true, len(warmup), true
+		return false, false
+	}
 	if st.learned > 0 {
 		// The warmup the first iteration needed.
 		if len(warmup) < st.learned {
@@ -249,6 +256,35 @@ func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
 	return true
 }
 
+// SetSlowOp says that each slice of bench runs a single op (b.N = 1)
+// that takes at least the slice time, so that its slices cannot be made
+// shorter and a warmup slice costs as much as a measured one. Under
+// Interval, the pilot's processes after the first then measure one slice
+// each. Under a criterion that learns its warmup, bench warms up for one
+// slice in every process, as go test's ramp runs such an op once at
+// b.N = 1 before the run it reports; looking for the steady state took a
+// first process one to four ops more for nothing the rule found
+// (docs/EVALUATION.md). A cold op, one that takes go test's whole
+// -benchtime or more, gets no warmup: go test reports its first run of
+// it, and so does every process here. It applies only before bench's
+// first iteration, and reports whether it did.
+func (p *Policy) SetSlowOp(bench string, cold bool) bool {
+	st := p.state(bench)
+	if st.iterations > 0 || st.decided > 0 || p.cfg.Criterion == None {
+		return false
+	}
+	st.slowOp = true
+	if !p.cfg.Criterion.spec().learns || st.learned > 0 {
+		return true
+	}
+	if cold {
+		st.coldOp, st.settled = true, true
+		return true
+	}
+	st.learned, st.settled = 1, true
+	return true
+}
+
 // EndIteration records a completed iteration of bench with its
 // measurement values and costs, and decides whether bench is done: at
 // least MinIterations are complete and the criterion holds. Iterations
@@ -279,8 +315,14 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 	// two processes give the spread between processes one degree of
 	// freedom, and a plan fitted to it put 16 slices in a third process
 	// whose first two differed by chance (docs/EVALUATION.md).
-	if interval && st.costed > 0 && est.Processes >= max(p.cfg.MinIterations, MinProcesses) {
-		st.measure = p.slicesFor(est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
+	switch {
+	case interval && st.costed > 0 && est.Processes >= max(p.cfg.MinIterations, MinProcesses):
+		st.measure = p.slicesFor(st, est, st.c1/time.Duration(st.costed), st.c2/time.Duration(st.costed))
+	case interval && st.slowOp:
+		// A slice of a slow op costs as much as a process's warmup: the
+		// first process's two slices give S₁², and the rest of the pilot
+		// buys process means.
+		st.measure = PlannedMinSlices
 	}
 	d.Precision = p.precision(est, st.measure)
 	if interval {
@@ -346,16 +388,20 @@ const HoldProcesses = 2
 // reach its target in the run does not make the run longer than its
 // static configuration, as an unbounded m* did live on a loaded machine
 // (docs/EVALUATION.md, "Allocation: what the time buys").
-func (p *Policy) slicesFor(est stats.Components, c1, c2 time.Duration) int {
+func (p *Policy) slicesFor(st *benchState, est stats.Components, c1, c2 time.Duration) int {
+	lo := MinSlices
+	if st.slowOp {
+		lo = PlannedMinSlices
+	}
 	minN := p.earliestStop()
 	limit := p.cfg.MaxIterations
 	if limit == 0 {
 		limit = planLimit
 	}
-	if m, _, ok := est.Plan(p.cfg.Threshold, IntervalConfidence, minN, MinSlices, p.cfg.MeasureMax, limit, c1, c2); ok {
+	if m, _, ok := est.Plan(p.cfg.Threshold, IntervalConfidence, minN, lo, p.cfg.MeasureMax, limit, c1, c2); ok {
 		return m
 	}
-	return est.OptimalSlices(c1, c2, MinSlices, max(MinSlices, p.cfg.Measure))
+	return est.OptimalSlices(c1, c2, lo, max(lo, p.cfg.Measure))
 }
 
 // planLimit is the most processes a plan for the target may take when

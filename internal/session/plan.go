@@ -89,8 +89,12 @@ type assembledPolicy struct {
 // outermost so that the runner sees why a pair stopped.
 func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) assembledPolicy {
 	a := assembledPolicy{compare: o.Compare}
+	base := policy
 	if cf != nil {
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
+	}
+	if s.base == nil {
+		markSlowOps(base, s.suite.Benchmarks)
 	}
 	if o.Stop.Criterion == stopper.None {
 		// A static configuration decides nothing from the data, but its
@@ -175,6 +179,34 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 		return static
 	}
 	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
+}
+
+// markSlowOps tells policy which benchmarks run one op per slice, as
+// their calibration found it: one op takes about a slice or more, so
+// their slices cannot be made shorter and a warmup slice costs a whole
+// op. A policy that plans by cost (stopper's Interval) warms them up for
+// one slice, or none for an op of a second or more, which go test reports
+// cold, and measures one slice in most of their processes; on gonum's
+// mat, 29 of 191 benchmarks took 55% of the slice time before
+// (docs/EVALUATION.md). Only a run of one version: a pair's two versions
+// keep one plan.
+func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark) {
+	p, ok := policy.(slowOpPlanner)
+	if !ok {
+		return
+	}
+	for _, b := range bs {
+		if b.N == 1 && b.Probed > 0 {
+			p.SetSlowOp(b.ID, b.Probed >= float64(rmit.DefaultBenchtime))
+		}
+	}
+}
+
+// A slowOpPlanner plans a benchmark whose slices are one op each by what
+// its slices cost (stopper's Interval), and measures one that takes go
+// test's whole -benchtime cold, as go test does.
+type slowOpPlanner interface {
+	SetSlowOp(bench string, cold bool) bool
 }
 
 // A warmupLearner learns each benchmark's warmup in its first process

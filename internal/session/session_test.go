@@ -641,20 +641,63 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 	assert.Regexp(t, `(?m)^# BenchmarkHeap-\d+: mean over 4 processes .*; not steady after \d+ ops: the first ops cost 2.\d+× the last$`, got.out)
 }
 
+// TestSlowOpWarmsOnceAndMeasuresOneSlice: a benchmark whose op fills a
+// slice at b.N = 1 warms up for one slice in every process, without
+// looking for the steady state in its first, and measures one slice in
+// each process after the first; one whose op takes a second or more is
+// measured from its first run, as go test measures it; a benchmark of
+// short ops keeps the pilot of two.
+func TestSlowOpWarmsOnceAndMeasuresOneSlice(t *testing.T) {
+	f := newFake("BenchmarkSlow", "BenchmarkCold", "BenchmarkFast")
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		if strings.HasPrefix(s.Name, "BenchmarkCold") {
+			return 2e9 // two seconds: go test reports its first run
+		}
+		if strings.HasPrefix(s.Name, "BenchmarkSlow") {
+			// 3 ms, a slice time and more, each slice faster than the
+			// one before: learned, this would warm the first process to
+			// the cap.
+			return 3e6 * (1 + 3*math.Pow(0.85, float64(min(s.Index, 12))))
+		}
+		return jitter(1000, s.Index)
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 3
+	_, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	warmups, slices := slicesOf(t, o.Raw)
+	assert.Equal(t, []int{1, 1, 1}, warmups["BenchmarkSlow"])
+	assert.Equal(t, []int{2, 1, 1}, slices["BenchmarkSlow"])
+	assert.Equal(t, []int{0, 0, 0}, warmups["BenchmarkCold"], "measured cold, as go test measures it")
+	assert.Equal(t, []int{2, 1, 1}, slices["BenchmarkCold"])
+	assert.Equal(t, []int{2, 2, 2}, slices["BenchmarkFast"])
+}
+
 // warmupsOf returns the warmup slices of each process of the run recorded
 // in raw, by benchmark name without its GOMAXPROCS suffix.
 func warmupsOf(t *testing.T, raw string) map[string][]int {
 	t.Helper()
+	warmups, _ := slicesOf(t, raw)
+	return warmups
+}
+
+// slicesOf returns the warmup and the measurement slices of each process
+// of the run recorded in raw, by benchmark name without its GOMAXPROCS
+// suffix.
+func slicesOf(t *testing.T, raw string) (warmups, measured map[string][]int) {
+	t.Helper()
 	run, _, err := record.ReadFile(raw)
 	require.NoError(t, err)
-	warmups := map[string][]int{}
+	warmups, measured = map[string][]int{}, map[string][]int{}
 	for _, k := range run.Keys() {
 		for _, s := range run.Series(k, "ns/op") {
 			name := strings.TrimSuffix(k.Benchmark, suffix())
 			warmups[name] = append(warmups[name], len(s.Warmup))
+			measured[name] = append(measured[name], len(s.Values))
 		}
 	}
-	return warmups
+	return warmups, measured
 }
 
 // TestConfigCarriesTheLearnedWarmup runs Interval with a configuration
