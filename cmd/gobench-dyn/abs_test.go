@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string) (string, int, string) {
+func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	opts := &AbsOptions{Patterns: patterns, SliceTime: 5 * time.Millisecond, SuiteRuns: 5, SpreadRuns: 3, Rule: "gate",
@@ -21,8 +21,7 @@ func runAbs(t *testing.T, dir string, mod func(*AbsOptions), patterns ...string)
 	if mod != nil {
 		mod(opts)
 	}
-	code, msg := exitOf(t, absRun(opts))
-	return out.String(), code, msg
+	return runOptions(t, &out, &errOut, absRun(opts))
 }
 
 func TestAbsBadInputExits2(t *testing.T) {
@@ -37,14 +36,14 @@ func TestAbsBadInputExits2(t *testing.T) {
 		"--pairing":     func(o *AbsOptions) { o.Pairing.Pairing = "together" },
 		"--turn-time":   func(o *AbsOptions) { o.Pairing.TurnTime = 0 },
 	} {
-		_, code, msg := runAbs(t, "known", mod, ".")
+		_, msg, code := runAbs(t, "known", mod, ".")
 		assert.Equal(t, 2, code, name)
 		assert.Contains(t, msg, name)
 	}
 	if testing.Short() {
 		return
 	}
-	_, code, msg := runAbs(t, "nobench", func(o *AbsOptions) { o.Slowdown = 1 }, ".")
+	_, msg, code := runAbs(t, "nobench", func(o *AbsOptions) { o.Slowdown = 1 }, ".")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "no benchmarks")
 }
@@ -57,7 +56,7 @@ func TestAbsNotReachableJSON(t *testing.T) {
 	}
 	js := filepath.Join(t.TempDir(), "abs.json")
 	page := filepath.Join(t.TempDir(), "abs.html")
-	out, code, msg := runAbs(t, "known", func(o *AbsOptions) {
+	out, msg, code := runAbs(t, "known", func(o *AbsOptions) {
 		o.Func, o.Slowdown, o.JSON, o.HTML = "^Cold$", 2, js, page
 	}, ".")
 	require.Equal(t, 0, code, msg)

@@ -13,14 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// inProcess runs the command line args in this process and returns its
-// exit status, stdout and stderr.
-func inProcess(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := executeIO(args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
 // commandNames lists the root and every subcommand as their help is asked for.
 func commandNames() [][]string {
 	names := [][]string{{}}
@@ -35,7 +27,7 @@ func commandNames() [][]string {
 // its usage and cobra's own after it).
 func TestHelpHasExitStatusAndOneDefault(t *testing.T) {
 	for _, name := range commandNames() {
-		code, out, _ := inProcess(append(name, "--help")...)
+		out, _, code := inProcess(append(name, "--help")...)
 		require.Equal(t, 0, code, "%v", name)
 		assert.Contains(t, out, "Exit status", "%v --help", name)
 		for l := range strings.Lines(out) {
@@ -45,9 +37,9 @@ func TestHelpHasExitStatusAndOneDefault(t *testing.T) {
 }
 
 func TestVersionFlag(t *testing.T) {
-	code, flag, _ := inProcess("--version")
+	flag, _, code := inProcess("--version")
 	assert.Equal(t, 0, code)
-	code, cmd, _ := inProcess("version")
+	cmd, _, code := inProcess("version")
 	assert.Equal(t, 0, code)
 	assert.Equal(t, cmd, flag)
 	assert.True(t, strings.HasPrefix(flag, "gobench-dyn "), flag)
@@ -78,11 +70,11 @@ func TestRelativeThresholdTypo(t *testing.T) {
 		{[]string{"compare", "--threshold", "3", old, same}, "--threshold 3: a relative change is a fraction (0.03 = 3%); for 3% use 0.03"},
 		{[]string{"optimize", "--threshold", "10", tiny}, "--threshold 10: a relative change is a fraction (0.03 = 3%); for 10% use 0.1"},
 	} {
-		code, _, stderr := inProcess(tc.args...)
+		_, stderr, code := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
 	}
-	code, _, stderr := inProcess("compare", "--threshold", "0.5", old, same)
+	_, stderr, code := inProcess("compare", "--threshold", "0.5", old, same)
 	assert.Equal(t, 0, code, "a fraction is accepted: %s", stderr)
 }
 
@@ -122,7 +114,7 @@ func TestFailedWriteExits1(t *testing.T) {
 		{[]string{"report", "--html", missing, raw}, "--html"},
 		{[]string{"report", "--markdown", missing, raw}, "--markdown"},
 	} {
-		code, _, stderr := inProcess(tc.args...)
+		_, stderr, code := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.flag+": create "+missing+": no such file or directory", "%v", tc.args)
 		assert.NotContains(t, stderr, ".tmp", "only the user's path is named")
@@ -133,13 +125,13 @@ func TestFailedWriteExits1(t *testing.T) {
 // command marks keeps its status, any other it returns is a runtime
 // failure (1), and what cobra refuses before running anything is usage (2).
 func TestExitCodesOfErrors(t *testing.T) {
-	code, _, stderr := inProcess("no-such-command")
+	_, stderr, code := inProcess("no-such-command")
 	assert.Equal(t, 2, code, stderr)
-	code, _, stderr = inProcess("compare", "--no-such-flag")
+	_, stderr, code = inProcess("compare", "--no-such-flag")
 	assert.Equal(t, 2, code, stderr)
-	code, _, stderr = inProcess("compare", "--threshold", "x", "a", "b")
+	_, stderr, code = inProcess("compare", "--threshold", "x", "a", "b")
 	assert.Equal(t, 2, code, stderr)
-	code, _, stderr = inProcess("version", "extra")
+	_, stderr, code = inProcess("version", "extra")
 	assert.Equal(t, 2, code, stderr)
 
 	for _, tc := range []struct {

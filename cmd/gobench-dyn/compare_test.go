@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func runCompare(t *testing.T, mod func(*CompareOptions), old, new string) (string, int, string) {
+func runCompare(t *testing.T, mod func(*CompareOptions), old, new string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	opts := &CompareOptions{
@@ -21,44 +21,43 @@ func runCompare(t *testing.T, mod func(*CompareOptions), old, new string) (strin
 	if mod != nil {
 		mod(opts)
 	}
-	code, msg := exitOf(t, compareRun(opts))
-	return out.String(), code, msg
+	return runOptions(t, &out, &errOut, compareRun(opts))
 }
 
 func TestCompareExitCodes(t *testing.T) {
-	out, code, _ := runCompare(t, nil, "old.txt", "same.txt")
+	out, _, code := runCompare(t, nil, "old.txt", "same.txt")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Parse/small-8")
 	assert.Contains(t, out, "no change")
 	assert.Contains(t, out, "only in old:\n  BenchmarkGone-8")
 
-	out, code, msg := runCompare(t, nil, "old.txt", "slow.txt")
+	out, msg, code := runCompare(t, nil, "old.txt", "slow.txt")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, msg, "1 regression(s)")
 	assert.Regexp(t, `Parse/small-8 +\S+ ± \S+ +\S+ ± \S+ +\+\d\d\.\d\d% +\[\+\d\d\.\d\d%, \+\d\d\.\d\d%\] +regression`, out)
 
 	// An allocation regression fails only when allocs are selected.
-	_, code, _ = runCompare(t, nil, "old.txt", "allocs.txt")
+	_, _, code = runCompare(t, nil, "old.txt", "allocs.txt")
 	assert.Equal(t, 0, code)
-	_, code, _ = runCompare(t, func(o *CompareOptions) { o.FailOn = "time,allocs" }, "old.txt", "allocs.txt")
+	_, _, code = runCompare(t, func(o *CompareOptions) { o.FailOn = "time,allocs" }, "old.txt", "allocs.txt")
 	assert.Equal(t, 1, code)
 
-	_, code, _ = runCompare(t, nil, "old.jsonl", "slow.jsonl")
+	_, _, code = runCompare(t, nil, "old.jsonl", "slow.jsonl")
 	assert.Equal(t, 1, code)
-	_, code, _ = runCompare(t, nil, "old.jsonl", "old.jsonl")
+	_, _, code = runCompare(t, nil, "old.jsonl", "old.jsonl")
 	assert.Equal(t, 0, code)
 }
 
 func TestCompareBadInput(t *testing.T) {
-	_, code, msg := runCompare(t, nil, "old.txt", "bad.txt")
+	_, msg, code := runCompare(t, nil, "old.txt", "bad.txt")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, filepath.Join("testdata", "compare", "bad.txt")+":6: parsing measurement")
 
-	_, code, msg = runCompare(t, nil, "bad.jsonl", "old.jsonl")
+	_, msg, code = runCompare(t, nil, "bad.jsonl", "old.jsonl")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "bad.jsonl:2: slice with n = -1")
 
-	_, code, msg = runCompare(t, nil, "missing.txt", "old.txt")
+	_, msg, code = runCompare(t, nil, "missing.txt", "old.txt")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "missing.txt")
 
@@ -70,14 +69,14 @@ func TestCompareBadInput(t *testing.T) {
 		func(o *CompareOptions) { o.Threshold = -0.1 },
 		func(o *CompareOptions) { o.JSON, o.Markdown = "-", "-" },
 	} {
-		_, code, msg = runCompare(t, mod, "old.txt", "same.txt")
+		_, msg, code = runCompare(t, mod, "old.txt", "same.txt")
 		assert.Equal(t, 2, code, msg)
 	}
 	assert.Equal(t, 2, exitCode("compare", "only-one.txt"))
 }
 
 func TestCompareFormats(t *testing.T) {
-	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON = "-" }, "old.txt", "slow.txt")
+	out, _, code := runCompare(t, func(o *CompareOptions) { o.JSON = "-" }, "old.txt", "slow.txt")
 	assert.Equal(t, 1, code)
 	var doc struct {
 		Rule        string

@@ -112,7 +112,7 @@ func TestTestBinaryArgs(t *testing.T) {
 	// The flags the harness sets itself are refused before anything is
 	// built.
 	for _, a := range []string{"-test.count=3", "-test.benchtime=1s", "--test.bench=."} {
-		code, _, stderr := inProcess("run", "./flags", "--", a)
+		_, stderr, code := inProcess("run", "./flags", "--", a)
 		assert.Equal(t, 2, code, stderr)
 		assert.Contains(t, stderr, "gobench-dyn: after --: "+a+": the harness sets")
 	}

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,20 +14,6 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
-
-// builtBinary builds the gobench-dyn command once per test run.
-var builtBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gobench-dyn-e2e-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "gobench-dyn")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
 
 // absDir is the absolute path of rel, a directory relative to this
 // package's.
@@ -50,13 +33,6 @@ func moduleRoot(t *testing.T) string { return absDir(t, "../..") }
 // two processes, so it keeps about one CPU busy and two of them overlap
 // well. Their verdicts rest on fixed metrics or effects far beyond noise,
 // which running beside each other does not change.
-
-// gobenchDyn runs the built command in dir and returns its stdout, stderr
-// and exit code.
-func gobenchDyn(t *testing.T, dir string, args ...string) (string, string, int) {
-	t.Helper()
-	return within(t, 0, dir, nil, args...)
-}
 
 // readBenchResults parses benchstat-format results and counts samples per
 // benchmark name.
@@ -180,7 +156,7 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{[]string{"run", "--early-verdict"}, "--early-verdict: only acts with --baseline"},
 		{[]string{"run", "--early-verdict", "--baseline", "HEAD", "--impact", "off", "--stop", "none"}, "--early-verdict: only acts with --baseline and a --stop criterion"},
 	} {
-		code, _, stderr := inProcess(tc.args...)
+		_, stderr, code := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
 		assert.NotContains(t, stderr, "goroutine", "no stack trace")

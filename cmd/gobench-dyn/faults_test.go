@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -26,40 +24,6 @@ import (
 // repository made of it) under the faults of docs/RELIABILITY.md's table:
 // full disks, closed pipes, SIGKILL, outputs held open, odd values and
 // odd prints. Each row of the table names its test.
-
-// within runs the built command in dir with env added, and returns its
-// stdout, stderr and exit status; a run still going after limit (unless
-// 0) is a hang, and fails the test rather than the test binary's
-// deadline.
-func within(t *testing.T, limit time.Duration, dir string, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs benchmarks")
-	}
-	bin, err := builtBinary()
-	require.NoError(t, err)
-	ctx, cancel := context.Background(), func() {}
-	if limit > 0 {
-		ctx, cancel = context.WithTimeout(ctx, limit)
-	}
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "CI=true"), env...)
-	cmd.WaitDelay = 10 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	require.NoError(t, ctx.Err(), "gobench-dyn %v did not end within %v:\n%s", args, limit, stderr.String())
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return stdout.String(), stderr.String(), code
-}
 
 // hangLimit bounds a run that must not hang; it is far beyond what the
 // runs below take on any machine.
@@ -618,7 +582,7 @@ func TestOutOfMemoryNamesTheCause(t *testing.T) {
 // message says so, before anything is built.
 func TestBaselineWithoutGit(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	code, _, stderr := inProcess("run", "--baseline", "HEAD~1", "--impact", "off", faultyDir(t))
+	_, stderr, code := inProcess("run", "--baseline", "HEAD~1", "--impact", "off", faultyDir(t))
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, "--baseline: git is not installed")
 	assert.NotContains(t, stderr, "not in a git repository")

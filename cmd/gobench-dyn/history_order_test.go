@@ -33,7 +33,7 @@ func TestHistoryAddFollowsCommits(t *testing.T) {
 		if i >= 6 {
 			raw = "testdata/compare/slow.jsonl"
 		}
-		code, _, errOut := inProcess("history", "add", "--store", store, "--dir", repo, "--machine", "ci", raw)
+		_, errOut, code := inProcess("history", "add", "--store", store, "--dir", repo, "--machine", "ci", raw)
 		require.Equal(t, 0, code, errOut)
 		assert.NotContains(t, errOut, "warning")
 		head, err := os.ReadFile(filepath.Join(repo, ".git", "refs", "heads", "main"))
@@ -41,7 +41,7 @@ func TestHistoryAddFollowsCommits(t *testing.T) {
 		commits = append(commits, strings.TrimSpace(string(head)))
 	}
 
-	code, js, errOut := inProcess("history", "--json", "-", "--store", store)
+	js, errOut, code := inProcess("history", "--json", "-", "--store", store)
 	require.Equal(t, 0, code, errOut)
 	assert.NotContains(t, errOut, "warning")
 	var a struct {
@@ -60,14 +60,14 @@ func TestHistoryAddFollowsCommits(t *testing.T) {
 	assert.Equal(t, commits[6], a.ChangePoints[0].Commit)
 	assert.InDelta(t, 0.25, a.ChangePoints[0].Change, 0.05)
 
-	code, byArg, _ := inProcess("history", "--json", "-", store)
+	byArg, _, code := inProcess("history", "--json", "-", store)
 	require.Equal(t, 0, code)
 	assert.Equal(t, js, byArg)
 
-	code, exported, errOut := inProcess("history", "export", store)
+	exported, errOut, code := inProcess("history", "export", store)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, exported, `"position":7`)
-	code, exported2, _ := inProcess("history", "export", "--store", store)
+	exported2, _, code := inProcess("history", "export", "--store", store)
 	require.Equal(t, 0, code)
 	assert.Equal(t, exported, exported2)
 }
@@ -83,18 +83,18 @@ func TestHistoryStoreArgument(t *testing.T) {
 		{"history", "--store", other, store},
 		{"history", "export", "--store", other, store},
 	} {
-		code, _, errOut := inProcess(args...)
+		_, errOut, code := inProcess(args...)
 		assert.Equal(t, 2, code, "%v", args)
 		assert.Contains(t, errOut, "name two stores", "%v", args)
 	}
-	code, _, errOut := inProcess("history", "export", store, store)
+	_, errOut, code := inProcess("history", "export", store, store)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "history export takes one store file")
 	for _, args := range [][]string{
 		{"history", "--store", store, store},
 		{"history", "export", "-s", store, store},
 	} {
-		code, _, errOut := inProcess(args...)
+		_, errOut, code := inProcess(args...)
 		assert.Equal(t, 0, code, "%v: the same store named twice: %s", args, errOut)
 	}
 }
@@ -103,7 +103,7 @@ func TestHistoryStoreArgument(t *testing.T) {
 // the commit graph are ordered by commit time, and a warning says so
 // once.
 func TestHistoryOldEntriesWarnOnce(t *testing.T) {
-	code, out, errOut := inProcess("history", historyFile(t))
+	out, errOut, code := inProcess("history", historyFile(t))
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "warning:"), errOut)
 	assert.Contains(t, errOut, "40 commits were recorded without their place in the commit graph")
@@ -128,7 +128,7 @@ func TestRunHistoryRecordsPlace(t *testing.T) {
 	_, stderr, code := gobenchDyn(t, repo, append([]string{"run", "--history", store}, quickBaseline...)...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "1 commits recorded without their place in the commit graph placed")
-	code, exported, errOut := inProcess("history", "export", store)
+	exported, errOut, code := inProcess("history", "export", store)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, exported, `"commit":"`+first+`","commit_time":"2026-11-27T10:00:00Z","branch":"main","position":1,`)
 	assert.Contains(t, exported, `"parents":["`+first+`"],"position":2,`)

@@ -50,22 +50,22 @@ func TestHistoryImportAnalyzeExport(t *testing.T) {
 	dir := t.TempDir()
 	jsonl := historyFile(t)
 	store := filepath.Join(dir, "h.db")
-	code, _, errOut := inProcess("history", "import", "--store", store, jsonl)
+	_, errOut, code := inProcess("history", "import", "--store", store, jsonl)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "80 entries imported")
 
-	code, out, errOut := inProcess("history", store)
+	out, errOut, code := inProcess("history", store)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "1 change points in 6 series (240 points)")
 	assert.Contains(t, out, "example.com/p.BenchmarkParse-8")
 	assert.Contains(t, out, "regression")
 
 	// The export reads as a history too, and gives the same answer.
-	code, out2, errOut := inProcess("history", jsonl)
+	out2, errOut, code := inProcess("history", jsonl)
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, out, out2)
 
-	code, js, _ := inProcess("history", "--json", "-", store)
+	js, _, code := inProcess("history", "--json", "-", store)
 	require.Equal(t, 0, code)
 	var a struct {
 		ChangePoints []struct {
@@ -81,7 +81,7 @@ func TestHistoryImportAnalyzeExport(t *testing.T) {
 	assert.InDelta(t, 0.1, a.ChangePoints[0].Change, 0.01)
 
 	md, page := filepath.Join(dir, "h.md"), filepath.Join(dir, "h.html")
-	code, _, errOut = inProcess("history", "--markdown", md, "--html", page, "--fail", store)
+	_, errOut, code = inProcess("history", "--markdown", md, "--html", page, "--fail", store)
 	assert.Equal(t, 1, code, "--fail exits 1 on a regression")
 	assert.Contains(t, errOut, "1 regressions in the history")
 	b, err := os.ReadFile(md)
@@ -91,13 +91,13 @@ func TestHistoryImportAnalyzeExport(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6, strings.Count(string(b), `<svg class="plot"`))
 
-	code, _, _ = inProcess("history", "--since", fmt.Sprintf("%040d", 30), "--fail", store)
+	_, _, code = inProcess("history", "--since", fmt.Sprintf("%040d", 30), "--fail", store)
 	assert.Equal(t, 0, code, "no change point after --since")
 
 	exported := filepath.Join(dir, "out.jsonl")
-	code, _, errOut = inProcess("history", "export", "--store", store, "-o", exported)
+	_, errOut, code = inProcess("history", "export", "--store", store, "-o", exported)
 	require.Equal(t, 0, code, errOut)
-	code, _, errOut = inProcess("history", "import", "--store", store, exported)
+	_, errOut, code = inProcess("history", "import", "--store", store, exported)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "0 entries imported", "an export of the same store adds nothing")
 }
@@ -105,7 +105,7 @@ func TestHistoryImportAnalyzeExport(t *testing.T) {
 func TestHistoryAddRaw(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "h.db")
 	for i, raw := range []string{"testdata/compare/old.jsonl", "testdata/compare/slow.jsonl"} {
-		code, _, errOut := inProcess("history", "add", "--store", store, "--commit", fmt.Sprintf("c%d", i), "--commit-time", fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), "--machine", "ci", raw)
+		_, errOut, code := inProcess("history", "add", "--store", store, "--commit", fmt.Sprintf("c%d", i), "--commit-time", fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), "--machine", "ci", raw)
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, errOut, "entries added")
 	}
@@ -141,7 +141,7 @@ func (m *historyMeasurer) Measure(_ context.Context, before, after string, keys 
 
 func TestHistoryConfirmKeepsOutcomes(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "h.db")
-	code, _, errOut := inProcess("history", "import", "--store", store, historyFile(t))
+	_, errOut, code := inProcess("history", "import", "--store", store, historyFile(t))
 	require.Equal(t, 0, code, errOut)
 	m := &historyMeasurer{}
 	run := func() (int, string) {
@@ -203,7 +203,7 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"history", "add", "--store", filepath.Join(dir, "a.db"), "--dir", dir, "testdata/compare/old.jsonl"}, "--dir"},
 		{[]string{"history", "add"}, "at least one raw file"},
 	} {
-		code, _, errOut := inProcess(tc.args...)
+		_, errOut, code := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
 		assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "%v: one line: %s", tc.args, errOut)

@@ -41,12 +41,13 @@ func writeMergeRaw(t *testing.T, dir, name string, h record.Header, benchmarks .
 	return path
 }
 
-// runMerge runs merge and returns its exit status, message and stderr.
-func runMerge(t *testing.T, out string, inputs ...string) (int, string, string) {
+// runMerge runs merge, which writes nothing on stdout.
+func runMerge(t *testing.T, out string, inputs ...string) (stderr string, code int) {
 	t.Helper()
-	var errOut bytes.Buffer
-	code, msg := exitOf(t, mergeRun(&MergeOptions{Out: out, Inputs: inputs, ErrOut: &errOut}))
-	return code, msg, errOut.String()
+	var stdout, errOut bytes.Buffer
+	_, stderr, code = runOptions(t, &stdout, &errOut, mergeRun(&MergeOptions{Out: out, Inputs: inputs, ErrOut: &errOut}))
+	require.Empty(t, stdout.String())
+	return stderr, code
 }
 
 func TestMergeCommand(t *testing.T) {
@@ -54,8 +55,8 @@ func TestMergeCommand(t *testing.T) {
 	a := writeMergeRaw(t, dir, "a.jsonl", record.Header{Shard: "1/2", Host: "h1", Seed: 1}, "BenchmarkA", "BenchmarkB")
 	b := writeMergeRaw(t, dir, "b.jsonl", record.Header{Shard: "2/2", Host: "h2", Seed: 2}, "BenchmarkC")
 	out := filepath.Join(dir, "merged.jsonl")
-	code, msg, stderr := runMerge(t, out, a, b)
-	require.Equal(t, 0, code, msg)
+	stderr, code := runMerge(t, out, a, b)
+	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)
 	run, warns, err := record.ReadFile(out)
 	require.NoError(t, err)
@@ -77,8 +78,8 @@ func TestMergeCommandTornInput(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(a, data[:len(data)-10], 0o644))
 	out := filepath.Join(dir, "merged.jsonl")
-	code, msg, stderr := runMerge(t, out, a)
-	require.Equal(t, 0, code, msg)
+	stderr, code := runMerge(t, out, a)
+	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "gobench-dyn: warning: "+a+":8: last line is incomplete")
 	run, _, err := record.ReadFile(out)
 	require.NoError(t, err)
@@ -91,8 +92,8 @@ func TestMergeCommandUnnamedInstancesWarn(t *testing.T) {
 	a := writeMergeRaw(t, dir, "vm1.jsonl", record.Header{Host: "h1"}, "BenchmarkA")
 	b := writeMergeRaw(t, dir, "vm2.jsonl", record.Header{Host: "h2"}, "BenchmarkA")
 	out := filepath.Join(dir, "merged.jsonl")
-	code, msg, stderr := runMerge(t, out, a, b)
-	require.Equal(t, 0, code, msg)
+	stderr, code := runMerge(t, out, a, b)
+	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, `2 files name no instance; merged them as distinct instances: `+a+` as "vm1", `+b+` as "vm2"`)
 }
 
@@ -118,9 +119,9 @@ func TestMergeCommandErrors(t *testing.T) {
 		{"slice time", out, []string{good, slow}, "merge refused: " + slow + " was run with slice-time=2s, but " + good + " with slice-time=1s"},
 		{"output directory", filepath.Join(dir, "no", "such", "dir.jsonl"), []string{good}, "--out: create " + filepath.Join(dir, "no", "such", "dir.jsonl") + ": no such file or directory"},
 	} {
-		code, msg, _ := runMerge(t, tc.out, tc.inputs...)
+		stderr, code := runMerge(t, tc.out, tc.inputs...)
 		assert.Equal(t, 2, code, tc.name)
-		assert.Contains(t, msg, tc.msg, tc.name)
+		assert.Contains(t, stderr, tc.msg, tc.name)
 	}
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "a refused merge writes nothing")

@@ -401,7 +401,7 @@ func TestUnwritableOutputFailsFast(t *testing.T) {
 		{[]string{"--raw", filepath.Join(tmp, "no", "raw.jsonl")}, "--raw"},
 		{[]string{"--raw", tmp}, "--raw"},
 	} {
-		code, _, stderr := inProcess(slowArgs(tc.args...)...)
+		_, stderr, code := inProcess(slowArgs(tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.flag)
 		assert.NotContains(t, stderr, "benchmarks in", "no benchmark was prepared")
@@ -506,7 +506,7 @@ func TestBadInputExit2(t *testing.T) {
 	)
 	for _, c := range cases {
 		t.Run(strings.Join(c.args[:1], " ")+" "+filepath.Base(c.args[len(c.args)-1]), func(t *testing.T) {
-			code, _, stderr := inProcess(c.args...)
+			_, stderr, code := inProcess(c.args...)
 			assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 			assert.Contains(t, stderr, c.msg, "%v", c.args)
 			assert.NotContains(t, stderr, "goroutine ", "no stack trace")
@@ -527,7 +527,7 @@ func TestTornRawFileIsReadWithAWarning(t *testing.T) {
 		{"replay", f["torn.jsonl"]},
 		{"report", "--markdown", filepath.Join(dir, "report.md"), f["torn.jsonl"]},
 	} {
-		code, _, stderr := inProcess(args...)
+		_, stderr, code := inProcess(args...)
 		assert.Equal(t, 0, code, "%v: %s", args, stderr)
 		assert.Regexp(t, `warning: .*torn\.jsonl:\d+: last line is incomplete`, stderr, "%v: the warning names the file and line", args)
 		assert.NotContains(t, stderr, "goroutine ")

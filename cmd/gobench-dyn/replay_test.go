@@ -43,24 +43,22 @@ func writeReplayRaw(t *testing.T, dir string) string {
 	return path
 }
 
-// runReplay runs replay with the given stop configuration and returns its
-// exit status, message and output.
-func runReplay(t *testing.T, opts *ReplayOptions) (int, string, string) {
+// runReplay runs replay with the given stop configuration.
+func runReplay(t *testing.T, opts *ReplayOptions) (stdout, stderr string, code int) {
 	t.Helper()
-	var out bytes.Buffer
-	opts.Out, opts.ErrOut = &out, &out
+	var out, errOut bytes.Buffer
+	opts.Out, opts.ErrOut = &out, &errOut
 	if opts.Resamples == 0 {
 		opts.Resamples = 1000
 	}
-	code, msg := exitOf(t, replayRun(opts))
-	return code, msg, out.String()
+	return runOptions(t, &out, &errOut, replayRun(opts))
 }
 
 func TestReplayCommandRaw(t *testing.T) {
 	path := writeReplayRaw(t, t.TempDir())
 	cfg := stopper.Default(stopper.CV)
 	cfg.WarmupMax = 4 // a dynamic warmup, which the defaults leave off
-	code, msg, out := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1})
+	out, msg, code := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1})
 	require.Zero(t, code, msg)
 	assert.Contains(t, out, "BenchmarkA-8")
 	assert.Contains(t, out, "--stop cv --threshold 0.01 --window 3")
@@ -68,7 +66,7 @@ func TestReplayCommandRaw(t *testing.T) {
 	assert.Contains(t, out, "A/A not different")
 	assert.Regexp(t, `precision \(95%\)[\s\S]*BenchmarkA-8\s.*±\d`, out, "the interval of the mean over the replayed processes")
 
-	code, msg, out = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: "-"})
+	out, msg, code = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: cfg, FullWarmup: -1, JSON: "-"})
 	require.Zero(t, code, msg)
 	var js struct {
 		Stop       string `json:"stop"`
@@ -102,7 +100,7 @@ func TestReplayCommandJMH(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "laaber_proj.csv")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	code, msg, out := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), FullWarmup: -1})
+	out, msg, code := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), FullWarmup: -1})
 	require.Zero(t, code, msg)
 	assert.Contains(t, out, "a.B.m")
 	assert.Contains(t, out, "full result without the first 50 slices", "JMH files default to the study's static baseline")
@@ -112,22 +110,22 @@ func TestReplayCommandBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.csv")
 	require.NoError(t, os.WriteFile(bad, []byte("m_id,n,ns_per_op,it_setup,fork_setup,it_pos,fork_pos,b_name\n0,1,x,1,1,1,1,p#m#\n"), 0o644))
-	code, msg, _ := runReplay(t, &ReplayOptions{Files: []string{bad}, Stop: stopper.Paper(stopper.CV)})
+	_, msg, code := runReplay(t, &ReplayOptions{Files: []string{bad}, Stop: stopper.Paper(stopper.CV)})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "bad.csv:2:")
 
 	other := filepath.Join(dir, "other.txt")
 	require.NoError(t, os.WriteFile(other, []byte("BenchmarkX 1 2 ns/op\n"), 0o644))
-	code, msg, _ = runReplay(t, &ReplayOptions{Files: []string{other}, Stop: stopper.Paper(stopper.CV)})
+	_, msg, code = runReplay(t, &ReplayOptions{Files: []string{other}, Stop: stopper.Paper(stopper.CV)})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "other.txt:1:")
 
-	code, msg, _ = runReplay(t, &ReplayOptions{Files: []string{filepath.Join(dir, "missing")}, Stop: stopper.Paper(stopper.CV)})
+	_, msg, code = runReplay(t, &ReplayOptions{Files: []string{filepath.Join(dir, "missing")}, Stop: stopper.Paper(stopper.CV)})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "missing")
 
 	path := writeReplayRaw(t, dir)
-	code, msg, _ = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), MaxIterations: -1})
+	_, msg, code = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), MaxIterations: -1})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "--max-iterations")
 }
@@ -184,11 +182,11 @@ func TestReplayCommandProcessCost(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "laaber_proj.csv")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	code, msg, out := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), FullWarmup: -1, ProcessCost: 30})
+	out, msg, code := runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), FullWarmup: -1, ProcessCost: 30})
 	require.Zero(t, code, msg)
 	assert.Contains(t, out, "(slices, each process 30 slice times more)")
 
-	code, msg, _ = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), ProcessCost: -1})
+	_, msg, code = runReplay(t, &ReplayOptions{Files: []string{path}, Stop: stopper.Paper(stopper.CV), ProcessCost: -1})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "--process-cost")
 }

@@ -41,16 +41,16 @@ func TestReportFlagsOneConvention(t *testing.T) {
 // argument for a file; --json=FILE writes the file and prints the table.
 func TestCompareReportFlagsKeepOldSpelling(t *testing.T) {
 	old, slow := filepath.Join("testdata", "compare", "old.txt"), filepath.Join("testdata", "compare", "slow.txt")
-	code, out, errOut := inProcess("compare", "--json", old, slow)
+	out, errOut, code := inProcess("compare", "--json", old, slow)
 	assert.Equal(t, 1, code, errOut)
 	assert.True(t, json.Valid([]byte(out)), out)
 
-	code, out, errOut = inProcess("compare", "--markdown", old, slow)
+	out, errOut, code = inProcess("compare", "--markdown", old, slow)
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, "### Benchmarks: 1 regression")
 
 	file := filepath.Join(t.TempDir(), "verdicts.json")
-	code, out, errOut = inProcess("compare", "--json="+file, old, slow)
+	out, errOut, code = inProcess("compare", "--json="+file, old, slow)
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, "regression", "the table on standard output")
 	assert.False(t, json.Valid([]byte(out)))
@@ -58,7 +58,7 @@ func TestCompareReportFlagsKeepOldSpelling(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, json.Valid(data))
 
-	code, _, errOut = inProcess("compare", "--json", "--markdown", old, slow)
+	_, errOut, code = inProcess("compare", "--json", "--markdown", old, slow)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "--json - and --markdown -: only one report can go to standard output")
 }

@@ -41,7 +41,7 @@ func validVerdicts(t *testing.T, sch *jsonschema.Schema, doc []byte) {
 // test -update rewrites it after a deliberate change, which a change of
 // schema_version must accompany when a field changes meaning or goes.
 func TestVerdictsGolden(t *testing.T) {
-	out, code, _ := runCompare(t, func(o *CompareOptions) { o.JSON, o.FailOn = "-", "time,allocs" }, "old.txt", "verdicts.txt")
+	out, _, code := runCompare(t, func(o *CompareOptions) { o.JSON, o.FailOn = "-", "time,allocs" }, "old.txt", "verdicts.txt")
 	assert.Equal(t, 1, code, "the allocation regression fails")
 	golden := filepath.Join("testdata", "compare", "verdicts.golden.json")
 	if *updateGolden {
@@ -181,7 +181,7 @@ func TestRunVerdictsFlag(t *testing.T) {
 		{[]string{"run", "--baseline", "HEAD", "--json", "-"}, "--json -: the benchstat-format results go to stdout too"},
 		{[]string{"run", "--baseline", "HEAD", "--json", "same.txt", "-o", "same.txt"}, "--json same.txt: the file of another output"},
 	} {
-		code, _, stderr := inProcess(tc.args...)
+		_, stderr, code := inProcess(tc.args...)
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, stderr, tc.msg, "%v", tc.args)
 	}
