@@ -530,7 +530,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 		return
 	}
 	per, cost := timed/time.Duration(turns), max(outside/time.Duration(turns), 0)
-	want := min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
+	want := r.turnFor(cost)
 	a := sides[0].e.Bench
 	n := a.N
 	if want > 2*per || 5*per < 4*want {

@@ -41,6 +41,13 @@ type PairingObserver interface {
 // maxTurn returns the longest turn a duet takes.
 func (r *Runner) maxTurn() time.Duration { return 64 * r.TurnTime }
 
+// turnFor returns the time inside the timer of the turns a duet takes
+// for calls that spend cost outside the timer each: TimerShare of the
+// turn inside, within [TurnTime/2, maxTurn].
+func (r *Runner) turnFor(cost time.Duration) time.Duration {
+	return min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
+}
+
 // pairingCheck holds the records of the first turns of a pair's first
 // duet, written only once the pair goes on in turns, and the summary's
 // counts from before them.
@@ -118,7 +125,7 @@ func (r *Runner) checkedN(sides []*duetSide) int64 {
 	if per <= 0 {
 		return 0
 	}
-	want := min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
+	want := r.turnFor(cost)
 	if want <= 2*per && 5*per >= 4*want {
 		return 0
 	}
@@ -183,7 +190,13 @@ func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
 // timer at the cost the turns measured (at least the slice time, at most
 // maxSliceStretch times it), and a process takes as many measured slices
 // as hold the time a duet's turns would have timed, at least
-// minProcessSlices. It records both and tells the observer.
+// minProcessSlices: plan.Turns turns of the length the duet would have
+// retuned them to (turnFor). A costly setup stretches them to maxTurn;
+// a b.RunParallel benchmark's would have stayed near TurnTime, and
+// sizing its processes for turns of maxTurn gave each process 64 slices
+// of 100 ms, where the spread between process pairs, not the slices in
+// them, bounds the verdict (docs/GATE.md). It records both and tells the
+// observer.
 func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 	var perOp, outside []float64
 	for _, s := range sides {
@@ -195,7 +208,7 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 	base := max(r.SliceTime, r.maxTurn())
 	perSlice := min(max(timedFor(time.Duration(stats.Median(outside))), base), maxSliceStretch*base)
 	n := NForSlice(stats.Median(perOp), perSlice)
-	turnsTimed := time.Duration(plan.Turns) * r.maxTurn()
+	turnsTimed := time.Duration(plan.Turns) * r.turnFor(time.Duration(stats.Median(outside)))
 	slices := min(max(int(math.Ceil(float64(turnsTimed)/float64(perSlice))), minProcessSlices), max(plan.Turns, minProcessSlices))
 	for _, s := range sides {
 		b := s.e.Bench

@@ -105,7 +105,8 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 
 // A benchmark that runs b.RunParallel is measured by process pairs, one
 // version at a time, from its first pair's check on: in turns, the
-// partner that has just handed over takes CPUs from its goroutines.
+// partner that has just handed over takes CPUs from its goroutines. Its
+// processes hold the time its duet's turns would have timed.
 func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
 	f := newFake("BenchmarkPar", "BenchmarkSerial")
 	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
@@ -125,6 +126,16 @@ func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
 	}
 	require.Contains(t, byProcess, "BenchmarkPar")
 	assert.Contains(t, byProcess["BenchmarkPar"], "b.RunParallel")
+	// Its duet's 10 turns would have timed about 10 ms: each process
+	// takes the fewest slices, not as many as turns of 64 ms would hold.
+	for _, k := range run.Keys() {
+		if !strings.HasPrefix(k.Benchmark, "BenchmarkPar") {
+			continue
+		}
+		for _, it := range run.Series(k, "ns/op") {
+			assert.Len(t, it.Values, 3, "%s suite run %d", k, it.SuiteRun)
+		}
+	}
 	assert.NotContains(t, byProcess, "BenchmarkSerial", "a serial benchmark takes turns")
 	for _, c := range got.res.Comparison.Comparisons {
 		want := ""
