@@ -67,8 +67,7 @@ func pairRunOptions(rule Rule, stop stopper.Config, threshold float64, suiteRuns
 		stop.MinIterations = max(stop.MinIterations, MinSuiteRuns)
 		return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns}
 	}
-	plan := gate.NewPlan(gate.DefaultFirstLook, suiteRuns)
-	plan.Spending = gate.DefaultSpending
+	plan := gate.DefaultPlan(suiteRuns, 0)
 	o.Paired, o.Plan = true, plan
 	pairs, duets := plan.Judges(threshold, o.Confidence)
 	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judge: pairs, JudgeDuets: duets}

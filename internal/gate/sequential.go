@@ -84,6 +84,21 @@ func NewPlan(first, last int) Plan {
 	return Plan{Looks: append(looks, last)}
 }
 
+// DefaultPlan returns the plan by which a comparison of two versions
+// judges its pairs by default, up to a cap of suiteRuns pairs: looks from
+// DefaultFirstLook, spending DefaultSpending; with extendPast > 0, the
+// looks past it, up to the cap, only for pairs whose change is shown but
+// not its size (ExtendedPlan). run --baseline and abs both judge by it, so
+// that abs scores the gate as it stops.
+func DefaultPlan(suiteRuns, extendPast int) Plan {
+	p := NewPlan(DefaultFirstLook, suiteRuns)
+	if extendPast > 0 {
+		p = ExtendedPlan(DefaultFirstLook, extendPast, suiteRuns)
+	}
+	p.Spending = DefaultSpending
+	return p
+}
+
 // String returns the looks as a comma-separated list, as ParsePlan reads
 // them and run records them in its raw file's header.
 func (p Plan) String() string { return strings.ReplaceAll(joinInts(p.Looks), " ", "") }

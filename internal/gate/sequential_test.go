@@ -284,11 +284,12 @@ func TestExtendedPlan(t *testing.T) {
 	if testing.Short() {
 		reps = min(reps, 300)
 	}
-	def := NewPlan(DefaultFirstLook, DefaultLastLook)
-	def.Spending = DefaultSpending
-	ext := ExtendedPlan(DefaultFirstLook, DefaultLastLook, ExtendedLastLook)
-	ext.Spending = DefaultSpending
+	def := DefaultPlan(DefaultLastLook, 0)
+	ext := DefaultPlan(ExtendedLastLook, DefaultLastLook)
+	assert.Equal(t, []int{5, 8, 12, 18, 27, 40}, def.Looks)
 	assert.Equal(t, []int{5, 8, 12, 18, 27, 40, 60, 90}, ext.Looks)
+	assert.Equal(t, DefaultLastLook, ext.Extend)
+	assert.Equal(t, DefaultSpending, ext.Spending)
 	var b strings.Builder
 	b.WriteString("| pairs' log ratios spread | plan | A/A false alarms | A/A no change | +3% called regression | +4% called no change | +6% found | +6% inconclusive | mean pairs (A/A, +6%) |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for i, nz := range []noise{{0.02, 0.02, 0}, {0.045, 0.03, 0}, {0.065, 0.05, 0}} {

@@ -113,11 +113,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		return a
 	}
 	if o.Sequential {
-		plan := gate.NewPlan(gate.DefaultFirstLook, maxSuiteRuns(o, cf))
-		if o.ExtendPast > 0 {
-			plan = gate.ExtendedPlan(gate.DefaultFirstLook, o.ExtendPast, maxSuiteRuns(o, cf))
-		}
-		plan.Spending = gate.DefaultSpending
+		plan := gate.DefaultPlan(maxSuiteRuns(o, cf), o.ExtendPast)
 		plan.Confirm = o.Confirm
 		if plan.Confirm {
 			// The benchmarks of the run bound those the comparison
