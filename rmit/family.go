@@ -391,7 +391,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 			r.judge(me, k, mr.feed.Measured, mr.times.inSlices, mr.times.wall, sum)
 		}
 		if fail == nil {
-			r.recalibrate(mr.b, mr.times.perOp, nil)
+			r.recalibrate(mr.b, mr.times.perOp, mr.times.untimed)
 		}
 	}
 	return nil
