@@ -266,7 +266,54 @@ func (r *Runner) familyIterations(ctx context.Context, e Entry, partner *Entry, 
 	if r.spent || !r.runnable(*partner) || r.covered(*partner, k) {
 		return nil
 	}
-	return r.familyRun(ctx, *partner, k, order+1, sum)
+	if err := r.familyRun(ctx, *partner, k, order+1, sum); err != nil {
+		return err
+	}
+	r.lengthenFamilyPair(e.Bench.Family, partner.Bench.Family, true)
+	return nil
+}
+
+// lengthenFamilyPair lengthens, after a pair of families' first
+// processes, the slices of each member whose calls spent far longer
+// outside the timer than a slice, in both versions alike, as recalibrate
+// does for a benchmark of one version: long enough for TimerShare inside
+// the timer at the larger of the two versions' costs, at most
+// maxSliceStretch slice times. A comparison keeps its b.N equal in both
+// versions (FixedN), so neither is recalibrated alone. A resumed run
+// lengthens them again from the replayed slices, without recording it
+// twice (write).
+func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
+	if !r.FixedN || fa == nil || fb == nil || r.SliceTime <= 0 {
+		return
+	}
+	partners := map[string]*Benchmark{}
+	for _, m := range fb.Members {
+		partners[m.Name] = m
+	}
+	for _, a := range fa.Members {
+		b := partners[a.Name]
+		if b == nil || a.N != b.N {
+			continue
+		}
+		sa, sb := r.state[a], r.state[b]
+		if sa == nil || sb == nil || sa.iterations != 1 || sb.iterations != 1 || !(sa.perOp > 0) || !(sb.perOp > 0) {
+			continue
+		}
+		cost := time.Duration(max(sa.untimed, sb.untimed))
+		want := min(timedFor(cost), maxSliceStretch*r.SliceTime)
+		perOp := (sa.perOp + sb.perOp) / 2
+		if want <= r.SliceTime || time.Duration(perOp*float64(a.N)) >= want*4/5 {
+			continue
+		}
+		n := NForSlice(perOp, want)
+		for _, m := range []*Benchmark{a, b} {
+			m.N = n
+			if write {
+				r.event(&record.Event{Event: record.EventCalibrated, Package: m.Package.ImportPath, Benchmark: m.Name, Version: m.Package.Version,
+					Value: float64(n), Reason: fmt.Sprintf("family slices lengthened: %v outside the timer per slice", cost.Round(time.Microsecond))})
+			}
+		}
+	}
 }
 
 // familyEstimate returns the expected wall time of one process of f: the
@@ -521,5 +568,6 @@ func (r *Runner) resumeFamilyPair(ctx context.Context, a, b Entry, k, order int,
 			return true, err
 		}
 	}
+	r.lengthenFamilyPair(a.Bench.Family, b.Bench.Family, pa == nil || pb == nil)
 	return true, nil
 }

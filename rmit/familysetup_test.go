@@ -1,7 +1,10 @@
 package rmit_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // TestFamilyMemberSetupStretchesItsSlices: a member of a family whose
@@ -40,4 +44,113 @@ func TestFamilyMemberSetupStretchesItsSlices(t *testing.T) {
 	assert.Equal(t, int64(1000), bs[1].N, "no setup: its slices stay at the slice time")
 	t.Logf("time inside the timer: %.1f%% of the measuring phase", 100*sum.TimerShare())
 	assert.Greater(t, sum.TimerShare(), 0.12, "time inside the timer, of the measuring phase")
+}
+
+// familyPairWorld returns the fake binaries and the two versions of a
+// family of two members that fail alone, one with a setup of 50 slice
+// times a call, and a runner of them as a comparison writing to rw.
+func familyPairWorld(rw *record.Writer, obs rmit.Observer, past *rmit.Resume) (*rmit.Runner, []*rmit.Benchmark, []*rmit.Benchmark) {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkF/setup", "BenchmarkF/b"},
+		Setup:      map[string]time.Duration{"BenchmarkF/setup": 50 * time.Millisecond},
+		FailsAlone: map[string]int{"BenchmarkF/setup": 1, "BenchmarkF/b": 1},
+		NsPerOp:    func(fakebin.Slice) float64 { return 1000 }}
+	versions := map[string][]*rmit.Benchmark{}
+	for _, dir := range []string{"head", "base"} {
+		version := ""
+		if dir == "base" {
+			version = record.VersionBaseline
+		}
+		pkg := &rmit.Package{ImportPath: "example.com/p", Dir: dir, Binary: dir + "/p.test", Version: version, Hooked: true}
+		fam := &rmit.Family{Top: "BenchmarkF", Pattern: "^BenchmarkF$"}
+		for _, name := range f.Names {
+			b := rmit.NewBenchmark(pkg, name, 1, false)
+			b.N, b.Family, b.Config = 1000, fam, rmit.Config{SuiteRuns: 3, Iterations: 1}
+			fam.Members = append(fam.Members, b)
+			versions[dir] = append(versions[dir], b)
+		}
+	}
+	head, base := versions["head"], versions["base"]
+	p := rmit.NewPaired(rmit.Static{Warmup: 1, Slices: 2}, base, head)
+	r := &rmit.Runner{Benchmarks: append(slices.Clone(head), base...), Policy: p, Pairs: &p.Pairing, Seed: 1,
+		SliceTime: time.Millisecond, FixedN: true, Timeout: time.Minute, Starter: f, Clock: f.Clock.Now, Raw: rw,
+		Observer: obs, Resume: past, Turns: &rmit.TurnPlan{Warmup: 1, Turns: 3}, TurnTime: time.Millisecond}
+	return r, head, base
+}
+
+// sliceNs returns the b.N of every measured slice of raw, by benchmark,
+// version and suite run.
+func sliceNs(t *testing.T, raw []byte) map[string]int64 {
+	t.Helper()
+	run, _, err := record.Read(bytes.NewReader(raw), "raw")
+	require.NoError(t, err)
+	ns := map[string]int64{}
+	for _, s := range run.Slices {
+		if !s.Warmup {
+			ns[fmt.Sprintf("%s %s %d", s.Benchmark, s.Version, s.SuiteRun)] = s.N
+		}
+	}
+	return ns
+}
+
+// TestFamilyPairSetupStretchesBothVersions: in a comparison, where both
+// versions keep one b.N, a family pair lengthens the slices of its
+// member with a costly setup after its first pair of processes, in both
+// versions alike, and records why; the sibling without one keeps its b.N.
+func TestFamilyPairSetupStretchesBothVersions(t *testing.T) {
+	var raw bytes.Buffer
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	r, head, base := familyPairWorld(rw, nil, nil)
+	_, err := r.Run(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, int64(30*1000), head[0].N)
+	assert.Equal(t, head[0].N, base[0].N, "both versions alike")
+	assert.Equal(t, int64(1000), head[1].N)
+	assert.Equal(t, int64(1000), base[1].N)
+	run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+	require.NoError(t, err)
+	lengthened := 0
+	for _, ev := range run.Events {
+		if ev.Event == record.EventCalibrated && ev.Value == 30000 {
+			lengthened++
+			assert.Contains(t, ev.Reason, "family slices lengthened")
+		}
+	}
+	assert.Equal(t, 2, lengthened, "one event per version")
+	for _, s := range run.Slices {
+		want := int64(1000)
+		if s.Benchmark == "BenchmarkF/setup" && s.SuiteRun > 1 {
+			want = 30000
+		}
+		assert.Equal(t, want, s.N, "%s %s suite run %d", s.Benchmark, s.Version, s.SuiteRun)
+	}
+}
+
+// TestFamilyPairStretchResumes: a comparison of that family cut after any
+// of its first slices and resumed measures every later slice at the b.N
+// of one left alone.
+func TestFamilyPairStretchResumes(t *testing.T) {
+	var whole bytes.Buffer
+	rw := record.NewWriter(&whole)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	r, _, _ := familyPairWorld(rw, nil, nil)
+	_, err := r.Run(context.Background())
+	require.NoError(t, err)
+	want := sliceNs(t, whole.Bytes())
+	for _, cut := range []int{3, 6, 9, 12, 13} {
+		var raw bytes.Buffer
+		rw := record.NewWriter(&raw)
+		require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+		ctx, cancel := context.WithCancel(context.Background())
+		r, _, _ := familyPairWorld(rw, &cutter{n: cut, cancel: cancel}, nil)
+		_, err := r.Run(ctx)
+		cancel()
+		require.ErrorIs(t, err, rmit.ErrInterrupted, "cut after slice %d", cut)
+		run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+		require.NoError(t, err)
+		r, _, _ = familyPairWorld(rw, &cutter{}, rmit.NewResume(run))
+		_, err = r.Run(context.Background())
+		require.NoError(t, err, "resumed after slice %d", cut)
+		assert.Equal(t, want, sliceNs(t, raw.Bytes()), "cut after slice %d", cut)
+	}
 }

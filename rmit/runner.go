@@ -152,6 +152,11 @@ type benchState struct {
 	// warmupTurns, when set, is the warmup turns of its duets at its
 	// retuned b.N (warmupAt).
 	warmupTurns int
+	// perOp and untimed are the medians, over the measured slices of its
+	// latest iteration, of the time per op and of the time outside the
+	// timer (recalibrate), by which a family pair is lengthened
+	// (lengthenFamilyPair).
+	perOp, untimed float64
 }
 
 // A Summary describes a finished run.
@@ -780,6 +785,12 @@ func exitReason(err error) string {
 // long enough to spend TimerShare inside it, up to maxSliceStretch times
 // the target.
 func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
+	if st := r.state[b]; st != nil && len(perOp) > 0 {
+		st.perOp, st.untimed = stats.Median(perOp), 0
+		if len(untimed) > 0 {
+			st.untimed = stats.Median(untimed)
+		}
+	}
 	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {
 		return
 	}
