@@ -300,7 +300,7 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 			continue
 		}
 		cost := time.Duration(max(sa.untimed, sb.untimed))
-		want := min(timedFor(cost), maxSliceStretch*r.SliceTime)
+		want := r.stretchedSlice(cost)
 		perOp := (sa.perOp + sb.perOp) / 2
 		if want <= r.SliceTime || time.Duration(perOp*float64(a.N)) >= want*4/5 {
 			continue

@@ -16,6 +16,29 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
+// setupFamily returns fake binaries of a family of 1 µs ops,
+// BenchmarkF/setup with a setup of 50 ms a call and BenchmarkF/b with
+// none, whose members failsAlone fail when run alone.
+func setupFamily(failsAlone ...string) *fakebin.Binaries {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkF/setup", "BenchmarkF/b"},
+		Setup:      map[string]time.Duration{"BenchmarkF/setup": 50 * time.Millisecond},
+		FailsAlone: map[string]int{},
+		NsPerOp:    func(fakebin.Slice) float64 { return 1000 }}
+	for _, name := range failsAlone {
+		f.FailsAlone[name] = 1
+	}
+	return f
+}
+
+// newRaw returns a raw record writer into a buffer, its header written.
+func newRaw(t *testing.T) (*bytes.Buffer, *record.Writer) {
+	t.Helper()
+	var raw bytes.Buffer
+	rw := record.NewWriter(&raw)
+	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	return &raw, rw
+}
+
 // TestFamilyMemberSetupStretchesItsSlices: a member of a family whose
 // every call spends far longer outside the timer than a slice gets
 // slices long enough to spend TimerShare inside it, up to 30 slice times,
@@ -23,10 +46,7 @@ import (
 // whose members were never stretched spent most of its time in setups
 // (docs/GATE.md, "Time inside the timer").
 func TestFamilyMemberSetupStretchesItsSlices(t *testing.T) {
-	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkF/setup", "BenchmarkF/b"},
-		Setup:      map[string]time.Duration{"BenchmarkF/setup": 50 * time.Millisecond},
-		FailsAlone: map[string]int{"BenchmarkF/b": 1},
-		NsPerOp:    func(fakebin.Slice) float64 { return 1000 }}
+	f := setupFamily("BenchmarkF/b")
 	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
 	fam := &rmit.Family{Top: "BenchmarkF", Pattern: "^BenchmarkF$"}
 	var bs []*rmit.Benchmark
@@ -50,10 +70,7 @@ func TestFamilyMemberSetupStretchesItsSlices(t *testing.T) {
 // family of two members that fail alone, one with a setup of 50 slice
 // times a call, and a runner of them as a comparison writing to rw.
 func familyPairWorld(rw *record.Writer, obs rmit.Observer, past *rmit.Resume) (*rmit.Runner, []*rmit.Benchmark, []*rmit.Benchmark) {
-	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkF/setup", "BenchmarkF/b"},
-		Setup:      map[string]time.Duration{"BenchmarkF/setup": 50 * time.Millisecond},
-		FailsAlone: map[string]int{"BenchmarkF/setup": 1, "BenchmarkF/b": 1},
-		NsPerOp:    func(fakebin.Slice) float64 { return 1000 }}
+	f := setupFamily("BenchmarkF/setup", "BenchmarkF/b")
 	versions := map[string][]*rmit.Benchmark{}
 	for _, dir := range []string{"head", "base"} {
 		version := ""
@@ -97,9 +114,7 @@ func sliceNs(t *testing.T, raw []byte) map[string]int64 {
 // member with a costly setup after its first pair of processes, in both
 // versions alike, and records why; the sibling without one keeps its b.N.
 func TestFamilyPairSetupStretchesBothVersions(t *testing.T) {
-	var raw bytes.Buffer
-	rw := record.NewWriter(&raw)
-	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	raw, rw := newRaw(t)
 	r, head, base := familyPairWorld(rw, nil, nil)
 	_, err := r.Run(context.Background())
 	require.NoError(t, err)
@@ -130,17 +145,13 @@ func TestFamilyPairSetupStretchesBothVersions(t *testing.T) {
 // of its first slices and resumed measures every later slice at the b.N
 // of one left alone.
 func TestFamilyPairStretchResumes(t *testing.T) {
-	var whole bytes.Buffer
-	rw := record.NewWriter(&whole)
-	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+	whole, rw := newRaw(t)
 	r, _, _ := familyPairWorld(rw, nil, nil)
 	_, err := r.Run(context.Background())
 	require.NoError(t, err)
 	want := sliceNs(t, whole.Bytes())
 	for _, cut := range []int{3, 6, 9, 12, 13} {
-		var raw bytes.Buffer
-		rw := record.NewWriter(&raw)
-		require.NoError(t, rw.Write(&record.Header{Seed: 1}))
+		raw, rw := newRaw(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		r, _, _ := familyPairWorld(rw, &cutter{n: cut, cancel: cancel}, nil)
 		_, err := r.Run(ctx)

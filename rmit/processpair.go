@@ -205,10 +205,10 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 			outside = append(outside, untimedNs(rec))
 		}
 	}
-	base := max(r.SliceTime, r.maxTurn())
-	perSlice := min(max(timedFor(time.Duration(stats.Median(outside))), base), maxSliceStretch*base)
+	cost, base := time.Duration(stats.Median(outside)), max(r.SliceTime, r.maxTurn())
+	perSlice := min(max(timedFor(cost), base), maxSliceStretch*base)
 	n := NForSlice(stats.Median(perOp), perSlice)
-	turnsTimed := time.Duration(plan.Turns) * r.turnFor(time.Duration(stats.Median(outside)))
+	turnsTimed := time.Duration(plan.Turns) * r.turnFor(cost)
 	slices := min(max(int(math.Ceil(float64(turnsTimed)/float64(perSlice))), minProcessSlices), max(plan.Turns, minProcessSlices))
 	for _, s := range sides {
 		b := s.e.Bench

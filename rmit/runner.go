@@ -802,7 +802,7 @@ func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
 	}
 	want := r.SliceTime
 	if len(untimed) > 0 {
-		want = min(max(want, timedFor(time.Duration(stats.Median(untimed)))), maxSliceStretch*r.SliceTime)
+		want = r.stretchedSlice(time.Duration(stats.Median(untimed)))
 	}
 	// Slices far from the slice time are recalibrated; slices that
 	// spend less than TimerShare inside the timer, as soon as they are
@@ -816,6 +816,13 @@ func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
 		return
 	}
 	b.N = NForSlice(ns, want)
+}
+
+// stretchedSlice returns the slice time at which calls that spend cost
+// outside the timer each spend TimerShare inside it: at least the slice
+// time, at most maxSliceStretch times it.
+func (r *Runner) stretchedSlice(cost time.Duration) time.Duration {
+	return min(max(r.SliceTime, timedFor(cost)), maxSliceStretch*r.SliceTime)
 }
 
 func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {

@@ -278,7 +278,7 @@ func (p *Policy) SetSlowOp(bench string, cold bool) bool {
 		return true
 	}
 	if cold {
-		st.coldOp, st.settled = true, true
+		st.coldOp = true
 		return true
 	}
 	st.learned, st.settled = 1, true

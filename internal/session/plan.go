@@ -182,10 +182,9 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 // their slices cannot be made shorter and a warmup slice costs a whole
 // op. A policy that plans by cost (stopper's Interval) warms them up for
 // one slice, or none for an op of a second or more, which go test reports
-// cold, and measures one slice in most of their processes; on gonum's
-// mat, 29 of 191 benchmarks took 55% of the slice time before
-// (docs/EVALUATION.md). Only a run of one version: a pair's two versions
-// keep one plan.
+// cold, and measures one slice in most of their processes, where such
+// ops took most of a run's slice time (docs/EVALUATION.md, "Slow ops").
+// Only a run of one version: a pair's two versions keep one plan.
 func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark) {
 	p, ok := policy.(slowOpPlanner)
 	if !ok {
