@@ -154,8 +154,7 @@ func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 	if l, ok := r.drawn[key]; ok {
 		return l
 	}
-	j := max((k-1)*max(b.Config.Iterations, 1)+it-1, 0)
-	i := layoutIndex(b.Package.ImportPath, r.Seed, j, b.Package.linked(), len(ls))
+	i := r.layoutSlot(b, k, it)
 	if ls[i].Binary == "" {
 		b.Package.link(i)
 	}
@@ -165,6 +164,56 @@ func (r *Runner) layoutOf(b *Benchmark, k, it int) Layout {
 	}
 	r.drawn[key] = l
 	return l
+}
+
+// layoutSlot returns the index among its package's links of the link
+// that the process of b in suite run k and iteration it draws.
+func (r *Runner) layoutSlot(b *Benchmark, k, it int) int {
+	j := max((k-1)*max(b.Config.Iterations, 1)+it-1, 0)
+	return layoutIndex(b.Package.ImportPath, r.Seed, j, b.Package.linked(), len(b.Package.Layouts))
+}
+
+// linkAhead links, before suite run k starts, the links its entries will
+// draw that are not linked yet, as many at a time as there are CPUs, as
+// Prepare links its first ones. Linked one by one when a process first
+// draws it, each link waits for the one before, and in a comparison of a
+// package with few benchmarks the links outlast the processes they serve
+// (docs/GATE.md, "Where a gate's time goes"). No process runs while they
+// link, so the links do not disturb any measurement. An entry that the
+// records of an interrupted run replay starts no process and draws no link.
+func (r *Runner) linkAhead(entries []Entry, k int) {
+	type slot struct {
+		p *Package
+		i int
+	}
+	var todo []slot
+	seen := map[slot]bool{}
+	for _, e := range entries {
+		p := e.Bench.Package
+		if p.linkLayout == nil || !r.runnable(e) || r.covered(e, k) || r.Resume.lookup(e.Bench, k, e.Iteration) != nil {
+			continue
+		}
+		s := slot{p, r.layoutSlot(e.Bench, k, e.Iteration)}
+		if p.Layouts[s.i].Binary == "" && !seen[s] {
+			seen[s] = true
+			todo = append(todo, s)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	r.drawMu.Lock()
+	defer r.drawMu.Unlock()
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for _, s := range todo {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			s.p.link(s.i)
+		})
+	}
+	wg.Wait()
 }
 
 // A drawKey names one process of one benchmark: suite run and iteration.

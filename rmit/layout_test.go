@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,6 +124,63 @@ func TestLayoutsLinkedAsProcessesDrawThem(t *testing.T) {
 	assert.Equal(t, map[int]int{2: 1, 3: 1, 4: 1, 5: 1}, linked, "each link left for later linked once")
 	assert.Len(t, seen, 5, "six processes, six links, of which the failed one gave way to the first")
 	assert.Equal(t, p.Layouts[0], p.Layouts[5])
+}
+
+// Before a suite run starts, the links its processes will draw and that
+// were left for later are linked, several at a time: both versions' links
+// of a pair at once, each once, and none for a benchmark that is stopped
+// or no longer runs.
+func TestLinkAheadLinksASuiteRunsLinksTogether(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("links run one at a time on one CPU")
+	}
+	var mu sync.Mutex
+	linked := map[string]int{}
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	together := make(chan struct{})
+	go func() { arrived.Wait(); close(together) }()
+	pkg := func(version string) *Package {
+		p := &Package{ImportPath: "p", Version: version, Binary: "first"}
+		for i, s := range LayoutSeeds(5, version, 4) {
+			l := Layout{Seed: s}
+			if i < 2 {
+				l.Binary = version + strconv.Itoa(i)
+			}
+			p.Layouts = append(p.Layouts, l)
+		}
+		p.eager = 2
+		p.linkLayout = func(i int) (string, error) {
+			mu.Lock()
+			linked[version+strconv.Itoa(i)]++
+			first := linked[version+strconv.Itoa(i)] == 1
+			mu.Unlock()
+			if first {
+				arrived.Done()
+			}
+			select {
+			case <-together:
+			case <-time.After(time.Minute):
+				return "", errors.New("the other version's link never started")
+			}
+			return "lazy-" + version + strconv.Itoa(i), nil
+		}
+		return p
+	}
+	head, base := pkg(""), pkg("baseline")
+	a, b := NewBenchmark(head, "BenchmarkX", 1, false), NewBenchmark(base, "BenchmarkX", 1, false)
+	stopped := NewBenchmark(base, "BenchmarkY", 1, false)
+	r := &Runner{Seed: 5, state: map[*Benchmark]*benchState{a: {}, b: {}, stopped: {stopped: true}}, familyRan: map[familyIteration]bool{}}
+	// Suite run 3 is the first to draw the links left for later.
+	entries := []Entry{{Bench: a, Iteration: 1}, {Bench: b, Iteration: 1}, {Bench: stopped, Iteration: 1}}
+	r.linkAhead(entries, 3)
+	i := r.layoutSlot(a, 3, 1)
+	require.GreaterOrEqual(t, i, 2, "suite run 3 draws a link left for later")
+	assert.Equal(t, map[string]int{strconv.Itoa(i): 1, "baseline" + strconv.Itoa(i): 1}, linked)
+	assert.Equal(t, "lazy-"+strconv.Itoa(i), r.layoutOf(a, 3, 1).Binary)
+	assert.Equal(t, "lazy-baseline"+strconv.Itoa(i), r.layoutOf(b, 3, 1).Binary)
+	r.linkAhead(entries, 3)
+	assert.Len(t, linked, 2, "a link is linked once")
 }
 
 // Prepare links the package once per layout seed, the last one when it is
