@@ -498,20 +498,21 @@ func measuredCount(p *pastIteration) int {
 	return n
 }
 
-// retune lengthens or shortens the turns of a pair whose duet spent far
-// more, or far less, of each turn outside the timer than inside it. A turn
-// costs more than its b.N operations: the grant, the garbage collection
-// go test runs before each timed run, the benchmark's own setup before
-// its timer starts (run again in every turn, as go test -count runs it in
-// every count). Turns far shorter than that cost waste the machine; turns
-// far longer track the host's changes of speed less closely. So the
-// duets after a pair's first take turns that spend TimerShare of their
-// wall time inside the timer at the cost the first one measured, within
-// [TurnTime/2, 64 × TurnTime], changing b.N of both versions alike only
-// when it is off by more than a fifth below or twice above. Only the first
-// duet retunes: on a busy machine the cost moves from duet to duet with
-// the waits for a CPU, and b.N would follow it back and forth. With
-// write it records the new b.N.
+// retune lengthens the turns of a pair whose duet spent far more of each
+// turn outside the timer than inside it. A turn costs more than its b.N
+// operations: the grant, the garbage collection go test runs before each
+// timed run, the benchmark's own setup before its timer starts (run again
+// in every turn, as go test -count runs it in every count). Turns far
+// shorter than that cost waste the machine; turns far longer track the
+// host's changes of speed less closely. So the duets after a pair's first
+// take turns that spend TimerShare of their wall time inside the timer at
+// the cost the first one measured, within [TurnTime/2, 64 × TurnTime],
+// changing b.N of both versions alike only when its turns are more than a
+// fifth shorter (shorterThanWanted). Turns are never shortened: b.N was
+// calibrated for TurnTime, the short end already. Only the first duet
+// retunes: on a busy machine the cost moves from duet to duet with the
+// waits for a CPU, and b.N would follow it back and forth. With write it
+// records the new b.N.
 func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 	if r.state[sides[0].e.Bench].iterations != 1 {
 		return
@@ -533,7 +534,7 @@ func (r *Runner) retune(sides []*duetSide, plan TurnPlan, write bool) {
 	want := r.turnFor(cost)
 	a := sides[0].e.Bench
 	n := a.N
-	if want > 2*per || 5*per < 4*want {
+	if shorterThanWanted(per, want) {
 		n = max(1, int64(float64(a.N)*float64(want)/float64(per)))
 	}
 	r.amortiseStart(sides, plan, time.Duration(float64(per)*float64(n)/float64(a.N)), cost, write)

@@ -273,15 +273,21 @@ func (r *Runner) familyIterations(ctx context.Context, e Entry, partner *Entry, 
 	return nil
 }
 
-// lengthenFamilyPair lengthens, after a pair of families' first
-// processes, the slices of each member whose calls spent far longer
-// outside the timer than a slice, in both versions alike, as recalibrate
-// does for a benchmark of one version: long enough for TimerShare inside
-// the timer at the larger of the two versions' costs, at most
-// maxSliceStretch slice times. A comparison keeps its b.N equal in both
-// versions (FixedN), so neither is recalibrated alone. A resumed run
-// lengthens them again from the replayed slices, without recording it
-// twice (write).
+// lengthenFamilyPair sets, after a pair of families' first processes,
+// the slices of each member in both versions alike, at the larger of the
+// two versions' costs outside the timer per slice, by the rules of the
+// other ways of running. A member whose calls spend far longer outside
+// the timer than a slice gets slices long enough for TimerShare inside
+// the timer, at most maxSliceStretch slice times, as recalibrate gives a
+// benchmark of one version. Any other gets the slices of the turns a
+// duet would take (turnFor), when its own are more than a fifth shorter,
+// as retune lengthens a duet's: the processes of a family pair run back
+// to back like those of a process pair, and slices of one turn time
+// (the b.N a comparison calibrates for) spend about half their wall on
+// go test's garbage collection and output around each. A comparison
+// keeps its b.N equal in both versions (FixedN), so neither is
+// recalibrated alone. A resumed run sets them again from the replayed
+// slices, without recording it twice (write).
 func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 	if !r.FixedN || fa == nil || fb == nil || r.SliceTime <= 0 {
 		return
@@ -300,9 +306,16 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 			continue
 		}
 		cost := time.Duration(max(sa.untimed, sb.untimed))
-		want := r.stretchedSlice(cost)
 		perOp := (sa.perOp + sb.perOp) / 2
-		if want <= r.SliceTime || time.Duration(perOp*float64(a.N)) >= want*4/5 {
+		per := time.Duration(perOp * float64(a.N))
+		want, why := r.stretchedSlice(cost), fmt.Sprintf("family slices lengthened: %v outside the timer per slice", cost.Round(time.Microsecond))
+		if want <= r.SliceTime {
+			if r.TurnTime <= 0 {
+				continue
+			}
+			want, why = r.turnFor(cost), fmt.Sprintf("family slices retuned: %v timed and %v outside the timer per slice", per.Round(time.Microsecond), cost.Round(time.Microsecond))
+		}
+		if !shorterThanWanted(per, want) {
 			continue
 		}
 		n := NForSlice(perOp, want)
@@ -310,7 +323,7 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 			m.N = n
 			if write {
 				r.event(&record.Event{Event: record.EventCalibrated, Package: m.Package.ImportPath, Benchmark: m.Name, Version: m.Package.Version,
-					Value: float64(n), Reason: fmt.Sprintf("family slices lengthened: %v outside the timer per slice", cost.Round(time.Microsecond))})
+					Value: float64(n), Reason: why})
 			}
 		}
 	}
@@ -438,7 +451,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 			r.judge(me, k, mr.feed.Measured, mr.times.inSlices, mr.times.wall, sum)
 		}
 		if fail == nil {
-			r.recalibrate(mr.b, mr.times.perOp, mr.times.untimed)
+			r.recalibrate(mr.b, &mr.times)
 		}
 	}
 	return nil

@@ -165,3 +165,32 @@ func TestFamilyPairStretchResumes(t *testing.T) {
 		assert.Equal(t, want, sliceNs(t, raw.Bytes()), "cut after slice %d", cut)
 	}
 }
+
+// TestFamilyPairRetunesItsSlicesLikeADuet: a member of a family pair
+// whose calls cost more outside the timer than its slices of one turn
+// time spend inside it, but far less than a slice time, gets the slices
+// a duet's turns would be retuned to, in both versions alike: TimerShare
+// of each inside the timer. The sibling without a cost keeps its b.N.
+func TestFamilyPairRetunesItsSlicesLikeADuet(t *testing.T) {
+	raw, rw := newRaw(t)
+	r, head, base := familyPairWorld(rw, nil, nil)
+	r.SliceTime = 100 * time.Millisecond
+	r.Starter.(*fakebin.Binaries).Setup["BenchmarkF/setup"] = 2 * time.Millisecond
+	_, err := r.Run(context.Background())
+	require.NoError(t, err)
+	// 2 ms outside the timer a slice: 70% inside it takes 4.67 ms of 1 µs ops.
+	assert.InDelta(t, 4667, head[0].N, 5)
+	assert.Equal(t, head[0].N, base[0].N, "both versions alike")
+	assert.Equal(t, int64(1000), head[1].N)
+	assert.Equal(t, int64(1000), base[1].N)
+	run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+	require.NoError(t, err)
+	retuned := 0
+	for _, ev := range run.Events {
+		if ev.Event == record.EventCalibrated {
+			retuned++
+			assert.Contains(t, ev.Reason, "family slices retuned")
+		}
+	}
+	assert.Equal(t, 2, retuned, "one event per version")
+}

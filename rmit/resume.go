@@ -156,8 +156,7 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		return false
 	}
 
-	var wall, inSlices time.Duration
-	var perOp, untimed []float64
+	var times processTimes
 	for i := range past.slices {
 		s := &past.slices[i]
 		// A replayed slice counts as measured, but its time was spent
@@ -166,17 +165,14 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 			sum.Warmup++
 		} else {
 			sum.Slices++
-			inSlices += time.Duration(s.WallNs)
-			perOp = append(perOp, timePerOp(s))
-			untimed = append(untimed, untimedNs(s))
 		}
-		wall += time.Duration(s.WallNs)
+		times.add(s)
 		b.N = s.N
 		if r.Observer != nil {
 			r.Observer.Slice(b, s)
 		}
 	}
-	st.wall += wall
+	st.wall += times.wall
 	st.iterations++
 	st.last = [2]int{k, e.Iteration}
 	sum.Iterations++
@@ -195,11 +191,11 @@ func (r *Runner) replay(e Entry, k int, past *pastIteration, sum *Summary) bool 
 		}
 		return true
 	}
-	r.recalibrate(b, perOp, untimed)
+	r.recalibrate(b, &times)
 	if e.Padding {
 		return true
 	}
-	if d := feed.End(costs(k, e.Iteration, measured, inSlices, wall)); d.Stop {
+	if d := feed.End(costs(k, e.Iteration, measured, times.inSlices, times.wall)); d.Stop {
 		// An interruption between the iteration and its stop record
 		// leaves the record to write now.
 		r.stop(b, k, e.Iteration, sum, r.Resume.stopped, d)

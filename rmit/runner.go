@@ -154,9 +154,10 @@ type benchState struct {
 	warmupTurns int
 	// perOp and untimed are the medians, over the measured slices of its
 	// latest iteration, of the time per op and of the time outside the
-	// timer (recalibrate), by which a family pair is lengthened
-	// (lengthenFamilyPair).
+	// timer (recalibrate), and latest that iteration's times, by which a
+	// family pair is lengthened (lengthenFamilyPair).
 	perOp, untimed float64
+	latest         processTimes
 }
 
 // A Summary describes a finished run.
@@ -396,6 +397,7 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 					Reason: fmt.Sprintf("suite run %d held fewer than %d distinct benchmarks", k, r.MinDistinct)})
 			}
 		}
+		r.linkAhead(entries, k)
 		if r.Observer != nil {
 			r.Observer.SuiteRunStarted(k, len(entries))
 		}
@@ -409,7 +411,6 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 			}
 			// A pair of entries runs as one duet when slices are paired
 			// and neither half is replayed from an interrupted run.
-			// A pair of entries runs as one duet when slices are paired.
 			var partner *Entry
 			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
 				if resumed, err := r.resumeFamilyPair(ctx, e, entries[order+1], k, order+1, sum); resumed || err != nil {
@@ -727,7 +728,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	if !done {
 		return feed.Measured, fail(fmt.Sprintf("the test binary printed %d of the %d slices asked for", slice, maxSlices), p.stderr.String())
 	}
-	r.recalibrate(b, times.perOp, times.untimed)
+	r.recalibrate(b, times)
 	return feed.Measured, nil
 }
 
@@ -776,20 +777,23 @@ func exitReason(err error) string {
 
 // recalibrate resets b.N when the iteration's slices landed far from the
 // target slice time, for example because the benchmark's speed changed
-// after its warm-up. perOp holds the time per op of its measurement
-// slices (timePerOp), and untimed the wall time of each outside the
-// timer. Measurement slices within one iteration always share one N.
+// after its warm-up, from the times of the iteration's process. It keeps
+// those times for the family pair that b may be a member of
+// (lengthenFamilyPair). Measurement slices within one iteration always
+// share one N.
 //
 // A benchmark whose setup runs on every call would spend most of a
 // slice of the target time outside its timer, so its slices are made
 // long enough to spend TimerShare inside it, up to maxSliceStretch times
 // the target.
-func (r *Runner) recalibrate(b *Benchmark, perOp, untimed []float64) {
+func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
+	perOp, untimed := times.perOp, times.untimed
 	if st := r.state[b]; st != nil && len(perOp) > 0 {
 		st.perOp, st.untimed = stats.Median(perOp), 0
 		if len(untimed) > 0 {
 			st.untimed = stats.Median(untimed)
 		}
+		st.latest = *times
 	}
 	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {
 		return

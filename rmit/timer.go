@@ -23,18 +23,22 @@ func timedFor(outside time.Duration) time.Duration {
 
 // processTimes is where the wall time of one process's slices went, as
 // every way of running counts it: all its slices, the first from the
-// process's start (wall), its measurement slices (inSlices), and of each
-// measurement slice the time per op (timePerOp) and the wall time outside
-// the timer in ns (untimedNs), by which b.N is recalibrated.
+// process's start (wall), how many (slices) and how long inside the timer
+// (timed), its measurement slices (inSlices), and of each measurement
+// slice the time per op (timePerOp) and the wall time outside the timer
+// in ns (untimedNs), by which b.N is recalibrated.
 type processTimes struct {
-	wall, inSlices time.Duration
-	perOp, untimed []float64
+	wall, inSlices, timed time.Duration
+	slices                int
+	perOp, untimed        []float64
 }
 
 // add counts slice s.
 func (t *processTimes) add(s *record.Slice) {
 	d := time.Duration(s.WallNs)
 	t.wall += d
+	t.slices++
+	t.timed += min(s.Timed(), d)
 	if s.Warmup {
 		return
 	}
@@ -50,6 +54,13 @@ func (r *Runner) keep(b *Benchmark, rec *record.Slice, times *processTimes, sum 
 	r.slice(b, rec)
 	sum.sliceDone(rec)
 	times.add(rec)
+}
+
+// shorterThanWanted reports whether slices or turns that spend per inside
+// the timer are more than a fifth shorter than want: within that, a new
+// b.N would only follow the noise of the measurement it was taken from.
+func shorterThanWanted(per, want time.Duration) bool {
+	return 5*per < 4*want
 }
 
 // maxSliceStretch bounds how far recalibrate lengthens the slices of a
