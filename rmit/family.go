@@ -3,6 +3,7 @@ package rmit
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -296,6 +297,7 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 	for _, m := range fb.Members {
 		partners[m.Name] = m
 	}
+	var pairs []familyMemberPair
 	for _, a := range fa.Members {
 		b := partners[a.Name]
 		if b == nil || a.N != b.N {
@@ -305,28 +307,117 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 		if sa == nil || sb == nil || sa.iterations != 1 || sb.iterations != 1 || !(sa.perOp > 0) || !(sb.perOp > 0) {
 			continue
 		}
+		mp := familyMemberPair{a: a, b: b, n: a.N, perOp: (sa.perOp + sb.perOp) / 2}
 		cost := time.Duration(max(sa.untimed, sb.untimed))
-		perOp := (sa.perOp + sb.perOp) / 2
-		per := time.Duration(perOp * float64(a.N))
+		per := time.Duration(mp.perOp * float64(a.N))
 		want, why := r.stretchedSlice(cost), fmt.Sprintf("family slices lengthened: %v outside the timer per slice", cost.Round(time.Microsecond))
-		if want <= r.SliceTime {
-			if r.TurnTime <= 0 {
-				continue
-			}
+		switch {
+		case want > r.SliceTime:
+		case r.TurnTime > 0:
 			want, why = r.turnFor(cost), fmt.Sprintf("family slices retuned: %v timed and %v outside the timer per slice", per.Round(time.Microsecond), cost.Round(time.Microsecond))
+		default:
+			want = 0
 		}
-		if !shorterThanWanted(per, want) {
+		if shorterThanWanted(per, want) {
+			mp.n, mp.why = NForSlice(mp.perOp, want), why
+		}
+		pairs = append(pairs, mp)
+	}
+	r.balanceFamilyPair(fa, fb, pairs)
+	for _, mp := range pairs {
+		if mp.n == mp.a.N {
 			continue
 		}
-		n := NForSlice(perOp, want)
-		for _, m := range []*Benchmark{a, b} {
-			m.N = n
+		for _, m := range []*Benchmark{mp.a, mp.b} {
+			m.N = mp.n
 			if write {
 				r.event(&record.Event{Event: record.EventCalibrated, Package: m.Package.ImportPath, Benchmark: m.Name, Version: m.Package.Version,
-					Value: float64(n), Reason: why})
+					Value: float64(mp.n), Reason: mp.why})
 			}
 		}
 	}
+}
+
+// A familyMemberPair is one member of a pair of families in both
+// versions, the b.N lengthenFamilyPair gives them and why.
+type familyMemberPair struct {
+	a, b  *Benchmark
+	perOp float64 // ns per op, the mean of the two versions'
+	n     int64
+	why   string
+}
+
+// balanceFamilyPair lengthens the slices of all members of a pair of
+// families alike, at their new b.N in pairs, when the processes of either
+// version would still spend less inside the timer than outside it:
+// starting, calling each member's function, go test's collection and
+// output around each slice, and its share of the links of the suite run
+// (Package.LinkTime), which the processes of the package's other
+// benchmarks split with it. A pair costs that fixed part F and its slices
+// c·t; the interval of a difference over pairs narrows with the number of
+// pairs and, within each, with t, as σ²_between + σ²_within/t. Whatever
+// the two variances are, slices with c·t = F cost at most twice the time
+// of the best t for a given interval, where slices of one turn time can
+// cost many times that (docs/GATE.md, "Where a gate's time goes"). No
+// slice grows past the slice time.
+func (r *Runner) balanceFamilyPair(fa, fb *Family, pairs []familyMemberPair) {
+	if len(pairs) == 0 {
+		return
+	}
+	factor, why := 1.0, ""
+	for v, f := range []*Family{fa, fb} {
+		var outside, timed time.Duration
+		for _, mp := range pairs {
+			m := mp.a
+			if v == 1 {
+				m = mp.b
+			}
+			t := r.state[m].latest
+			outside += t.wall - t.timed
+			timed += time.Duration(float64(t.timed) * float64(mp.n) / float64(m.N))
+		}
+		share := r.linkShare(f)
+		outside += share
+		if timed > 0 && shorterThanWanted(timed, outside) && float64(outside)/float64(timed) > factor {
+			factor = float64(outside) / float64(timed)
+			why = fmt.Sprintf("family processes balanced: %v outside the timer a process (%v of it its share of the links) against %v inside", outside.Round(time.Millisecond), share.Round(time.Millisecond), timed.Round(time.Millisecond))
+		}
+	}
+	if factor == 1 {
+		return
+	}
+	for i := range pairs {
+		mp := &pairs[i]
+		per := time.Duration(mp.perOp * float64(mp.n))
+		longest := max(r.SliceTime, per)
+		n := min(int64(math.Ceil(float64(mp.n)*factor)), NForSlice(mp.perOp, longest))
+		if n > mp.n {
+			mp.n, mp.why = n, why
+		}
+	}
+}
+
+// linkShare returns the part of the links of a suite run that a process
+// of family f bears: its package's links of both versions, linked side by
+// side (linkAhead), split between the processes of one version of the
+// package in a suite run, a family's counting once.
+func (r *Runner) linkShare(f *Family) time.Duration {
+	p := f.Members[0].Package
+	if p.LinkTime <= 0 {
+		return 0
+	}
+	procs := map[any]bool{}
+	for _, b := range r.Benchmarks {
+		if b.Package != p || !r.runnable(Entry{Bench: b}) {
+			continue
+		}
+		if g := familyOf(b); g != nil && g.Together {
+			procs[g] = true
+		} else {
+			procs[b] = true
+		}
+	}
+	return p.LinkTime / time.Duration(2*max(len(procs), 1))
 }
 
 // familyEstimate returns the expected wall time of one process of f: the

@@ -143,26 +143,31 @@ func TestFamilyPairSetupStretchesBothVersions(t *testing.T) {
 
 // TestFamilyPairStretchResumes: a comparison of that family cut after any
 // of its first slices and resumed measures every later slice at the b.N
-// of one left alone.
+// of one left alone, whether its slices were lengthened for a member's
+// setup or balanced with its links.
 func TestFamilyPairStretchResumes(t *testing.T) {
-	whole, rw := newRaw(t)
-	r, _, _ := familyPairWorld(rw, nil, nil)
-	_, err := r.Run(context.Background())
-	require.NoError(t, err)
-	want := sliceNs(t, whole.Bytes())
-	for _, cut := range []int{3, 6, 9, 12, 13} {
-		raw, rw := newRaw(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		r, _, _ := familyPairWorld(rw, &cutter{n: cut, cancel: cancel}, nil)
-		_, err := r.Run(ctx)
-		cancel()
-		require.ErrorIs(t, err, rmit.ErrInterrupted, "cut after slice %d", cut)
-		run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+	for _, link := range []time.Duration{0, 200 * time.Millisecond} {
+		world := func(rw *record.Writer, obs rmit.Observer, past *rmit.Resume) *rmit.Runner {
+			r, head, base := familyPairWorld(rw, obs, past)
+			head[0].Package.LinkTime, base[0].Package.LinkTime = link, link
+			return r
+		}
+		whole, rw := newRaw(t)
+		_, err := world(rw, nil, nil).Run(context.Background())
 		require.NoError(t, err)
-		r, _, _ = familyPairWorld(rw, &cutter{}, rmit.NewResume(run))
-		_, err = r.Run(context.Background())
-		require.NoError(t, err, "resumed after slice %d", cut)
-		assert.Equal(t, want, sliceNs(t, raw.Bytes()), "cut after slice %d", cut)
+		want := sliceNs(t, whole.Bytes())
+		for _, cut := range []int{3, 6, 9, 12, 13} {
+			raw, rw := newRaw(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			_, err := world(rw, &cutter{n: cut, cancel: cancel}, nil).Run(ctx)
+			cancel()
+			require.ErrorIs(t, err, rmit.ErrInterrupted, "link %v, cut after slice %d", link, cut)
+			run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+			require.NoError(t, err)
+			_, err = world(rw, &cutter{}, rmit.NewResume(run)).Run(context.Background())
+			require.NoError(t, err, "link %v, resumed after slice %d", link, cut)
+			assert.Equal(t, want, sliceNs(t, raw.Bytes()), "link %v, cut after slice %d", link, cut)
+		}
 	}
 }
 
@@ -193,4 +198,37 @@ func TestFamilyPairRetunesItsSlicesLikeADuet(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, retuned, "one event per version")
+}
+
+// TestFamilyPairBalancesItsProcessesWithItsLinks: a family pair whose
+// processes spend far less inside the timer than their share of the
+// links of a suite run lengthens all its members' slices alike, in both
+// versions, until they spend as much inside the timer as outside it,
+// within the slice time; without links to share it keeps its b.N.
+func TestFamilyPairBalancesItsProcessesWithItsLinks(t *testing.T) {
+	for _, link := range []time.Duration{0, 200 * time.Millisecond, 10 * time.Second} {
+		raw, rw := newRaw(t)
+		r, head, base := familyPairWorld(rw, nil, nil)
+		r.SliceTime = 100 * time.Millisecond
+		delete(r.Starter.(*fakebin.Binaries).Setup, "BenchmarkF/setup")
+		head[0].Package.LinkTime, base[0].Package.LinkTime = link, link
+		_, err := r.Run(context.Background())
+		require.NoError(t, err)
+		// Each version's process: 2 members of 1 warmup and 2 measured
+		// slices of 1 ms; a share of half the link outside the timer.
+		want := map[time.Duration]int64{0: 1000, 200 * time.Millisecond: 16667, 10 * time.Second: 100000}[link]
+		for _, b := range append(slices.Clone(head), base...) {
+			assert.Equal(t, want, b.N, "link %v: %s %s", link, b.Name, b.Package.Version)
+		}
+		run, _, err := record.Read(bytes.NewReader(raw.Bytes()), "raw")
+		require.NoError(t, err)
+		balanced := 0
+		for _, ev := range run.Events {
+			if ev.Event == record.EventCalibrated {
+				balanced++
+				assert.Contains(t, ev.Reason, "family processes balanced")
+			}
+		}
+		assert.Equal(t, map[time.Duration]int{0: 0, 200 * time.Millisecond: 4, 10 * time.Second: 4}[link], balanced, "link %v: one event per member and version", link)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A Layout is one link of a package's test binary, its functions placed
@@ -298,13 +299,14 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 	for _, p := range built {
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
 	}
+	took := map[*Package]time.Duration{}
 	defer func() {
 		for j, p := range ok {
 			for i := linked; i < len(seeds); i++ {
 				p.Layouts = append(p.Layouts, Layout{Seed: seeds[i]})
 			}
 			if linked < len(seeds) {
-				p.eager = linked
+				p.eager, p.LinkTime = linked, took[p]
 				p.linkLayout = func(i int) (string, error) {
 					return linkOne(context.Background(), p, dir, filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j)), flags[i])
 				}
@@ -321,6 +323,7 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 		dir  string // where its binary goes, apart from every other link's
 		bin  string
 		err  *BuildError
+		took time.Duration
 	}
 	var links []*link
 	for i := 1; i < linked; i++ {
@@ -337,7 +340,10 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			var err error
-			if l.bin, err = linkOne(ctx, l.p, dir, l.dir, flags[l.seed]); err != nil {
+			start := time.Now()
+			l.bin, err = linkOne(ctx, l.p, dir, l.dir, flags[l.seed])
+			l.took = time.Since(start)
+			if err != nil {
 				be, ok := err.(*BuildError)
 				if !ok {
 					be = &BuildError{Package: l.p, Output: err.Error()}
@@ -348,6 +354,16 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 	}
 	wg.Wait()
 	bad := map[string]bool{}
+	// The links ran as many at a time as there are CPUs, as linkAhead
+	// runs them: each one's own wall time is what a link costs.
+	n := map[*Package]int{}
+	for _, l := range links {
+		took[l.p] += l.took
+		n[l.p]++
+	}
+	for p := range took {
+		took[p] /= time.Duration(n[p])
+	}
 	for _, l := range links {
 		if l.err != nil {
 			failed = append(failed, l.err)

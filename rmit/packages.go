@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // A Package is a Go package whose benchmarks are to be run.
@@ -43,6 +44,11 @@ type Package struct {
 	// Hooked says that the binary was built with the overlay of
 	// TurnHook, which a family measured together needs (Family).
 	Hooked bool
+	// LinkTime is the wall time one more link of the test binary took
+	// while preparing, when some of Layouts are left to be linked as
+	// the run goes on; zero when every link was made while preparing.
+	// A resumed run measures its own.
+	LinkTime time.Duration
 	// linkLayout links the i-th of Layouts, which Prepare left to be
 	// linked when a process first draws it, and returns its binary; the
 	// first eager were linked while preparing.
