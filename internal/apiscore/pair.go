@@ -15,20 +15,19 @@ import (
 type pairOptions struct {
 	Stop    stopper.Config
 	Compare gate.Options
-	// Judge, if set, stops a pair once its comparison is decided or out
-	// of reach (rmit.Paired.Judge); otherwise a pair stops once both
-	// versions are stable.
-	Judge func(base, head [][]float64) string
-	// Turns, when set, runs each pair as duets of this shape, judged by
-	// JudgeDuets, with turns of TurnTime.
-	Turns      *rmit.TurnPlan
-	TurnTime   time.Duration
-	JudgeDuets func(d []float64) string
-	SuiteRuns  int // the cap, which the Interval criterion plans for
-	Seed       uint64
-	SliceTime  time.Duration
-	Timeout    time.Duration
-	Budget     time.Duration // 0: none
+	// Judged, when set, stops a pair once its comparison under
+	// Compare.Plan is decided or out of reach (gate.Plan.JudgePaired);
+	// otherwise a pair stops once both versions are stable.
+	Judged bool
+	// Turns, when set, runs each pair as duets of this shape, with turns
+	// of TurnTime.
+	Turns     *rmit.TurnPlan
+	TurnTime  time.Duration
+	SuiteRuns int // the cap, which the Interval criterion plans for
+	Seed      uint64
+	SliceTime time.Duration
+	Timeout   time.Duration
+	Budget    time.Duration // 0: none
 	// Starter and Clock replace real processes and time in tests; nil
 	// means real ones.
 	Starter rmit.Starter
@@ -36,7 +35,7 @@ type pairOptions struct {
 }
 
 // pairRun runs the unchanged benchmarks base and their slowed partners
-// head interleaved in one schedule, each pair stopping once o.Judge
+// head interleaved in one schedule, each pair stopping once its judge
 // stops it (or, without it, once its policy holds both versions stable),
 // and compares them. It is
 // the one place that drives the runner, the stopping policy and the
@@ -61,12 +60,8 @@ func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (
 	// at the cap; each pair's two versions run back to back in every
 	// suite run.
 	paired := rmit.NewPaired(policy, base, head)
-	switch {
-	case o.Turns != nil:
-		paired.JudgeDuets = o.JudgeDuets
-		paired.PlanDuet = gate.DuetTurns
-	case stop.Criterion != stopper.None:
-		paired.Judge = o.Judge
+	if o.Judged && stop.Criterion != stopper.None {
+		o.Compare.Plan.JudgePaired(paired, o.Compare.Threshold, o.Compare.Confidence, o.Turns != nil)
 	}
 	obs := newCollector()
 	r := &rmit.Runner{

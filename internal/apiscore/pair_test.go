@@ -148,14 +148,16 @@ func TestPairRunOptions(t *testing.T) {
 	assert.Equal(t, []int{5, 8, 10}, o.Compare.Plan.Looks)
 	assert.Equal(t, 0.5, o.Compare.Threshold)
 	assert.Equal(t, gate.RuleCI, o.Compare.Rule)
-	require.NotNil(t, o.Judge)
+	require.True(t, o.Judged)
+	var paired rmit.Paired
+	o.Compare.Plan.JudgePaired(&paired, o.Compare.Threshold, o.Compare.Confidence, false)
 	base := [][]float64{{100}, {101}, {99}, {100}, {100}}
 	head := [][]float64{{1000}, {1010}, {990}, {1000}, {1001}}
-	assert.Equal(t, record.ReasonSettled, o.Judge(base, head), "a tenfold change at the first look")
-	assert.Empty(t, o.Judge(base[:4], head[:4]), "4 is not a look")
+	assert.Equal(t, record.ReasonSettled, paired.Judge(base, head), "a tenfold change at the first look")
+	assert.Empty(t, paired.Judge(base[:4], head[:4]), "4 is not a look")
 
 	o = pairRunOptions(RulePaper, stopper.Default(stopper.Interval), 0.5, 10)
 	assert.Equal(t, gate.RuleUTest, o.Compare.Rule)
-	assert.Nil(t, o.Judge)
+	assert.False(t, o.Judged)
 	assert.Equal(t, MinSuiteRuns, o.Stop.MinIterations)
 }

@@ -69,6 +69,5 @@ func pairRunOptions(rule Rule, stop stopper.Config, threshold float64, suiteRuns
 	}
 	plan := gate.DefaultPlan(suiteRuns, 0)
 	o.Paired, o.Plan = true, plan
-	pairs, duets := plan.Judges(threshold, o.Confidence)
-	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judge: pairs, JudgeDuets: duets}
+	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judged: true}
 }

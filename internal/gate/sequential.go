@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -300,15 +301,19 @@ func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
 	return p.judgeLook(d, threshold, 1-confidence)
 }
 
-// Judges returns the judges by which p stops the pairs of a paired run,
-// as rmit.Paired takes them: of pairs measured in paired suite runs
-// (JudgePair) and in duets (JudgeDuets), each saying why a pair stops, as
-// the comparison at the end will judge it. Every paired run (run
-// --baseline, abs, history --confirm) stops its pairs through them.
-func (p Plan) Judges(threshold, confidence float64) (pairs func(base, head [][]float64) string, duets func(d []float64) string) {
-	pairs = func(base, head [][]float64) string { return JudgePair(base, head, threshold, confidence, p).Reason() }
-	duets = func(d []float64) string { return JudgeDuets(d, threshold, confidence, p).Reason() }
-	return pairs, duets
+// JudgePaired has paired stop each pair of a paired run under p, as the
+// comparison at the end will judge it, saying why: duet by duet, with the
+// turns of its duets planned from its first ones (DuetTurns), when the
+// pairs run in turns (inTurns); otherwise by the processes of its paired
+// suite runs (JudgePair). Every paired run (run --baseline, abs, history
+// --confirm) stops its pairs through it.
+func (p Plan) JudgePaired(paired *rmit.Paired, threshold, confidence float64, inTurns bool) {
+	if inTurns {
+		paired.JudgeDuets = func(d []float64) string { return JudgeDuets(d, threshold, confidence, p).Reason() }
+		paired.PlanDuet = DuetTurns
+		return
+	}
+	paired.Judge = func(base, head [][]float64) string { return JudgePair(base, head, threshold, confidence, p).Reason() }
 }
 
 // MinDuetTurns is the fewest measured turns of each version a planned

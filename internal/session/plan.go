@@ -128,12 +128,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 			}
 		}
 		a.compare.Plan = plan
-		pairs, duets := plan.Judges(o.Compare.Threshold, o.Compare.Confidence)
-		if o.duets() {
-			paired.JudgeDuets, paired.PlanDuet = duets, gate.DuetTurns
-		} else {
-			paired.Judge = pairs
-		}
+		plan.JudgePaired(paired, o.Compare.Threshold, o.Compare.Confidence, o.duets())
 	}
 	a.policy = paired
 	return a
