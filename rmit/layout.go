@@ -182,7 +182,8 @@ func (r *Runner) layoutSlot(b *Benchmark, k, it int) int {
 // (docs/GATE.md, "Where a gate's time goes"). No process runs while they
 // link, so the links do not disturb any measurement. An entry that the
 // records of an interrupted run replay starts no process and draws no link.
-func (r *Runner) linkAhead(entries []Entry, k int) {
+// sum counts the links and their time.
+func (r *Runner) linkAhead(entries []Entry, k int, sum *Summary) {
 	type slot struct {
 		p *Package
 		i int
@@ -205,6 +206,8 @@ func (r *Runner) linkAhead(entries []Entry, k int) {
 	}
 	r.drawMu.Lock()
 	defer r.drawMu.Unlock()
+	start := r.now()
+	defer func() { sum.Linked, sum.Linking = sum.Linked+len(todo), sum.Linking+r.now().Sub(start) }()
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for _, s := range todo {

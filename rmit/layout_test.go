@@ -170,17 +170,23 @@ func TestLinkAheadLinksASuiteRunsLinksTogether(t *testing.T) {
 	head, base := pkg(""), pkg("baseline")
 	a, b := NewBenchmark(head, "BenchmarkX", 1, false), NewBenchmark(base, "BenchmarkX", 1, false)
 	stopped := NewBenchmark(base, "BenchmarkY", 1, false)
-	r := &Runner{Seed: 5, state: map[*Benchmark]*benchState{a: {}, b: {}, stopped: {stopped: true}}, familyRan: map[familyIteration]bool{}}
+	clock := time.Unix(0, 0)
+	r := &Runner{Seed: 5, state: map[*Benchmark]*benchState{a: {}, b: {}, stopped: {stopped: true}}, familyRan: map[familyIteration]bool{},
+		now: func() time.Time { clock = clock.Add(time.Second); return clock }}
 	// Suite run 3 is the first to draw the links left for later.
 	entries := []Entry{{Bench: a, Iteration: 1}, {Bench: b, Iteration: 1}, {Bench: stopped, Iteration: 1}}
-	r.linkAhead(entries, 3)
+	var sum Summary
+	r.linkAhead(entries, 3, &sum)
+	assert.Equal(t, 2, sum.Linked)
+	assert.Equal(t, time.Second, sum.Linking, "the clock read before and after the links")
 	i := r.layoutSlot(a, 3, 1)
 	require.GreaterOrEqual(t, i, 2, "suite run 3 draws a link left for later")
 	assert.Equal(t, map[string]int{strconv.Itoa(i): 1, "baseline" + strconv.Itoa(i): 1}, linked)
 	assert.Equal(t, "lazy-"+strconv.Itoa(i), r.layoutOf(a, 3, 1).Binary)
 	assert.Equal(t, "lazy-baseline"+strconv.Itoa(i), r.layoutOf(b, 3, 1).Binary)
-	r.linkAhead(entries, 3)
+	r.linkAhead(entries, 3, &sum)
 	assert.Len(t, linked, 2, "a link is linked once")
+	assert.Equal(t, 2, sum.Linked, "nothing left to link")
 }
 
 // Prepare links the package once per layout seed, the last one when it is

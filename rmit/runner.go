@@ -192,6 +192,11 @@ type Summary struct {
 	// HarnessCPU is the CPU time gobench-dyn itself used, children
 	// excluded.
 	HarnessCPU time.Duration
+	// Linked counts the links of randomised layouts made while the run
+	// measured, before the suite runs that drew them (linkAhead), and
+	// Linking is the wall time they took.
+	Linked  int
+	Linking time.Duration
 	// Criterion is the time spent computing stoppage criteria.
 	Criterion time.Duration
 	// Precision holds, for every benchmark that completed an iteration,
@@ -397,7 +402,7 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 					Reason: fmt.Sprintf("suite run %d held fewer than %d distinct benchmarks", k, r.MinDistinct)})
 			}
 		}
-		r.linkAhead(entries, k)
+		r.linkAhead(entries, k, sum)
 		if r.Observer != nil {
 			r.Observer.SuiteRunStarted(k, len(entries))
 		}

@@ -32,6 +32,13 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	fmt.Fprintf(w, "  time inside the timer %.0f%% of the measuring phase (%s of %s); inside slices, setup included, %.0f%% of wall; harness CPU %s (%.1f%% of wall)\n",
 		100*sum.TimerShare(), render.Duration(sum.InTimer), render.Duration(sum.Measuring()),
 		100*sum.Efficiency(), render.Duration(sum.HarnessCPU), 100*float64(sum.HarnessCPU)/float64(max(wall, 1)))
+	if sum.Linked > 0 {
+		// A gate of a package with few benchmarks can spend more on
+		// these links than on its processes (docs/GATE.md, "Where a
+		// gate's time goes").
+		fmt.Fprintf(w, "  links: %s of randomised layouts made while measuring took %s (%.0f%% of the measuring phase)\n",
+			render.Plural(sum.Linked, "link"), render.Duration(sum.Linking), 100*float64(sum.Linking)/float64(max(sum.Measuring(), 1)))
+	}
 	if r.GoTest > 0 && sum.Iterations > 0 {
 		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp from the calibration, without setup): %.2f×\n",
 			render.Plural(sum.Iterations, "process"), render.Duration(wall/time.Duration(sum.Iterations)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))

@@ -35,6 +35,22 @@ func TestSummarySaysWhichPairsRanPastTheCap(t *testing.T) {
 	assert.NotContains(t, text.String(), "ran past")
 }
 
+// TestSummarySaysWhatLinksCost: the links made while measuring are given
+// with their share of the measuring phase, and not mentioned when none
+// were made.
+func TestSummarySaysWhatLinksCost(t *testing.T) {
+	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	sum := rmit.Summary{Start: start, End: start.Add(time.Minute), FirstSlice: start, LastSlice: start.Add(40 * time.Second), Linked: 20, Linking: 10 * time.Second}
+	var text strings.Builder
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: &session.Options{}, Head: &record.Run{}})
+	assert.Contains(t, text.String(), "  links: 20 links of randomised layouts made while measuring took 10s (25% of the measuring phase)\n")
+
+	text.Reset()
+	sum.Linked, sum.Linking = 0, 0
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: &session.Options{}, Head: &record.Run{}})
+	assert.NotContains(t, text.String(), "links:")
+}
+
 // A benchmark whose time per op fell as b.N grew between its processes is
 // said to be not steady, with its time per op at each b.N.
 func TestSummarySaysWhenTimePerOpFallsAsBNGrows(t *testing.T) {
