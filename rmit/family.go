@@ -304,11 +304,16 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 			continue
 		}
 		sa, sb := r.state[a], r.state[b]
-		if sa == nil || sb == nil || sa.iterations != 1 || sb.iterations != 1 || !(sa.perOp > 0) || !(sb.perOp > 0) {
+		if sa == nil || sb == nil || sa.iterations != 1 || sb.iterations != 1 {
 			continue
 		}
-		mp := familyMemberPair{a: a, b: b, n: a.N, perOp: (sa.perOp + sb.perOp) / 2}
-		cost := time.Duration(max(sa.untimed, sb.untimed))
+		pa, ua := sa.latest.medians()
+		pb, ub := sb.latest.medians()
+		if !(pa > 0) || !(pb > 0) {
+			continue
+		}
+		mp := familyMemberPair{a: a, b: b, n: a.N, perOp: (pa + pb) / 2}
+		cost := time.Duration(max(ua, ub))
 		per := time.Duration(mp.perOp * float64(a.N))
 		want, why := r.stretchedSlice(cost), fmt.Sprintf("family slices lengthened: %v outside the timer per slice", cost.Round(time.Microsecond))
 		switch {

@@ -152,12 +152,10 @@ type benchState struct {
 	// warmupTurns, when set, is the warmup turns of its duets at its
 	// retuned b.N (warmupAt).
 	warmupTurns int
-	// perOp and untimed are the medians, over the measured slices of its
-	// latest iteration, of the time per op and of the time outside the
-	// timer (recalibrate), and latest that iteration's times, by which a
-	// family pair is lengthened (lengthenFamilyPair).
-	perOp, untimed float64
-	latest         processTimes
+	// latest holds the times of its latest iteration with measured
+	// slices (recalibrate), by which a family pair is lengthened
+	// (lengthenFamilyPair).
+	latest processTimes
 }
 
 // A Summary describes a finished run.
@@ -794,10 +792,6 @@ func exitReason(err error) string {
 func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	perOp, untimed := times.perOp, times.untimed
 	if st := r.state[b]; st != nil && len(perOp) > 0 {
-		st.perOp, st.untimed = stats.Median(perOp), 0
-		if len(untimed) > 0 {
-			st.untimed = stats.Median(untimed)
-		}
 		st.latest = *times
 	}
 	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {

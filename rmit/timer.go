@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -31,6 +32,16 @@ type processTimes struct {
 	wall, inSlices, timed time.Duration
 	slices                int
 	perOp, untimed        []float64
+}
+
+// medians returns the medians, over the measurement slices, of the time
+// per op and of the wall time outside the timer in ns; zeros without
+// any.
+func (t *processTimes) medians() (perOp, untimed float64) {
+	if len(t.perOp) == 0 {
+		return 0, 0
+	}
+	return stats.Median(t.perOp), stats.Median(t.untimed)
 }
 
 // add counts slice s.
