@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -43,31 +44,22 @@ type pairOptions struct {
 // measurements, and the number of failed iterations; with an interrupted
 // run, what was measured is still compared.
 func pairRun(ctx context.Context, base, head []*rmit.Benchmark, o pairOptions) (*gate.Result, *record.Run, int, error) {
-	stop := o.Stop
-	stop.Seed = o.Seed
-	stop.MaxIterations = o.SuiteRuns
-	var policy rmit.Policy
-	if stop.Criterion == stopper.None {
-		policy = rmit.Static{Warmup: stop.WarmupMin, Slices: stop.Measure}
-	} else {
-		p, err := stopper.NewPolicy(stop)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		policy = p
+	policy, err := session.StopPolicy(o.Stop, o.Seed, o.SuiteRuns)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	// A pair stops together, once decided (or both sides are stable) or
 	// at the cap; each pair's two versions run back to back in every
 	// suite run.
 	paired := rmit.NewPaired(policy, base, head)
-	if o.Judged && stop.Criterion != stopper.None {
+	if o.Judged && o.Stop.Criterion != stopper.None {
 		o.Compare.Plan.JudgePaired(paired, o.Compare.Threshold, o.Compare.Confidence, o.Turns != nil)
 	}
 	obs := newCollector()
 	r := &rmit.Runner{
 		Benchmarks: append(append([]*rmit.Benchmark(nil), base...), head...),
 		Policy:     paired, Seed: o.Seed, SliceTime: o.SliceTime, Timeout: o.Timeout,
-		Budget: o.Budget, MinIterations: stop.MinIterations, FixedN: true, Observer: obs,
+		Budget: o.Budget, MinIterations: o.Stop.MinIterations, FixedN: true, Observer: obs,
 		Pairs: &paired.Pairing, Turns: o.Turns, TurnTime: o.TurnTime, Starter: o.Starter, Clock: o.Clock,
 	}
 	sum, runErr := r.Run(ctx)

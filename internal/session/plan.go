@@ -57,17 +57,17 @@ func plan(o Options, log io.Writer) (runPlan, error) {
 	return p, nil
 }
 
-// basePolicy returns the stopping policy the options ask for, before
-// configurations and pairing wrap it.
-func basePolicy(o *Options) (rmit.Policy, error) {
-	if o.Stop.Criterion == stopper.None {
-		return rmit.Static{Warmup: o.Stop.WarmupMin, Slices: o.Stop.Measure}, nil
+// StopPolicy returns the stopping policy stop asks for, before
+// configurations and pairing wrap it, with seed for its draws: the
+// Interval criterion plans its slices per process for maxProcesses, the
+// cap. Every run drives the runner through it: run, its comparisons and
+// abs alike.
+func StopPolicy(stop stopper.Config, seed uint64, maxProcesses int) (rmit.Policy, error) {
+	if stop.Criterion == stopper.None {
+		return rmit.Static{Warmup: stop.WarmupMin, Slices: stop.Measure}, nil
 	}
-	cfg := o.Stop
-	cfg.Seed = o.Seed
-	// The interval criterion plans its slices per process for the cap.
-	cfg.MaxIterations = o.SuiteRuns * o.Iterations
-	p, err := stopper.NewPolicy(cfg)
+	stop.Seed, stop.MaxIterations = seed, maxProcesses
+	p, err := stopper.NewPolicy(stop)
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}

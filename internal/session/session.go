@@ -243,7 +243,7 @@ func (r *run) open() error {
 // its records and its observer.
 func (r *run) assemble(p *prepared) (*assembly, error) {
 	o := r.opts
-	policy, err := basePolicy(o)
+	policy, err := StopPolicy(o.Stop, o.Seed, o.SuiteRuns*o.Iterations)
 	if err != nil {
 		return nil, err
 	}
