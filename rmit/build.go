@@ -60,7 +60,7 @@ func Build(ctx context.Context, pkgs []*Package, opts BuildOptions) (built []*Pa
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			bin := filepath.Join(opts.OutDir, fmt.Sprintf("%03d-%s.test", i, filepath.Base(p.ImportPath)))
+			bin := filepath.Join(opts.OutDir, binaryName(i, p))
 			args := append([]string{"test", "-c", "-o", bin}, opts.BuildFlags...)
 			args = append(args, p.ImportPath)
 			cmd := exec.CommandContext(ctx, "go", args...)
@@ -102,6 +102,11 @@ func Build(ctx context.Context, pkgs []*Package, opts BuildOptions) (built []*Pa
 		}
 	}
 	return built, notes, failed
+}
+
+// binaryName names the test binary of p, the i-th package of a build.
+func binaryName(i int, p *Package) string {
+	return fmt.Sprintf("%03d-%s.test", i, filepath.Base(p.ImportPath))
 }
 
 func hashFile(path string) (string, error) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -269,23 +268,6 @@ func (p *Package) link(i int) {
 	p.Layouts[i].Binary = bin
 }
 
-// linkOne links p's test binary once more, with flags, into the new
-// directory out, and returns the binary's path.
-func linkOne(ctx context.Context, p *Package, dir, out string, flags []string) (string, error) {
-	if err := os.Mkdir(out, 0o700); err != nil {
-		return "", &BuildError{Package: p, Output: err.Error()}
-	}
-	c := *p
-	done, _, fails := Build(ctx, []*Package{&c}, BuildOptions{Dir: dir, BuildFlags: flags, OutDir: out, Parallel: 1})
-	switch {
-	case len(fails) > 0:
-		return "", fails[0]
-	case len(done) == 0:
-		return "", &BuildError{Package: p, Output: "the link with -randlayout produced no test binary"}
-	}
-	return done[0].Binary, nil
-}
-
 // buildLayouts links the test binary of every package in built once more
 // for each seed after the first, which Build has linked already, with
 // flags[i] the build flags of seeds[i]. Only the link differs between
@@ -303,6 +285,9 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
 	}
 	took := map[*Package]time.Duration{}
+	for _, p := range built {
+		p.relink = &relinker{}
+	}
 	defer func() {
 		for j, p := range ok {
 			for i := linked; i < len(seeds); i++ {
@@ -311,7 +296,7 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 			if linked < len(seeds) {
 				p.eager, p.LinkTime = linked, took[p]
 				p.linkLayout = func(i int) (string, error) {
-					return linkOne(context.Background(), p, dir, filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j)), flags[i])
+					return p.relink.link(context.Background(), p, dir, filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j)), seeds[i], flags[i])
 				}
 			}
 		}
@@ -334,33 +319,43 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 			links = append(links, &link{p: p, seed: i, dir: filepath.Join(binDir, fmt.Sprintf("layout-%d-%03d", seeds[i], j))})
 		}
 	}
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for _, l := range links {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			var err error
-			start := time.Now()
-			l.bin, err = linkOne(ctx, l.p, dir, l.dir, flags[l.seed])
-			l.took = time.Since(start)
-			if err != nil {
-				be, ok := err.(*BuildError)
-				if !ok {
-					be = &BuildError{Package: l.p, Output: err.Error()}
+	// Each package's first link runs go test -c and keeps the linker's
+	// command line; the others run the linker alone (relinker), and what
+	// they take is what a link costs.
+	first, rest := links[:min(len(built), len(links))], links[min(len(built), len(links)):]
+	for _, batch := range [][]*link{first, rest} {
+		sem := make(chan struct{}, runtime.NumCPU())
+		var wg sync.WaitGroup
+		for _, l := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				var err error
+				start := time.Now()
+				l.bin, err = l.p.relink.link(ctx, l.p, dir, l.dir, seeds[l.seed], flags[l.seed])
+				l.took = time.Since(start)
+				if err != nil {
+					be, ok := err.(*BuildError)
+					if !ok {
+						be = &BuildError{Package: l.p, Output: err.Error()}
+					}
+					l.err = be
 				}
-				l.err = be
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	bad := map[string]bool{}
 	// The links ran as many at a time as there are CPUs, as linkAhead
 	// runs them: each one's own wall time is what a link costs.
+	costly := first
+	if len(rest) > 0 {
+		costly = rest
+	}
 	n := map[*Package]int{}
-	for _, l := range links {
+	for _, l := range costly {
 		took[l.p] += l.took
 		n[l.p]++
 	}

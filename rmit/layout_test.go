@@ -3,10 +3,12 @@ package rmit
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -209,6 +211,24 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 	assert.Equal(t, p.Binary, p.Layouts[0].Binary)
 	assert.Empty(t, p.Layouts[2].Binary, "the third is linked when a process first draws it")
 	p.link(2)
+	require.NotNil(t, p.relink.cmd, "the second link kept the linker's command line")
+	assert.True(t, strings.HasPrefix(filepath.Base(filepath.Dir(p.Layouts[2].Binary)), "layout-"), "linked by the linker alone, not by go test -c: %s", p.Layouts[2].Binary)
+	// The linker alone makes the binary go test -c made, but for the
+	// build ID the go command writes into it afterwards.
+	again := filepath.Join(t.TempDir(), "again.test")
+	require.NoError(t, p.relink.cmd.run(context.Background(), seeds[1], again))
+	want, err := os.ReadFile(p.Layouts[1].Binary)
+	require.NoError(t, err)
+	got, err := os.ReadFile(again)
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	differ := 0
+	for i := range got {
+		if got[i] != want[i] {
+			differ++
+		}
+	}
+	assert.LessOrEqual(t, differ, 64, "bytes that differ from go test -c's link of the same seed")
 	hashes := map[string]bool{}
 	for i, l := range p.Layouts {
 		assert.Equal(t, seeds[i], l.Seed)

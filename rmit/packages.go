@@ -54,6 +54,9 @@ type Package struct {
 	// first eager were linked while preparing.
 	linkLayout func(i int) (string, error)
 	eager      int
+	// relink links the layouts after the first of them with the linker
+	// alone.
+	relink *relinker
 }
 
 // A Note says why a package or benchmark was left out.
