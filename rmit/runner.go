@@ -404,79 +404,179 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 		if r.Observer != nil {
 			r.Observer.SuiteRunStarted(k, len(entries))
 		}
-		for order := 0; order < len(entries); order++ {
-			e := entries[order]
+		for order := 0; order < len(entries); {
 			if ctx.Err() != nil {
 				return ErrInterrupted
 			}
-			if !r.runnable(e) || r.covered(e, k) {
-				continue
-			}
-			// A pair of entries runs as one duet when slices are paired
-			// and neither half is replayed from an interrupted run.
-			var partner *Entry
-			if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
-				if resumed, err := r.resumeFamilyPair(ctx, e, entries[order+1], k, order+1, sum); resumed || err != nil {
-					if err != nil {
-						return err
-					}
-					order++
-					continue
-				}
-				if r.replayDuet(e, entries[order+1], k, sum) {
-					order++
-					continue
-				}
-				// A side that failed in the records leaves the other to
-				// run alone.
-				if !r.runnable(e) {
-					continue
-				}
-				if r.runnable(entries[order+1]) {
-					partner = &entries[order+1]
-				}
-			} else if past := r.Resume.lookup(e.Bench, k, e.Iteration); past != nil && r.replay(e, k, past, sum) {
-				continue
-			}
-			if r.Budget > 0 {
-				if !r.now().Before(r.deadline) {
-					r.cutByBudget(sum, r.Benchmarks)
-					return nil
-				}
-				need, cut := r.estimate(e.Bench), []*Benchmark{e.Bench}
-				if partner != nil {
-					need, cut = need+r.estimate(partner.Bench), append(cut, partner.Bench)
-				}
-				if r.now().Add(need).After(r.deadline) {
-					// This one does not fit; a cheaper one later may.
-					r.cutByBudget(sum, cut)
-					continue
-				}
-			}
-			var err error
-			if alone, ferr := r.firstAlone(ctx, e, partner, k, order+1, sum); alone || ferr != nil {
-				err = ferr
-			} else if r.withSiblings(ctx, e.Bench) {
-				err = r.familyIterations(ctx, e, partner, k, order+1, sum)
-				if partner != nil {
-					order++
-				}
-			} else if partner != nil {
-				order++
-				err = r.duet(ctx, e, *partner, k, order, sum)
-			} else {
-				err = r.iteration(ctx, e, k, order+1, sum)
-			}
-			if err != nil {
+			took, halt, err := r.place(ctx, entries, order, k, sum)
+			if err != nil || halt {
 				return err
 			}
-			if r.spent {
-				r.cutByBudget(sum, r.Benchmarks)
-				return nil
-			}
+			order += took
 		}
 	}
 	return nil
+}
+
+// A placement is one entry of a suite run's schedule about to run, at
+// position pos (from 1), with partner, the next entry, when the schedule
+// pairs the two to run in turns and the partner still runs.
+type placement struct {
+	e       Entry
+	partner *Entry
+	k, pos  int
+}
+
+// A way is one way of running a benchmark. It runs the placement's entry
+// (with its partner, when it takes it too) and says how many entries of
+// the schedule it took; none when the entry is not its to run. Every way
+// draws its processes' links (layoutOf), counts their time inside the
+// timer through keep, writes records and events through the runner, and
+// resumes from the records of an interrupted run, as the conformance
+// suite (conformance_test.go) holds each of them to.
+type way func(r *Runner, ctx context.Context, p *placement, sum *Summary) (took int, err error)
+
+// replayed are the ways an entry is taken from the records of an
+// interrupted run, tried in this order before any process starts.
+var replayed = []way{
+	(*Runner).resumedFamilyPair, // both sides of a family pair, or its members again
+	(*Runner).replayedDuet,      // a pair in turns, or its process pairs
+	(*Runner).replayedProcess,   // one process, alone
+}
+
+// measured are the ways an entry is measured by processes, tried in this
+// order once it fits in what is left of the budget.
+var measured = []way{
+	(*Runner).aloneFirst,  // a family member's first process, tried without its siblings
+	(*Runner).withFamily,  // a family member with its siblings, in family processes
+	(*Runner).inTurns,     // a pair in turns (duet), or in process pairs (processPair)
+	(*Runner).loneProcess, // one process
+}
+
+// place runs entries[order] in the first way that takes it, and returns
+// how many entries it took; halt says that the budget ended the run.
+func (r *Runner) place(ctx context.Context, entries []Entry, order, k int, sum *Summary) (took int, halt bool, err error) {
+	e := entries[order]
+	if !r.runnable(e) || r.covered(e, k) {
+		return 1, false, nil
+	}
+	p := &placement{e: e, k: k, pos: order + 1}
+	if r.Turns != nil && e.PairedWithNext && order+1 < len(entries) && r.runnable(entries[order+1]) {
+		p.partner = &entries[order+1]
+	}
+	for _, w := range replayed {
+		if took, err := w(r, ctx, p, sum); took > 0 || err != nil {
+			return max(took, 1), false, err
+		}
+	}
+	if p.partner != nil {
+		// A side that failed in the records leaves the other to run
+		// alone.
+		if !r.runnable(e) {
+			return 1, false, nil
+		}
+		if !r.runnable(*p.partner) {
+			p.partner = nil
+		}
+	}
+	if r.Budget > 0 {
+		if !r.now().Before(r.deadline) {
+			r.cutByBudget(sum, r.Benchmarks)
+			return 0, true, nil
+		}
+		need, cut := r.estimate(e.Bench), []*Benchmark{e.Bench}
+		if p.partner != nil {
+			need, cut = need+r.estimate(p.partner.Bench), append(cut, p.partner.Bench)
+		}
+		if r.now().Add(need).After(r.deadline) {
+			// This one does not fit; a cheaper one later may.
+			r.cutByBudget(sum, cut)
+			return 1, false, nil
+		}
+	}
+	for _, w := range measured {
+		took, err := w(r, ctx, p, sum)
+		if err != nil {
+			return 0, false, err
+		}
+		if took > 0 {
+			if r.spent {
+				r.cutByBudget(sum, r.Benchmarks)
+				return 0, true, nil
+			}
+			return took, false, nil
+		}
+	}
+	panic("rmit: no way of running took " + e.Bench.String())
+}
+
+// resumedFamilyPair replays, or runs again, a family pair that the
+// records of an interrupted run hold (resumeFamilyPair).
+func (r *Runner) resumedFamilyPair(ctx context.Context, p *placement, sum *Summary) (int, error) {
+	if p.partner == nil {
+		return 0, nil
+	}
+	if resumed, err := r.resumeFamilyPair(ctx, p.e, *p.partner, p.k, p.pos, sum); !resumed || err != nil {
+		return 0, err
+	}
+	return 2, nil
+}
+
+// replayedDuet replays a pair that ran in turns, or as process pairs.
+func (r *Runner) replayedDuet(_ context.Context, p *placement, sum *Summary) (int, error) {
+	if p.partner == nil || !r.replayDuet(p.e, *p.partner, p.k, sum) {
+		return 0, nil
+	}
+	return 2, nil
+}
+
+// replayedProcess replays a process that ran alone.
+func (r *Runner) replayedProcess(_ context.Context, p *placement, sum *Summary) (int, error) {
+	if p.partner != nil {
+		return 0, nil
+	}
+	if past := r.Resume.lookup(p.e.Bench, p.k, p.e.Iteration); past == nil || !r.replay(p.e, p.k, past, sum) {
+		return 0, nil
+	}
+	return 1, nil
+}
+
+// aloneFirst runs a family member's first process without its siblings
+// (firstAlone).
+func (r *Runner) aloneFirst(ctx context.Context, p *placement, sum *Summary) (int, error) {
+	if alone, err := r.firstAlone(ctx, p.e, p.partner, p.k, p.pos, sum); !alone && err == nil {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
+
+// withFamily runs a family member, and its partner, with their siblings.
+func (r *Runner) withFamily(ctx context.Context, p *placement, sum *Summary) (int, error) {
+	if !r.withSiblings(ctx, p.e.Bench) {
+		return 0, nil
+	}
+	if err := r.familyIterations(ctx, p.e, p.partner, p.k, p.pos, sum); err != nil {
+		return 0, err
+	}
+	if p.partner != nil {
+		return 2, nil
+	}
+	return 1, nil
+}
+
+// inTurns runs a pair in turns, or in process pairs.
+func (r *Runner) inTurns(ctx context.Context, p *placement, sum *Summary) (int, error) {
+	if p.partner == nil {
+		return 0, nil
+	}
+	return 2, r.duet(ctx, p.e, *p.partner, p.k, p.pos, sum)
+}
+
+// loneProcess runs the entry as one process, alone.
+func (r *Runner) loneProcess(ctx context.Context, p *placement, sum *Summary) (int, error) {
+	return 1, r.iteration(ctx, p.e, p.k, p.pos, sum)
 }
 
 // iteration runs one scheduled iteration and updates the benchmark's state.
