@@ -150,6 +150,13 @@ func handedToRun(in ssa.Instruction, h *ssa.Function) bool {
 // the harness calls every benchmark through one function value, and a
 // benchmark that hands the harness a function (b.Run) refers to it.
 func (a *analysis) reachesChanged() map[declKey]string {
+	return a.reachesAny(a.changed)
+}
+
+// reachesAny returns the functions of the baseline that are one of
+// targets or can call one, each with one such target, walking as
+// reachesChanged walks.
+func (a *analysis) reachesAny(targets map[declKey]bool) map[declKey]string {
 	g := a.program()
 	reached := map[*ssa.Function]string{}
 	var queue []*ssa.Function
@@ -157,7 +164,7 @@ func (a *analysis) reachesChanged() map[declKey]string {
 		if fn == nil {
 			continue
 		}
-		if k, ok := keyOf(fn); ok && a.changed[k] {
+		if k, ok := keyOf(fn); ok && targets[k] {
 			reached[fn] = k.String()
 			queue = append(queue, fn)
 		}

@@ -99,6 +99,9 @@ type Benchmark struct {
 	// reach says that it is affected through what it executes, which
 	// can differ between its leaves, rather than through its package.
 	reach bool
+	// ran are the functions its process executed, with its own and
+	// TestMain (roots), when its coverage decided it.
+	ran []declKey
 }
 
 // A Report is the change's impact on every benchmark of the baseline.
@@ -667,8 +670,8 @@ func (a *analysis) decide(executed map[benchKey]*profiled) {
 				}
 			}
 			if b.Why == "" {
-				ran := append(slices.Clone(p.Executed), declKey{b.Package, b.Name}, declKey{b.Package + "_test", b.Name})
-				b.Why = a.executesChanged(b.Package, ran)
+				b.ran = roots(b.Package, append(slices.Clone(p.Executed), declKey{b.Package, b.Name}, declKey{b.Package + "_test", b.Name}))
+				b.Why = a.executesChanged(b.Package, b.ran)
 				b.reach = b.Why != ""
 			}
 			b.Affected = b.Why != ""
@@ -676,11 +679,17 @@ func (a *analysis) decide(executed map[benchKey]*profiled) {
 	}
 }
 
+// roots returns ran, the functions a process of package pkg's test
+// binary executed, with the package's TestMain, which runs in every
+// process: where the call graph starts for the process.
+func roots(pkg string, ran []declKey) []declKey {
+	return append(slices.Clone(ran), declKey{pkg, "TestMain"}, declKey{pkg + "_test", "TestMain"})
+}
+
 // executesChanged says which of ran, or the TestMain of package pkg,
 // differs or can call a function that differs, or returns "".
 func (a *analysis) executesChanged(pkg string, ran []declKey) string {
-	roots := append(slices.Clone(ran), declKey{pkg, "TestMain"}, declKey{pkg + "_test", "TestMain"})
-	for _, r := range roots {
+	for _, r := range roots(pkg, ran) {
 		if a.changed[r] {
 			return "it executes " + r.String() + ", which differs"
 		}

@@ -335,7 +335,10 @@ func (a *analysis) decideReads(reads []int, profiles map[benchKey]*profiled) {
 }
 
 // sourceReaches fills in, for each changed Go file, what differs in it
-// and the benchmarks whose reason names it.
+// and the benchmarks it reaches: those that execute, or can call, a
+// declaration of it that the analysis found changed, and those that link
+// a package in which it differs outside declarations. A benchmark can
+// reach several files; its reason names one of them.
 func (a *analysis) sourceReaches() {
 	for i := range a.rep.Paths {
 		x := &a.rep.Paths[i]
@@ -343,9 +346,16 @@ func (a *analysis) sourceReaches() {
 			continue
 		}
 		var names []string
+		targets, wide := map[declKey]bool{}, map[string]bool{}
 		for _, t := range []*tree{a.base, a.head} {
 			for k, f := range t.declFiles {
-				if f != x.Path || !a.differs[k] {
+				if f != x.Path {
+					continue
+				}
+				if a.changed[k] {
+					targets[k] = true
+				}
+				if !a.differs[k] {
 					continue
 				}
 				name := k.String()
@@ -353,6 +363,7 @@ func (a *analysis) sourceReaches() {
 					// Reasons name the package: "it links P, which
 					// differs outside declarations".
 					name = k.Pkg
+					wide[k.Pkg] = true
 				}
 				if !slices.Contains(names, name) {
 					names = append(names, name)
@@ -371,8 +382,17 @@ func (a *analysis) sourceReaches() {
 		default:
 			x.Why = fmt.Sprintf("%s and %d more declarations differ", strings.Join(names[:3], ", "), len(names)-3)
 		}
+		var reach map[declKey]string
+		if len(targets) > 0 && a.reaches != nil {
+			reach = a.reachesAny(targets)
+		}
 		for _, b := range a.rep.Benchmarks {
-			if b.Affected && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(b.Why, n+", which") }) {
+			if !b.Affected {
+				continue
+			}
+			links := slices.ContainsFunc(a.baseDeps[b.Package], func(p string) bool { return wide[p] && a.wide[p] })
+			runs := slices.ContainsFunc(b.ran, func(k declKey) bool { _, ok := reach[k]; return ok })
+			if links || runs {
 				x.Reaches = append(x.Reaches, b.Package+"."+b.Name)
 			}
 		}

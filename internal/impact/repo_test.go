@@ -93,6 +93,24 @@ func TestRepositoryShapes(t *testing.T) {
 	}
 }
 
+// A benchmark that executes what two files change is listed under both:
+// each path lists every benchmark it reaches, not only those whose reason
+// happens to name it.
+func TestEveryPathListsWhatItReaches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs coverage binaries")
+	}
+	rep := analyzeEdits(t, "testdata/repo", "bench", t.TempDir(), []edit{
+		{"bench/bench.go", "return n + 1", "return n + 2"},
+		{"bench/bench_test.go", "sink = Own(3)", "sink = Own(4)"},
+	})
+	assert.Equal(t, []string{"BenchmarkOwn"}, affectedNames(rep))
+	require.Len(t, rep.Paths, 2)
+	for _, x := range rep.Paths {
+		assert.Equal(t, []string{"example.com/bench.BenchmarkOwn"}, x.Reaches, x.Path)
+	}
+}
+
 // TestVendoredDependency: a change to a vendored copy of a dependency
 // reaches the benchmark that calls it, and no other.
 func TestVendoredDependency(t *testing.T) {
