@@ -200,14 +200,14 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 	}
 	dir, err := filepath.Abs("testdata/suite")
 	require.NoError(t, err)
-	seeds := []uint64{11, 12, 13}
+	seeds := []uint64{11, 12, 13, 14}
 	s, err := Prepare(context.Background(), PrepareOptions{Dir: dir, Patterns: []string{"."}, BinDir: t.TempDir(), LayoutSeeds: seeds, LinkedLayouts: 2,
 		Discover: DiscoverOptions{Bench: "BenchmarkFast", SliceTime: 2 * time.Millisecond, Timeout: time.Minute}})
 	require.NoError(t, err)
 	require.Empty(t, s.Failures)
 	require.Len(t, s.Packages, 1)
 	p := s.Packages[0]
-	require.Len(t, p.Layouts, 3)
+	require.Len(t, p.Layouts, 4)
 	assert.Equal(t, p.Binary, p.Layouts[0].Binary)
 	assert.Empty(t, p.Layouts[2].Binary, "the third is linked when a process first draws it")
 	p.link(2)
@@ -229,6 +229,10 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 		}
 	}
 	assert.LessOrEqual(t, differ, 64, "bytes that differ from go test -c's link of the same seed")
+	// A linker that fails leaves the link to go test -c.
+	p.relink.cmd.tool = filepath.Join(t.TempDir(), "no-linker")
+	p.link(3)
+	assert.Equal(t, "go", filepath.Base(filepath.Dir(p.Layouts[3].Binary)), "linked by go test -c")
 	hashes := map[string]bool{}
 	for i, l := range p.Layouts {
 		assert.Equal(t, seeds[i], l.Seed)
@@ -239,5 +243,5 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 		require.NoError(t, err, l.Binary)
 		assert.Equal(t, "BenchmarkFast\n", string(out))
 	}
-	assert.Len(t, hashes, 3, "each seed lays the code out its own way")
+	assert.Len(t, hashes, 4, "each seed lays the code out its own way")
 }
