@@ -145,3 +145,62 @@ func TestImpactSkipsWhatTheChangeCannotReach(t *testing.T) {
 		assert.Contains(t, stderr, "--impact")
 	})
 }
+
+// TestImpactListAcrossModules lists, with --all-modules, the impact of a
+// change to the root module of a repository whose sdk module replaces it
+// by ../ and whose other module does not: the log names both analysed
+// modules with what the change reaches in each, and the module whose
+// build cannot compile the change as not measured.
+func TestImpactListAcrossModules(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	sdkTest := `package sdk
+
+import (
+	"testing"
+
+	"example.com/reach"
+)
+
+var sink int
+
+func BenchmarkSDK(b *testing.B) {
+	for range b.N {
+		sink = reach.Exported(3)
+	}
+}
+`
+	otherTest := `package other
+
+import "testing"
+
+var sink int
+
+func BenchmarkOther(b *testing.B) {
+	for range b.N {
+		sink++
+	}
+}
+`
+	source := reachSource + "\nfunc Exported(n int) int { return helper(n) }\n"
+	for _, files := range []map[string]string{{
+		"go.mod": "module example.com/reach\n\ngo 1.26\n", "reach.go": source, "reach_test.go": reachTest,
+		"sdk/go.mod":      "module example.com/sdk\n\ngo 1.26\n\nrequire example.com/reach v0.0.0\n\nreplace example.com/reach => ../\n",
+		"sdk/sdk_test.go": sdkTest,
+		"other/go.mod":    "module example.com/other\n\ngo 1.26\n", "other/other_test.go": otherTest,
+	}, {"reach.go": strings.Replace(source, "n + 1", "n + 2", 1)}} {
+		for name, content := range files {
+			path := filepath.Join(dir, filepath.FromSlash(name))
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		}
+		gittest.CommitAll(t, dir, "version")
+	}
+	stdout, stderr, code := gobenchDyn(t, dir, "run", "--baseline", "HEAD~1", "--impact", "list", "--all-modules", "--progress", "off", "./...")
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `impact in module \.: 2 of 3 top-level benchmarks can reach the change, 1 unaffected`, stderr)
+	assert.Regexp(t, `impact in module sdk: 1 of 1 top-level benchmark can reach the change, 0 unaffected`, stderr)
+	assert.Regexp(t, `impact in module other: the change touches no code its build compiles \(from other\): not measured`, stderr)
+	assert.Contains(t, stdout+stderr, "BenchmarkSDK")
+}

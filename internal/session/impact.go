@@ -49,25 +49,31 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []m
 		for _, l := range leaves {
 			skip.leaves = append(skip.leaves, record.Bench{Package: l.Package, Benchmark: l.Name})
 		}
-		cached := ""
-		if rep.Cached {
-			cached = ", coverage cached"
-		}
-		leafNote := ""
-		if n := len(leaves); n > 0 {
-			leafNote = fmt.Sprintf("; of the leaves of those it reaches, %d unaffected", n)
-		}
-		fmt.Fprintf(r.log, "gobench-dyn: impact%s: %d of %s can reach the change, %d unaffected%s (%s%s)\n", where,
-			len(rep.Benchmarks)-len(unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(unaffected), leafNote, rep.Took().Round(10e6), cached)
-		fmt.Fprintf(r.log, "gobench-dyn: impact%s: %s\n", where, rep.PathSummary())
-		if rep.Everything != "" {
-			fmt.Fprintf(r.log, "gobench-dyn: impact%s: every benchmark is measured: %s\n", where, rep.Everything)
-		}
+		r.logImpact(where, rep)
 		if len(rep.Benchmarks) == 0 || len(unaffected) < len(rep.Benchmarks) || len(rep.New) > 0 {
 			left = append(left, m)
 		}
 	}
 	return left, skip
+}
+
+// logImpact says what the analysis of the module where found.
+func (r *run) logImpact(where string, rep *impact.Report) {
+	unaffected, leaves := rep.Unaffected(), rep.UnaffectedLeaves()
+	cached := ""
+	if rep.Cached {
+		cached = ", coverage cached"
+	}
+	leafNote := ""
+	if n := len(leaves); n > 0 {
+		leafNote = fmt.Sprintf("; of the leaves of those it reaches, %d unaffected", n)
+	}
+	fmt.Fprintf(r.log, "gobench-dyn: impact%s: %d of %s can reach the change, %d unaffected%s (%s%s)\n", where,
+		len(rep.Benchmarks)-len(unaffected), plural(len(rep.Benchmarks), "top-level benchmark"), len(unaffected), leafNote, rep.Took().Round(10e6), cached)
+	fmt.Fprintf(r.log, "gobench-dyn: impact%s: %s\n", where, rep.PathSummary())
+	if rep.Everything != "" {
+		fmt.Fprintf(r.log, "gobench-dyn: impact%s: every benchmark is measured: %s\n", where, rep.Everything)
+	}
 }
 
 // Impact checks out the baseline of opts, finds which of its benchmarks
@@ -107,6 +113,11 @@ func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.R
 				return nil, err
 			}
 			return nil, fmt.Errorf("module %s: %w", m.name(opts.Dir), err)
+		}
+		if opts.AllModules {
+			// The table merges every module's; the log says which were
+			// analysed, as it says which were not.
+			r.logImpact(" in module "+m.name(opts.Dir), rep)
 		}
 		reps = append(reps, rep)
 	}
