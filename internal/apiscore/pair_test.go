@@ -2,83 +2,35 @@ package apiscore
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"math"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
-// fakeBench stands in for the test binaries of the two versions: every
+// newFakePair stands in for the test binaries of the two versions: every
 // slice of binary bin takes nsPerOp[bin] × a deterministic wobble of
 // ±1% on a clock that moves only when a slice runs.
-type fakeBench struct {
-	nsPerOp map[string]float64
-
-	mu    sync.Mutex
-	now   time.Time
-	count int
-	procs map[string]int // processes started, by binary
+func newFakePair(nsPerOp map[string]float64) *fakebin.Binaries {
+	return &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkX"}, NsPerOp: func(s fakebin.Slice) float64 {
+		return nsPerOp[s.Binary] * (1 + 0.01*math.Sin(float64(s.Index+1)))
+	}}
 }
-
-func (f *fakeBench) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
-
-// Start implements rmit.Starter.
-func (f *fakeBench) Start(bin, dir string, args []string) (rmit.Process, error) {
-	flags := map[string]string{}
-	for _, a := range args {
-		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
-		flags[k] = v
-	}
-	n, _ := strconv.ParseInt(strings.TrimSuffix(flags["test.benchtime"], "x"), 10, 64)
-	count, _ := strconv.Atoi(flags["test.count"])
-	var out strings.Builder
-	out.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/p\n")
-	f.mu.Lock()
-	if f.procs == nil {
-		f.procs = map[string]int{}
-	}
-	f.procs[bin]++
-	for range count {
-		f.count++
-		ns := f.nsPerOp[bin] * (1 + 0.01*math.Sin(float64(f.count)))
-		f.now = f.now.Add(time.Duration(float64(n) * ns))
-		fmt.Fprintf(&out, "BenchmarkX \t %d\t %.1f ns/op\n", n, ns)
-	}
-	f.mu.Unlock()
-	out.WriteString("PASS\n")
-	return &fakeProc{r: strings.NewReader(out.String())}, nil
-}
-
-type fakeProc struct{ r io.Reader }
-
-func (p *fakeProc) Stdout() io.Reader  { return p.r }
-func (p *fakeProc) StderrTail() string { return "" }
-func (p *fakeProc) Kill()              {}
-func (p *fakeProc) Wait() error        { return nil }
 
 // runFakePair runs one benchmark whose slowed version takes ratio times
 // the unchanged one's time, judged by rule at threshold, capped at 10
 // suite runs.
-func runFakePair(t *testing.T, rule Rule, ratio, threshold float64) (Verdict, []BenchResult, *fakeBench) {
+func runFakePair(t *testing.T, rule Rule, ratio, threshold float64) (Verdict, []BenchResult, *fakebin.Binaries) {
 	t.Helper()
-	f := &fakeBench{nsPerOp: map[string]float64{"base.test": 1000, "head.test": 1000 * ratio},
-		now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f := newFakePair(map[string]float64{"base.test": 1000, "head.test": 1000 * ratio})
 	bench := func(bin, version string) *rmit.Benchmark {
 		p := &rmit.Package{ImportPath: "example.com/p", Dir: ".", Binary: bin, Version: version}
 		b := rmit.NewBenchmark(p, "BenchmarkX", 1, true)
@@ -87,7 +39,7 @@ func runFakePair(t *testing.T, rule Rule, ratio, threshold float64) (Verdict, []
 	}
 	base, head := bench("base.test", record.VersionBaseline), bench("head.test", record.VersionHead)
 	o := pairRunOptions(rule, stopper.Default(stopper.Interval), threshold, DefaultSuiteRuns)
-	o.Seed, o.SliceTime, o.Starter, o.Clock = 1, 10*time.Millisecond, f, f.Now
+	o.Seed, o.SliceTime, o.Starter, o.Clock = 1, 10*time.Millisecond, f, f.Clock.Now
 	res, baseRun, failed, err := pairRun(context.Background(), []*rmit.Benchmark{base}, []*rmit.Benchmark{head}, o)
 	require.NoError(t, err)
 	require.Zero(t, failed)
@@ -106,12 +58,12 @@ func TestPairGateStopsOnceDecided(t *testing.T) {
 	assert.Equal(t, gate.Regression, rs[0].Verdict)
 	assert.InDelta(t, 9, rs[0].Change, 0.1)
 	assert.Equal(t, gate.DefaultFirstLook, rs[0].Iterations)
-	assert.Equal(t, map[string]int{"base.test": 5, "head.test": 5}, f.procs)
+	assert.Equal(t, map[string]int{"base.test": 5, "head.test": 5}, f.Binaries())
 
 	v, rs, f = runFakePair(t, RuleGate, 1.002, 4.5)
 	assert.Equal(t, NotDetected, v)
 	assert.Equal(t, gate.NoChange, rs[0].Verdict)
-	assert.Equal(t, map[string]int{"base.test": 5, "head.test": 5}, f.procs)
+	assert.Equal(t, map[string]int{"base.test": 5, "head.test": 5}, f.Binaries())
 }
 
 // A pair whose interval straddles the threshold runs on to the cap and
@@ -120,7 +72,7 @@ func TestPairGateRunsUndecidedToCap(t *testing.T) {
 	v, rs, f := runFakePair(t, RuleGate, 1.1, 0.1)
 	assert.Equal(t, Inconclusive, v)
 	assert.Equal(t, gate.Inconclusive, rs[0].Verdict)
-	assert.Equal(t, map[string]int{"base.test": DefaultSuiteRuns, "head.test": DefaultSuiteRuns}, f.procs)
+	assert.Equal(t, map[string]int{"base.test": DefaultSuiteRuns, "head.test": DefaultSuiteRuns}, f.Binaries())
 }
 
 // The published rule needs 5 processes per version (its rank-sum test
@@ -129,7 +81,7 @@ func TestPairPaperRule(t *testing.T) {
 	v, rs, f := runFakePair(t, RulePaper, 10, 4.5)
 	assert.Equal(t, Detected, v)
 	assert.Equal(t, gate.Regression, rs[0].Verdict)
-	assert.GreaterOrEqual(t, f.procs["base.test"], MinSuiteRuns)
+	assert.GreaterOrEqual(t, f.Starts("base.test"), MinSuiteRuns)
 }
 
 func TestParseRule(t *testing.T) {
