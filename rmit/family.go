@@ -343,6 +343,15 @@ func (r *Runner) lengthenFamilyPair(fa, fb *Family, write bool) {
 	}
 }
 
+// familyInsidePerOutside is how long a balanced family process spends
+// inside the timer for each unit of time outside it (balanceFamilyPair).
+// The best length of a pair's processes depends on how their variance
+// splits between processes and within them, which the runner does not
+// know after one pair. Over A/A gates of families the best lay past one
+// unit a unit, and two gave narrower intervals in the same wall time
+// (docs/GATE.md, "Family processes twice as long inside the timer").
+const familyInsidePerOutside = 2
+
 // A familyMemberPair is one member of a pair of families in both
 // versions, the b.N lengthenFamilyPair gives them and why.
 type familyMemberPair struct {
@@ -354,17 +363,18 @@ type familyMemberPair struct {
 
 // balanceFamilyPair lengthens the slices of all members of a pair of
 // families alike, at their new b.N in pairs, when the processes of either
-// version would still spend less inside the timer than outside it:
-// starting, calling each member's function, go test's collection and
-// output around each slice, and its share of the links of the suite run
-// (Package.LinkTime), which the processes of the package's other
-// benchmarks split with it. A pair costs that fixed part F and its slices
-// c·t; the interval of a difference over pairs narrows with the number of
-// pairs and, within each, with t, as σ²_between + σ²_within/t. Whatever
-// the two variances are, slices with c·t = F cost at most twice the time
-// of the best t for a given interval, where slices of one turn time can
-// cost many times that (docs/GATE.md, "Where a gate's time goes"). No
-// slice grows past the slice time.
+// version would still spend less than familyInsidePerOutside times as
+// long inside the timer as outside it: starting, calling each member's
+// function, go test's collection and output around each slice, and its
+// share of the links of the suite run (Package.LinkTime), which the
+// processes of the package's other benchmarks split with it. A pair costs
+// that fixed part F and its slices c·t; the interval of a difference over
+// pairs narrows with the number of pairs and, within each, with t, as
+// σ²_between + σ²_within/t. Whatever the two variances are, slices with
+// c·t = k·F cost at most 1+k times the time of the best t for a given
+// interval, where slices of one turn time can cost many times that
+// (docs/GATE.md, "Where a gate's time goes"). No slice grows past the
+// slice time.
 func (r *Runner) balanceFamilyPair(fa, fb *Family, pairs []familyMemberPair) {
 	if len(pairs) == 0 {
 		return
@@ -383,8 +393,9 @@ func (r *Runner) balanceFamilyPair(fa, fb *Family, pairs []familyMemberPair) {
 		}
 		share := r.linkShare(f)
 		outside += share
-		if timed > 0 && shorterThanWanted(timed, outside) && float64(outside)/float64(timed) > factor {
-			factor = float64(outside) / float64(timed)
+		want := time.Duration(familyInsidePerOutside * float64(outside))
+		if timed > 0 && shorterThanWanted(timed, want) && float64(want)/float64(timed) > factor {
+			factor = float64(want) / float64(timed)
 			why = fmt.Sprintf("family processes balanced: %v outside the timer a process (%v of it its share of the links) against %v inside", outside.Round(time.Millisecond), share.Round(time.Millisecond), timed.Round(time.Millisecond))
 		}
 	}
