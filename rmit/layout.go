@@ -283,11 +283,9 @@ func buildLayouts(ctx context.Context, built []*Package, dir, binDir string, see
 	}
 	for _, p := range built {
 		p.Layouts = []Layout{{Seed: seeds[0], Binary: p.Binary}}
-	}
-	took := map[*Package]time.Duration{}
-	for _, p := range built {
 		p.relink = &relinker{}
 	}
+	took := map[*Package]time.Duration{}
 	defer func() {
 		for j, p := range ok {
 			for i := linked; i < len(seeds); i++ {

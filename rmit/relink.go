@@ -20,11 +20,11 @@ import (
 // running the linker alone, with the command line go test -c ran for
 // its first further layout.
 //
-// Only the link differs between layouts, and go test -c spends about as
-// long again as the linker on loading the packages and checking its
-// cache before it gets there (docs/GATE.md, "Where a gate's time goes").
-// In a comparison of a package with few benchmarks the links are most of
-// the run, so the second and later links skip the go command. Whatever
+// Only the link differs between layouts, and go test -c spends a fixed
+// part of each on loading the packages and checking its cache around the
+// linker (docs/GATE.md, "Links by the linker alone"). In a comparison of
+// a package with few benchmarks the links are much of the run, so the
+// second and later links skip the go command. Whatever
 // goes wrong (the go command printed no link, or the linker fails) falls
 // back to go test -c, which links the same binary the slow way.
 type relinker struct {

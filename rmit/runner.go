@@ -544,9 +544,8 @@ func (r *Runner) replayedProcess(_ context.Context, p *placement, sum *Summary) 
 // aloneFirst runs a family member's first process without its siblings
 // (firstAlone).
 func (r *Runner) aloneFirst(ctx context.Context, p *placement, sum *Summary) (int, error) {
-	if alone, err := r.firstAlone(ctx, p.e, p.partner, p.k, p.pos, sum); !alone && err == nil {
-		return 0, nil
-	} else if err != nil {
+	alone, err := r.firstAlone(ctx, p.e, p.partner, p.k, p.pos, sum)
+	if err != nil || !alone {
 		return 0, err
 	}
 	return 1, nil
