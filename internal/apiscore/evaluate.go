@@ -575,7 +575,7 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 	po := pairRunOptions(e.opts.Rule, e.opts.Stop, rep.Threshold, e.opts.SuiteRuns)
 	po.Seed, po.SliceTime, po.Timeout, po.Budget = e.opts.Seed+uint64(i)+1, e.opts.SliceTime, e.opts.Timeout, budget
 	if e.opts.Turns != nil && e.opts.Rule == RuleGate {
-		po.Turns, po.TurnTime = e.opts.Turns, e.opts.TurnTime
+		po.Pair.Turns, po.Pair.TurnTime = e.opts.Turns, e.opts.TurnTime
 	}
 	po.Starter = e.opts.Starter
 	res, baseRun, failures, err := pairRun(ctx, base, head, po)

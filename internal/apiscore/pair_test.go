@@ -96,20 +96,20 @@ func TestParseRule(t *testing.T) {
 
 func TestPairRunOptions(t *testing.T) {
 	o := pairRunOptions(RuleGate, stopper.Default(stopper.Interval), 0.5, 10)
-	assert.True(t, o.Compare.Paired)
-	assert.Equal(t, []int{5, 8, 10}, o.Compare.Plan.Looks)
-	assert.Equal(t, 0.5, o.Compare.Threshold)
-	assert.Equal(t, gate.RuleCI, o.Compare.Rule)
-	require.True(t, o.Judged)
+	assert.True(t, o.Pair.Compare.Paired)
+	assert.Equal(t, []int{5, 8, 10}, o.Pair.Compare.Plan.Looks)
+	assert.Equal(t, 0.5, o.Pair.Compare.Threshold)
+	assert.Equal(t, gate.RuleCI, o.Pair.Compare.Rule)
+	require.True(t, o.Pair.Judged)
 	var paired rmit.Paired
-	o.Compare.Plan.JudgePaired(&paired, o.Compare.Threshold, o.Compare.Confidence, false)
+	o.Pair.Compare.Plan.JudgePaired(&paired, o.Pair.Compare.Threshold, o.Pair.Compare.Confidence, false)
 	base := [][]float64{{100}, {101}, {99}, {100}, {100}}
 	head := [][]float64{{1000}, {1010}, {990}, {1000}, {1001}}
 	assert.Equal(t, record.ReasonSettled, paired.Judge(base, head), "a tenfold change at the first look")
 	assert.Empty(t, paired.Judge(base[:4], head[:4]), "4 is not a look")
 
 	o = pairRunOptions(RulePaper, stopper.Default(stopper.Interval), 0.5, 10)
-	assert.Equal(t, gate.RuleUTest, o.Compare.Rule)
-	assert.False(t, o.Judged)
+	assert.Equal(t, gate.RuleUTest, o.Pair.Compare.Rule)
+	assert.False(t, o.Pair.Judged)
 	assert.Equal(t, MinSuiteRuns, o.Stop.MinIterations)
 }

@@ -3,6 +3,7 @@ package apiscore
 import (
 	"github.com/gobench-dyn/gobench-dyn/internal/choice"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -65,9 +66,8 @@ func pairRunOptions(rule Rule, stop stopper.Config, threshold float64, suiteRuns
 	if rule == RulePaper {
 		o.Rule, o.Confidence = gate.RuleUTest, 0.99
 		stop.MinIterations = max(stop.MinIterations, MinSuiteRuns)
-		return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns}
+		return pairOptions{Stop: stop, Pair: session.PairOptions{Compare: o}, SuiteRuns: suiteRuns}
 	}
-	plan := gate.DefaultPlan(suiteRuns, 0)
-	o.Paired, o.Plan = true, plan
-	return pairOptions{Stop: stop, Compare: o, SuiteRuns: suiteRuns, Judged: true}
+	o.Paired, o.Plan = true, gate.DefaultPlan(suiteRuns, 0)
+	return pairOptions{Stop: stop, Pair: session.PairOptions{Compare: o, Judged: true}, SuiteRuns: suiteRuns}
 }

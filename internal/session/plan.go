@@ -74,21 +74,27 @@ func StopPolicy(stop stopper.Config, seed uint64, maxProcesses int) (rmit.Policy
 	return p, nil
 }
 
-// An assembledPolicy is the stopping policy of a run, and for a baseline
-// run the pairing, by which the schedule runs each pair back to back, and
-// the comparison that judges the pairs: o.Compare, paired by suite run,
-// with the looks of a sequential plan when o.Sequential.
+// An assembledPolicy is the stopping policy of a run of one version, or
+// for a baseline run the paired run that schedules each pair back to back
+// and judges the pairs: o.Compare, paired by suite run, with the looks of
+// a sequential plan when o.Sequential.
 type assembledPolicy struct {
-	policy  rmit.Policy
-	pairs   *rmit.Pairing
-	compare gate.Options
+	policy rmit.Policy
+	paired *PairedRun
+}
+
+// compare returns the options the run's comparison is judged with.
+func (a assembledPolicy) compare(o *Options) gate.Options {
+	if a.paired == nil {
+		return o.Compare
+	}
+	return a.paired.Compare()
 }
 
 // assemblePolicy wraps policy for the suite: per-benchmark configurations
 // from cf, then the pairing of the two versions of a baseline run,
 // outermost so that the runner sees why a pair stopped.
 func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *prepared, log io.Writer) assembledPolicy {
-	a := assembledPolicy{compare: o.Compare}
 	base := policy
 	if cf != nil {
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
@@ -102,17 +108,18 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		policy = stopper.NewIntervals(policy)
 	}
 	if s.base == nil {
-		a.policy = policy
-		return a
+		return assembledPolicy{policy: policy}
 	}
-	paired := rmit.NewPaired(policy, s.base.Benchmarks, s.head.Benchmarks)
-	a.compare.Paired, a.pairs = true, &paired.Pairing
-	if o.Stop.Criterion == stopper.None {
-		// A fixed configuration: nothing stops early.
-		a.policy = policy
-		return a
+	po := PairOptions{Compare: o.Compare}
+	po.Compare.Paired = true
+	if o.duets() {
+		turns := o.Turns
+		turns.Together = o.Pairing == PairTogether
+		po.Turns, po.TurnTime = &turns, o.TurnTime
 	}
-	if o.Sequential {
+	// A fixed configuration stops nothing early, and judges only at the
+	// end.
+	if o.Sequential && o.Stop.Criterion != stopper.None {
 		plan := gate.DefaultPlan(maxSuiteRuns(o, cf), o.ExtendPast)
 		plan.Confirm = o.Confirm
 		if plan.Confirm {
@@ -127,11 +134,9 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 				b.Config.SuiteRuns += room
 			}
 		}
-		a.compare.Plan = plan
-		plan.JudgePaired(paired, o.Compare.Threshold, o.Compare.Confidence, o.duets())
+		po.Compare.Plan, po.Judged = plan, true
 	}
-	a.policy = paired
-	return a
+	return assembledPolicy{paired: NewPairedRun(policy, s.base.Benchmarks, s.head.Benchmarks, po)}
 }
 
 // applyConfig gives each benchmark its configuration from cf and returns

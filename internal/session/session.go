@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/optime"
@@ -52,9 +51,11 @@ type run struct {
 // observer of its records, the comparison that judges a baseline run, and
 // what preparing took.
 type assembly struct {
-	runner  *rmit.Runner
-	obs     *observer
-	compare gate.Options
+	runner *rmit.Runner
+	obs    *observer
+	// paired runs and judges the pairs of a baseline run; nil for a run
+	// of one version.
+	paired *PairedRun
 	// prepTime is the preparation; minimumBudget the budget that gives
 	// every benchmark render.FewestProcesses processes, preparation
 	// included, as estimated before the run (zero without a budget).
@@ -140,7 +141,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		// The verdicts reached on what was measured: a sequential
 		// comparison judges at the looks the pairs reached.
 		if r.opts.Baseline != "" {
-			if err := r.compare(res, obs, a.compare); err != nil || len(res.Comparison.Comparisons) == 0 {
+			if err := r.compare(res, obs, a.paired); err != nil || len(res.Comparison.Comparisons) == 0 {
 				res.Comparison = nil
 			}
 		}
@@ -153,7 +154,7 @@ func Run(ctx context.Context, opts Options, outs Outputs, env Env) (*Result, err
 		return res, res.Stopped
 	}
 	if r.opts.Baseline != "" {
-		if err := r.compare(res, obs, a.compare); err != nil {
+		if err := r.compare(res, obs, a.paired); err != nil {
 			return res, err
 		}
 		if r.opts.Explain {
@@ -258,7 +259,7 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		fmt.Fprintf(r.log, "gobench-dyn: shard %s: %d benchmarks\n", o.Shard, len(bs))
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: %s, seed %d\n", describeSuite(bs, o.Baseline), o.Seed)
-	header := newHeader(o, ap.compare.Plan, p.suite.Packages, r.now())
+	header := newHeader(o, ap.compare(o).Plan, p.suite.Packages, r.now())
 	rw, err := r.startRecords(header, p.suite)
 	if err != nil {
 		return nil, err
@@ -282,15 +283,12 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
 		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: budget, BudgetSparesMinimum: auto, Start: r.start,
-		MinIterations: o.Stop.MinIterations, FixedN: o.Baseline != "", Instance: o.Instance,
+		MinIterations: o.Stop.MinIterations, Instance: o.Instance,
 		Raw: rw, Observer: obs, Resume: r.resume, Starter: r.env.Starter, Clock: r.env.Clock,
-		Pairs: ap.pairs,
 	}
-	if o.duets() {
-		turns := o.Turns
-		turns.Together = o.Pairing == PairTogether
-		runner.Turns, runner.TurnTime = &turns, o.TurnTime
-		if turns.Together {
+	if ap.paired != nil {
+		ap.paired.Drive(runner)
+		if runner.Turns != nil && runner.Turns.Together {
 			if why := sharedCores(); why != "" {
 				fmt.Fprintf(r.log, "gobench-dyn: warning: --pairing duet runs both versions at once on two CPUs, and %s: their speeds then move against each other, and --pairing slice is steadier\n", why)
 			}
@@ -299,7 +297,7 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	if r.config != nil {
 		runner.MinDistinct = o.MinDistinct
 	}
-	a := &assembly{runner: runner, obs: obs, compare: ap.compare, prepTime: prep, goTest: goTest}
+	a := &assembly{runner: runner, obs: obs, paired: ap.paired, prepTime: prep, goTest: goTest}
 	if auto {
 		a.autoBudget = budget
 	}
@@ -400,8 +398,8 @@ func (r *run) markPartial(obs *observer, why error) error {
 }
 
 // compare compares the two versions the observer kept.
-func (r *run) compare(res *Result, obs *observer, opts gate.Options) error {
-	c, err := gate.Runs(obs.baseline, obs.head, opts)
+func (r *run) compare(res *Result, obs *observer, paired *PairedRun) error {
+	c, err := paired.Judge(obs.baseline, obs.head)
 	if err != nil {
 		return err
 	}
