@@ -164,7 +164,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				r.retuneChecked(sides, n)
 				return r.duet(ctx, a, b, k, order, sum)
 			}
-			r.release(check)
+			r.release(sides, check)
 			check = nil
 		}
 		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Warmup+plan.Turns {
@@ -175,7 +175,7 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 		}
 	}
 	if check != nil {
-		r.release(check)
+		r.release(sides, check)
 	}
 	r.endDuet(sides, plan)
 	judge, err := r.accountSides(ctx, sides, k, start, sum)
@@ -278,7 +278,7 @@ func (r *Runner) duetItem(ctx context.Context, s *duetSide, it outputItem, more 
 			s.measured = append(s.measured, primaryValue(it.values))
 		}
 		if s.slice == plan.warmups() {
-			r.warmupEnd(b, k, s.e.Iteration, s.slice, true)
+			r.warmupEnd(b, k, s.e.Iteration, s.slice, true, s.times.held)
 		}
 		return true, true
 	case itemFailure, itemPanic:

@@ -98,21 +98,17 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 		return false, nil
 	}
 	r.aloneChecked[b] = true
-	var held []func()
-	r.held = &held
+	var held heldRecords
 	before := sum.tally()
 	start := r.now()
-	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, &held, sum)
 	wall := r.now().Sub(start)
-	r.held = nil
 	if fail != nil && ctx.Err() == nil {
 		sum.restore(before)
 		r.together(b, fmt.Sprintf("%s failed alone: %s", b.Name, fail.Reason))
 		return true, r.familyIterations(ctx, e, nil, k, order, sum)
 	}
-	for _, rec := range held {
-		rec()
-	}
+	held.release()
 	if fail != nil && fail.Reason == "interrupted" {
 		return true, ErrInterrupted
 	}
@@ -120,16 +116,6 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 		r.judge(e, k, measured, inSlices, slicesWall, sum)
 	}
 	return true, nil
-}
-
-// hold keeps rec, a record to write, for later when an iteration's
-// records are held, and reports whether it did.
-func (r *Runner) hold(rec func()) bool {
-	if r.held == nil {
-		return false
-	}
-	*r.held = append(*r.held, rec)
-	return true
 }
 
 // together marks the families of b, in every version, measured together.
@@ -617,7 +603,7 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 			last = now
 			r.keep(mr.b, rec, &mr.times, sum)
 			if mr.feed.Add(primaryValue(it.values)) {
-				r.warmupEnd(mr.b, k, e.Iteration, mr.slice, mr.feed.Step.Met)
+				r.warmupEnd(mr.b, k, e.Iteration, mr.slice, mr.feed.Step.Met, nil)
 			}
 			if mr.feed.Step.Done || mr.slice == count {
 				mr.done = true

@@ -52,7 +52,7 @@ func (r *Runner) turnFor(cost time.Duration) time.Duration {
 // duet, written only once the pair goes on in turns, and the summary's
 // counts from before them.
 type pairingCheck struct {
-	held   []func()
+	held   heldRecords
 	before sliceTally
 }
 
@@ -61,7 +61,7 @@ type pairingCheck struct {
 // turns. It returns nil for a duet with nothing to check: not the first,
 // both workers running at once, or fewer turns than the check needs.
 func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan, sum *Summary) *pairingCheck {
-	if plan.Together || r.TurnTime <= 0 || r.held != nil || plan.Warmup+plan.Turns <= checkRounds {
+	if plan.Together || r.TurnTime <= 0 || plan.Warmup+plan.Turns <= checkRounds {
 		return nil
 	}
 	for _, s := range sides {
@@ -73,16 +73,19 @@ func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan, sum *Summary) *p
 		r.state[s.e.Bench].checked = true
 	}
 	c := &pairingCheck{before: sum.tally()}
-	r.held = &c.held
+	for _, s := range sides {
+		s.times.held = &c.held
+	}
 	return c
 }
 
-// release writes the records c held: the pair goes on in turns.
-func (r *Runner) release(c *pairingCheck) {
-	r.held = nil
-	for _, rec := range c.held {
-		rec()
+// release writes the records c held for sides, and writes theirs from
+// then on: the pair goes on in turns.
+func (r *Runner) release(sides []*duetSide, c *pairingCheck) {
+	for _, s := range sides {
+		s.times.held = nil
 	}
+	c.held.release()
 }
 
 // turnsOutweighed returns why the pair of sides is to be measured by
@@ -172,7 +175,6 @@ func (r *Runner) retuneChecked(sides []*duetSide, n int64) {
 // and the summary counts as before them. The time spent stays in the
 // measuring phase.
 func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
-	r.held = nil
 	for _, s := range sides {
 		if s.proc == nil {
 			continue

@@ -126,9 +126,6 @@ type Runner struct {
 	// slice of a process names the link it ran.
 	drawMu sync.Mutex
 	drawn  map[drawKey]Layout
-	// held, when set, collects the records of an iteration that are
-	// kept only if it completes (firstAlone).
-	held *[]func()
 }
 
 // benchState is what the runner tracks of one benchmark.
@@ -581,7 +578,7 @@ func (r *Runner) loneProcess(ctx context.Context, p *placement, sum *Summary) (i
 // iteration runs one scheduled iteration and updates the benchmark's state.
 func (r *Runner) iteration(ctx context.Context, e Entry, k, order int, sum *Summary) error {
 	start := r.now()
-	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, sum)
+	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, nil, sum)
 	wall := r.now().Sub(start)
 	if fail != nil && fail.Reason == "interrupted" {
 		return ErrInterrupted
@@ -743,9 +740,9 @@ func (r *Runner) finish(sum *Summary) {
 // runIteration runs one process of the test binary for entry e, records
 // its slices and returns the measurement values (ns/op), the wall time of
 // the measurement slices and of all slices. A nil failure means the
-// iteration completed.
-func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, sum *Summary) ([]float64, time.Duration, time.Duration, *Failure) {
-	var times processTimes
+// iteration completed. held, when set, holds its records.
+func (r *Runner) runIteration(ctx context.Context, e Entry, k, order int, held *heldRecords, sum *Summary) ([]float64, time.Duration, time.Duration, *Failure) {
+	times := processTimes{held: held}
 	measured, fail := r.runProcess(ctx, e, k, order, &times, sum)
 	return measured, times.inSlices, times.wall, fail
 }
@@ -848,7 +845,7 @@ func (r *Runner) recordSlice(e Entry, k, order, slice int, it outputItem, last t
 	}
 	r.keep(b, rec, times, sum)
 	if feed.Add(primaryValue(it.values)) {
-		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met)
+		r.warmupEnd(b, k, e.Iteration, slice, feed.Step.Met, times.held)
 	}
 	done := feed.Step.Done
 	if !done && r.Budget > 0 && !now.Before(r.deadline) {
@@ -927,18 +924,15 @@ func (r *Runner) stretchedSlice(cost time.Duration) time.Duration {
 	return min(max(r.SliceTime, timedFor(cost)), maxSliceStretch*r.SliceTime)
 }
 
-func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool) {
-	if r.hold(func() { r.warmupEnd(b, k, it, slice, met) }) {
-		return
-	}
-	r.event(&record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
-		SuiteRun: k, Iteration: it, Slice: slice, Met: met})
+// warmupEnd records that b's warmup ended at slice, through held.
+func (r *Runner) warmupEnd(b *Benchmark, k, it, slice int, met bool, held *heldRecords) {
+	held.do(func() {
+		r.event(&record.Event{Event: record.EventWarmupEnd, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
+			SuiteRun: k, Iteration: it, Slice: slice, Met: met})
+	})
 }
 
 func (r *Runner) slice(b *Benchmark, s *record.Slice) {
-	if r.hold(func() { r.slice(b, s) }) {
-		return
-	}
 	r.write(s)
 	if r.Observer != nil {
 		r.Observer.Slice(b, s)

@@ -27,11 +27,35 @@ func timedFor(outside time.Duration) time.Duration {
 // process's start (wall), how many (slices) and how long inside the timer
 // (timed), its measurement slices (inSlices), and of each measurement
 // slice the time per op (timePerOp) and the wall time outside the timer
-// in ns (untimedNs), by which b.N is recalibrated.
+// in ns (untimedNs), by which b.N is recalibrated. held, when set, holds
+// the process's records until its iteration is known to be kept.
 type processTimes struct {
 	wall, inSlices, timed time.Duration
 	slices                int
 	perOp, untimed        []float64
+	held                  *heldRecords
+}
+
+// heldRecords are the records of an iteration that are written only if it
+// is kept: a family member's first process, run alone (firstAlone), and
+// the first turns of a pair's first duet (checkPairing).
+type heldRecords []func()
+
+// do writes a record through write, or holds it when h is set.
+func (h *heldRecords) do(write func()) {
+	if h == nil {
+		write()
+		return
+	}
+	*h = append(*h, write)
+}
+
+// release writes what h held.
+func (h *heldRecords) release() {
+	for _, write := range *h {
+		write()
+	}
+	*h = nil
 }
 
 // medians returns the medians, over the measurement slices, of the time
@@ -62,7 +86,7 @@ func (t *processTimes) add(s *record.Slice) {
 // observer, in the summary and in times: every way of running takes its
 // slices through it, so that all count them alike.
 func (r *Runner) keep(b *Benchmark, rec *record.Slice, times *processTimes, sum *Summary) {
-	r.slice(b, rec)
+	times.held.do(func() { r.slice(b, rec) })
 	sum.sliceDone(rec)
 	times.add(rec)
 }
