@@ -113,15 +113,19 @@ type Reporter struct {
 	plan Plan
 	now  func() time.Time
 
-	start     time.Time
-	lastLine  time.Time
-	suiteRun  int
-	done      int // iterations completed, failed ones included
-	failedIt  int // iterations that failed
-	skipped   int // iterations removed from the schedule
-	stopped   int // benchmarks that left the schedule early
-	cut       int // benchmarks the budget cut short
-	failed    map[string]bool
+	start    time.Time
+	lastLine time.Time
+	suiteRun int
+	done     int // iterations completed, failed ones included
+	failedIt int // iterations that failed
+	skipped  int // iterations removed from the schedule
+	stopped  int // benchmarks that left the schedule early
+	cut      int // benchmarks the budget cut short
+	failed   map[string]bool
+	// deadline, when set, is when the budget ends the run, once its
+	// first minimum iterations are done.
+	deadline  time.Time
+	minimum   int
 	closing   bool // Finish was called
 	finished  bool // the bar is complete
 	bar       *progressbar.ProgressBar
@@ -303,9 +307,28 @@ func (r *Reporter) totals() string {
 	return b.String()
 }
 
-// left returns the iterations still to run.
+// SetBudget tells r that a budget ends the run at deadline, though not
+// before its first minimum iterations are done: the run stops there
+// rather than at its cap, and the ETA and the bar count to it.
+func (r *Reporter) SetBudget(deadline time.Time, minimum int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deadline, r.minimum = deadline, minimum
+}
+
+// left returns the iterations still to run, at the mean time per
+// completed iteration so far as many as fit before the deadline.
 func (r *Reporter) left() int {
-	return max(r.plan.Iterations-r.done-r.skipped, 0)
+	left := max(r.plan.Iterations-r.done-r.skipped, 0)
+	if r.deadline.IsZero() || r.done == 0 {
+		return left
+	}
+	per := r.now().Sub(r.start) / time.Duration(r.done)
+	fit := max(r.minimum-r.done, 0)
+	if remaining := r.deadline.Sub(r.now()); remaining > 0 && per > 0 {
+		fit = max(fit, int(remaining/per))
+	}
+	return min(left, fit)
 }
 
 // eta estimates the time left from the mean time per completed iteration
@@ -322,6 +345,9 @@ func (r *Reporter) eta() time.Duration {
 func (r *Reporter) status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d iterations done, %d left", r.done, r.left())
+	if r.left() < max(r.plan.Iterations-r.done-r.skipped, 0) {
+		b.WriteString(" within the budget")
+	}
 	fmt.Fprintf(&b, ", %d/%d benchmarks stopped", r.stopped, r.plan.Benchmarks)
 	if r.cut > 0 {
 		fmt.Fprintf(&b, ", %d cut by the budget", r.cut)

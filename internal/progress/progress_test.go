@@ -102,6 +102,35 @@ func TestETAAccountsForSkips(t *testing.T) {
 	assert.Equal(t, time.Duration(0), r.eta())
 }
 
+// TestETAStopsAtTheBudget checks that a run with a budget is expected to
+// end at its deadline, not at its cap, but not before the iterations the
+// budget spares.
+func TestETAStopsAtTheBudget(t *testing.T) {
+	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
+	r.SetBudget(clk.now().Add(5*time.Minute), 900)
+	for range 120 {
+		clk.advance(time.Second / 2)
+		r.IterationDone("A", true)
+	}
+	// 780 spared iterations are left at 0.5 s: past the deadline.
+	assert.Equal(t, 6*time.Minute+30*time.Second, r.eta())
+	for range 780 {
+		clk.advance(time.Second / 2)
+		r.IterationDone("A", true)
+	}
+	// 7.5 minutes in, past the deadline and the spared minimum.
+	assert.Equal(t, time.Duration(0), r.eta())
+
+	r, buf, clk = newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
+	r.SetBudget(clk.now().Add(5*time.Minute), 0)
+	for range 120 {
+		clk.advance(time.Second / 2)
+		r.IterationDone("A", true)
+	}
+	assert.Equal(t, 4*time.Minute, r.eta()) // the deadline, not 36000 iterations
+	assert.Contains(t, buf.String(), "120 iterations done, 480 left within the budget, 0/200 benchmarks stopped, elapsed 1m0s, ETA 4m0s")
+}
+
 // TestPeriodicLine checks that a quiet plain log gets a status line once a
 // minute, not on every iteration.
 func TestPeriodicLine(t *testing.T) {

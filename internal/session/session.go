@@ -280,6 +280,9 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",
 			render.Duration(budget), render.Duration(goTest), render.Duration(prep), max(1, o.Stop.MinIterations))
 	}
+	if budget > 0 {
+		obs.progress.SetBudget(r.start.Add(budget), spared(bs, o.Stop.MinIterations, auto))
+	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
 		SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: budget, BudgetSparesMinimum: auto, Start: r.start,
@@ -303,6 +306,20 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	}
 	a.minimumBudget = r.warnBudget(runner, a.prepTime)
 	return a, nil
+}
+
+// spared returns the iterations of bs that a budget sparing the minimum
+// (rmit.Runner.BudgetSparesMinimum) runs whatever it costs: their first
+// minIterations suite runs.
+func spared(bs []*rmit.Benchmark, minIterations int, sparesMinimum bool) int {
+	if !sparesMinimum {
+		return 0
+	}
+	n := 0
+	for _, b := range bs {
+		n += min(minIterations, b.Config.SuiteRuns) * max(b.Config.Iterations, 1)
+	}
+	return n
 }
 
 // startRecords checks that a resumed run measures the same code, and
