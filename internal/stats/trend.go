@@ -33,9 +33,12 @@ const (
 )
 
 // Drifts reports whether t shows a benchmark that does not settle inside
-// a process.
+// a process: a significant trend, and halves that move apart by enough to
+// matter in the trend's direction. Where the two disagree, a few wild
+// slices moved the means against what the ranks say, and the slices do
+// not drift one way.
 func (t Trend) Drifts() bool {
-	return t.Processes > 0 && math.Abs(t.Z) >= DriftZ && math.Abs(t.Change) >= DriftChange
+	return t.Processes > 0 && math.Abs(t.Z) >= DriftZ && math.Abs(t.Change) >= DriftChange && t.Z*t.Change > 0
 }
 
 // TrendOf returns the within-process trend of a benchmark's processes,
