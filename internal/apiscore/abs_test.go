@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"math"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -92,16 +93,20 @@ func TestReportOutputs(t *testing.T) {
 	r := &Report{Slowdown: 0.4, SlowdownSource: "measured", Threshold: 0.2, Functions: []Function{
 		{Name: "Parse", Verdict: Detected, Reachable: true, Benchmarks: []BenchResult{{Name: "BenchmarkParse-8", Verdict: gate.Regression, Change: 0.35, Low: 0.3, High: 0.41}}},
 		{Name: "T.M", Verdict: NotDetected, Reachable: true},
+		{Name: "Short", Verdict: Inconclusive, Reachable: true, Benchmarks: []BenchResult{{Name: "BenchmarkShort-8", Verdict: gate.Inconclusive,
+			Change: 7.7, Low: math.NaN(), High: math.NaN(), Note: "too few paired suite runs to bound: 2; need ≥ 3"}}},
 		{Name: "Unused", Verdict: NotDetected, Note: "no benchmark runs it"},
 	}, Spreads: []Spread{{Benchmark: "BenchmarkParse-8", MaxSpread: 0.05, Runs: 5}}}
 	r.finish()
-	assert.InDelta(t, 1.0/3, r.Score, 1e-12)
+	assert.InDelta(t, 1.0/4, r.Score, 1e-12)
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text))
 	assert.Contains(t, text.String(), "BenchmarkParse-8  5%")
 	assert.Contains(t, text.String(), "BenchmarkParse-8 +35.0% [+30.0%, +41.0%] regression")
 	assert.Regexp(t, `Unused\s+not reachable\s+no benchmark runs it`, text.String())
-	assert.Contains(t, text.String(), "score: 1 of 3 functions detected = 33%")
+	assert.Contains(t, text.String(), "BenchmarkShort-8 +770.0% (too few paired suite runs to bound: 2; need ≥ 3) inconclusive",
+		"an interval there is none of says why")
+	assert.Contains(t, text.String(), "score: 1 of 4 functions detected = 25%")
 
 	var js bytes.Buffer
 	require.NoError(t, r.WriteJSON(&js))
@@ -116,7 +121,7 @@ func TestReportOutputs(t *testing.T) {
 	require.NoError(t, json.Unmarshal(js.Bytes(), &got))
 	assert.Equal(t, 0.4, got.Slowdown)
 	assert.Equal(t, "T.M", got.Functions[1].Name)
-	assert.Equal(t, "not detected", got.Functions[2].Verdict)
+	assert.Equal(t, "not detected", got.Functions[3].Verdict)
 	assert.NotNil(t, got.Functions[1].Benchmarks, "an empty list, not null")
 
 	var page bytes.Buffer
@@ -124,7 +129,7 @@ func TestReportOutputs(t *testing.T) {
 	assert.Contains(t, page.String(), `<code>BenchmarkParse-8</code></td><td>&#43;35.0%</td><td class="muted">[&#43;30.0%, &#43;41.0%]</td>`)
 	assert.Contains(t, page.String(), `<span class="badge v-not-reachable">not reachable</span>`)
 	assert.Contains(t, page.String(), `<td>5%</td><td>5</td>`, "every benchmark's maxSpread")
-	assert.Contains(t, page.String(), "score: 1 of 3 functions detected")
+	assert.Contains(t, page.String(), "score: 1 of 4 functions detected")
 }
 
 func knownOptions(t *testing.T, dir string, patterns ...string) Options {

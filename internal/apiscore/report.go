@@ -38,6 +38,17 @@ type BenchResult struct {
 	Low        float64 `json:"low"`
 	High       float64 `json:"high"`
 	Iterations int     `json:"iterations"` // processes per version
+	// Note says why an inconclusive verdict has no interval, or warns.
+	Note string `json:"note,omitempty"`
+}
+
+// interval returns b's interval as the report prints it: the note that
+// says why there is none, where there is none.
+func (b BenchResult) interval() string {
+	if (math.IsNaN(b.Low) || math.IsNaN(b.High)) && b.Note != "" {
+		return "(" + b.Note + ")"
+	}
+	return fmt.Sprintf("[%s, %s]", signed(b.Low), signed(b.High))
 }
 
 // A Function is the result of one candidate.
@@ -99,7 +110,7 @@ func Judge(cs []gate.Comparison, complete bool) (Verdict, []BenchResult) {
 			continue
 		}
 		rs = append(rs, BenchResult{Package: c.Package, Name: c.Benchmark, Verdict: c.Verdict,
-			Change: c.Change, Low: c.Ratio.Lo - 1, High: c.Ratio.Hi - 1, Iterations: c.New.Iterations})
+			Change: c.Change, Low: c.Ratio.Lo - 1, High: c.Ratio.Hi - 1, Iterations: c.New.Iterations, Note: c.Note})
 		switch c.Verdict {
 		case gate.Regression:
 			detected = true
@@ -155,7 +166,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		var cells []string
 		for _, b := range f.Benchmarks {
-			cells = append(cells, fmt.Sprintf("%s %s [%s, %s] %s", b.Name, signed(b.Change), signed(b.Low), signed(b.High), b.Verdict))
+			cells = append(cells, fmt.Sprintf("%s %s %s %s", b.Name, signed(b.Change), b.interval(), b.Verdict))
 		}
 		if f.Note != "" {
 			cells = append(cells, f.Note)
@@ -224,7 +235,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		af := absFunction{Package: f.Package, Name: f.Name, Verdict: v, Note: f.Note}
 		for _, b := range f.Benchmarks {
 			af.Benchmarks = append(af.Benchmarks, absBench{Name: b.Name, Change: signed(b.Change),
-				Interval: fmt.Sprintf("[%s, %s]", signed(b.Low), signed(b.High)), Verdict: string(b.Verdict)})
+				Interval: b.interval(), Verdict: string(b.Verdict)})
 		}
 		a.Functions = append(a.Functions, af)
 	}
