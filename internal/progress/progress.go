@@ -113,24 +113,23 @@ type Reporter struct {
 	plan Plan
 	now  func() time.Time
 
-	start    time.Time
-	lastLine time.Time
-	suiteRun int
-	done     int // iterations completed, failed ones included
-	failedIt int // iterations that failed
-	skipped  int // iterations removed from the schedule
-	stopped  int // benchmarks that left the schedule early
-	cut      int // benchmarks the budget cut short
-	failed   map[string]bool
-	// deadline, when set, is when the budget ends the run, once its
-	// first minimum iterations are done.
-	deadline  time.Time
-	minimum   int
-	closing   bool // Finish was called
-	finished  bool // the bar is complete
-	bar       *progressbar.ProgressBar
-	stopTick  chan struct{}
-	tickGroup sync.WaitGroup
+	start          time.Time
+	lastLine       time.Time
+	suiteRun       int
+	done           int // iterations completed, failed ones included
+	failedIt       int // iterations that failed
+	skipped        int // iterations removed from the schedule
+	stopped        int // benchmarks that left the schedule early
+	cut            int // benchmarks the budget cut short
+	failed         map[string]bool
+	budget         Budget
+	firstSuiteRun  time.Time // when suite run 1 started
+	warnedOfBudget bool
+	closing        bool // Finish was called
+	finished       bool // the bar is complete
+	bar            *progressbar.ProgressBar
+	stopTick       chan struct{}
+	tickGroup      sync.WaitGroup
 }
 
 // New returns a Reporter writing to w, normally os.Stderr.
@@ -183,6 +182,7 @@ func (r *Reporter) SuiteRunStarted(k, iterations int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.suiteRun = k
+	r.warnIfShort(k)
 	if r.bar != nil {
 		return
 	}
@@ -307,25 +307,61 @@ func (r *Reporter) totals() string {
 	return b.String()
 }
 
-// SetBudget tells r that a budget ends the run at deadline, though not
-// before its first minimum iterations are done: the run stops there
-// rather than at its cap, and the ETA and the bar count to it.
-func (r *Reporter) SetBudget(deadline time.Time, minimum int) {
+// A Budget is the time a run may take.
+type Budget struct {
+	// Length is the budget, which ends at Deadline.
+	Length   time.Duration
+	Deadline time.Time
+	// Spared is the iterations that run whatever the budget: the
+	// minimum, when the budget spares it.
+	Spared int
+	// Needed is the suite runs that every benchmark needs for its
+	// interval, the fewest that bound one; 0 when nothing is needed.
+	Needed int
+}
+
+// SetBudget tells r that budget b ends the run: the run stops there rather
+// than at its cap, and the ETA and the bar count to it. If the first suite
+// runs show that the budget will end before the suite runs b.Needed, r
+// says so then, and how long a budget would give them.
+func (r *Reporter) SetBudget(b Budget) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.deadline, r.minimum = deadline, minimum
+	r.budget = b
+}
+
+// warnIfShort says, once, at the start of suite run k, when the budget
+// ends before the suite runs every benchmark needs at the pace of those
+// done so far.
+func (r *Reporter) warnIfShort(k int) {
+	b := r.budget
+	if k == 1 {
+		r.firstSuiteRun = r.now()
+	}
+	if r.warnedOfBudget || b.Deadline.IsZero() || b.Spared > 0 || k < 2 || k > b.Needed {
+		return
+	}
+	now := r.now()
+	per := now.Sub(r.firstSuiteRun) / time.Duration(k-1)
+	end := now.Add(per * time.Duration(b.Needed-k+1))
+	if !end.After(b.Deadline) {
+		return
+	}
+	r.warnedOfBudget = true
+	r.println(fmt.Sprintf("gobench-dyn: warning: a suite run takes about %s, so --budget %s ends before every benchmark has the %d processes an interval needs; about --budget %s would give them",
+		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.Duration((b.Length + end.Sub(b.Deadline)).Round(time.Minute/2))))
 }
 
 // left returns the iterations still to run, at the mean time per
 // completed iteration so far as many as fit before the deadline.
 func (r *Reporter) left() int {
 	left := max(r.plan.Iterations-r.done-r.skipped, 0)
-	if r.deadline.IsZero() || r.done == 0 {
+	if r.budget.Deadline.IsZero() || r.done == 0 {
 		return left
 	}
 	per := r.now().Sub(r.start) / time.Duration(r.done)
-	fit := max(r.minimum-r.done, 0)
-	if remaining := r.deadline.Sub(r.now()); remaining > 0 && per > 0 {
+	fit := max(r.budget.Spared-r.done, 0)
+	if remaining := r.budget.Deadline.Sub(r.now()); remaining > 0 && per > 0 {
 		fit = max(fit, int(remaining/per))
 	}
 	return min(left, fit)

@@ -107,7 +107,7 @@ func TestETAAccountsForSkips(t *testing.T) {
 // budget spares.
 func TestETAStopsAtTheBudget(t *testing.T) {
 	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
-	r.SetBudget(clk.now().Add(5*time.Minute), 900)
+	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute), Spared: 900, Needed: 3})
 	for range 120 {
 		clk.advance(time.Second / 2)
 		r.IterationDone("A", true)
@@ -122,13 +122,35 @@ func TestETAStopsAtTheBudget(t *testing.T) {
 	assert.Equal(t, time.Duration(0), r.eta())
 
 	r, buf, clk = newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
-	r.SetBudget(clk.now().Add(5*time.Minute), 0)
+	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute)})
 	for range 120 {
 		clk.advance(time.Second / 2)
 		r.IterationDone("A", true)
 	}
 	assert.Equal(t, 4*time.Minute, r.eta()) // the deadline, not 36000 iterations
 	assert.Contains(t, buf.String(), "120 iterations done, 480 left within the budget, 0/200 benchmarks stopped, elapsed 1m0s, ETA 4m0s")
+}
+
+// TestBudgetTooShortForAnInterval checks that a run warns, as soon as its
+// first suite run shows it, that the budget ends before the suite runs an
+// interval needs, and says what budget would give them; once, and never
+// when the pace fits or the budget spares the minimum.
+func TestBudgetTooShortForAnInterval(t *testing.T) {
+	run := func(b Budget, perSuiteRun time.Duration) string {
+		r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 180 * 72, Benchmarks: 72})
+		b.Deadline = clk.now().Add(b.Length)
+		r.SetBudget(b)
+		for k := 1; k <= 3; k++ {
+			r.SuiteRunStarted(k, 72)
+			clk.advance(perSuiteRun)
+		}
+		return buf.String()
+	}
+	out := run(Budget{Length: 6 * time.Minute, Needed: 3}, 2*time.Minute+50*time.Second)
+	assert.Equal(t, 1, strings.Count(out, "warning"), out)
+	assert.Contains(t, out, "gobench-dyn: warning: a suite run takes about 2m50s, so --budget 6m0s ends before every benchmark has the 3 processes an interval needs; about --budget 8m30s would give them")
+	assert.NotContains(t, run(Budget{Length: 9 * time.Minute, Needed: 3}, 2*time.Minute+50*time.Second), "warning")
+	assert.NotContains(t, run(Budget{Length: 6 * time.Minute, Needed: 3, Spared: 216}, 2*time.Minute+50*time.Second), "warning")
 }
 
 // TestPeriodicLine checks that a quiet plain log gets a status line once a

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
+	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
 	"github.com/gobench-dyn/gobench-dyn/optime"
@@ -281,7 +282,8 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 			render.Duration(budget), render.Duration(goTest), render.Duration(prep), max(1, o.Stop.MinIterations))
 	}
 	if budget > 0 {
-		obs.progress.SetBudget(r.start.Add(budget), spared(bs, o.Stop.MinIterations, auto))
+		obs.progress.SetBudget(progress.Budget{Length: budget, Deadline: r.start.Add(budget),
+			Spared: spared(bs, o.Stop.MinIterations, auto), Needed: min(max(render.FewestProcesses, o.Stop.MinIterations), maxSuiteRunsOf(bs))})
 	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
@@ -306,6 +308,15 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	}
 	a.minimumBudget = r.warnBudget(runner, a.prepTime)
 	return a, nil
+}
+
+// maxSuiteRunsOf returns the most suite runs any of bs may take.
+func maxSuiteRunsOf(bs []*rmit.Benchmark) int {
+	n := 0
+	for _, b := range bs {
+		n = max(n, b.Config.SuiteRuns)
+	}
+	return n
 }
 
 // spared returns the iterations of bs that a budget sparing the minimum
