@@ -227,9 +227,22 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 	}
 }
 
-// processPlan returns the shape of each process of a process pair of b.
+// processPlan returns the shape of each process of a process pair of b:
+// the slices its pairs were sized for (byProcesses), or fewer, at least
+// minProcessSlices, once the policy has planned the pair's iterations
+// from what its first pairs measured (Paired.DuetTurns). Where processes
+// differ more than the slices within them, as they do for benchmarks whose
+// every call rebuilds its data and for b.RunParallel, more and shorter
+// processes narrow the interval faster for the same time; a pair never
+// takes longer processes than it was sized for.
 func (r *Runner) processPlan(b *Benchmark) TurnPlan {
-	return TurnPlan{Turns: r.state[b].processSlices}
+	n := r.state[b].processSlices
+	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
+		if t := dp.DuetTurns(b.ID); t > 0 {
+			n = max(min(n, t), minProcessSlices)
+		}
+	}
+	return TurnPlan{Turns: n}
 }
 
 // processPair runs entries a and b, the two versions of one benchmark, as

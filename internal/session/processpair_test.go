@@ -14,6 +14,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
+	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
 // TestCostlySetupGoesByProcessPairs compares b.N-loop benchmarks whose
@@ -143,5 +144,46 @@ func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
 			want = gate.PairingProcess
 		}
 		assert.Equal(t, want, c.Pairing, "%s %s", c.Benchmark, c.Unit)
+	}
+}
+
+// TestProcessPairsShortenWhereProcessesDiffer gates a benchmark whose
+// every call spends 100 ms in setup against itself, its processes each
+// 20% apart at random and its slices within a process alike. Its pairs
+// are sized for 100 turns of 64 ms: 28 slices of 233 ms timed per process.
+// Once two pairs show that the processes differ far more than their
+// slices, the pair takes the fewest slices the plan allows, 8: more,
+// shorter processes narrow its interval faster.
+func TestProcessPairsShortenWhereProcessesDiffer(t *testing.T) {
+	f := newFake("BenchmarkSetup")
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		// The slices printed before this process tell it apart.
+		process := uint64(s.Index - s.InProcess)
+		u := float64((process*2654435761)%1000) / 1000
+		return 1000 * (0.9 + 0.2*u) * (1 + 0.001*float64(s.InProcess%3))
+	}
+	f.Setup = map[string]time.Duration{"BenchmarkSetup": 100 * time.Millisecond}
+	o := testOptions(t.TempDir())
+	o.Baseline, o.Pairing, o.Sequential = "main", PairSlices, true
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns = 8
+	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 100}
+	_, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	perProcess := map[int][]int{}
+	for _, k := range run.Keys() {
+		for _, it := range run.Series(k, "ns/op") {
+			perProcess[it.SuiteRun] = append(perProcess[it.SuiteRun], len(it.Values))
+		}
+	}
+	require.GreaterOrEqual(t, len(perProcess), 3)
+	for k := 1; k <= len(perProcess); k++ {
+		want := 8
+		if k <= 2 {
+			want = 28
+		}
+		assert.Equal(t, []int{want, want}, perProcess[k], "suite run %d", k)
 	}
 }
