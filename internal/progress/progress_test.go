@@ -106,7 +106,7 @@ func TestETAAccountsForSkips(t *testing.T) {
 // end at its deadline, not at its cap, but not before the iterations the
 // budget spares.
 func TestETAStopsAtTheBudget(t *testing.T) {
-	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
+	r, _, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
 	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute), Spared: 900, Needed: 3})
 	for range 120 {
 		clk.advance(time.Second / 2)
@@ -121,7 +121,7 @@ func TestETAStopsAtTheBudget(t *testing.T) {
 	// 7.5 minutes in, past the deadline and the spared minimum.
 	assert.Equal(t, time.Duration(0), r.eta())
 
-	r, buf, clk = newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
+	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
 	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute)})
 	for range 120 {
 		clk.advance(time.Second / 2)
