@@ -348,8 +348,8 @@ func (r *Reporter) warnIfShort(k int) {
 		return
 	}
 	r.warnedOfBudget = true
-	r.println(fmt.Sprintf("gobench-dyn: warning: a suite run takes about %s, so --budget %s ends before every benchmark has the %d processes an interval needs; about --budget %s would give them",
-		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.Duration((b.Length + end.Sub(b.Deadline)).Round(time.Minute/2))))
+	r.println(fmt.Sprintf("gobench-dyn: warning: a suite run takes about %s, so --budget %s ends before every benchmark has the %d processes an interval needs; --budget %s would give them",
+		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.DurationUp(b.Length+end.Sub(b.Deadline))))
 }
 
 // left returns the iterations still to run, at the mean time per

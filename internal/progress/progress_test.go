@@ -148,7 +148,7 @@ func TestBudgetTooShortForAnInterval(t *testing.T) {
 	}
 	out := run(Budget{Length: 6 * time.Minute, Needed: 3}, 2*time.Minute+50*time.Second)
 	assert.Equal(t, 1, strings.Count(out, "warning"), out)
-	assert.Contains(t, out, "gobench-dyn: warning: a suite run takes about 2m50s, so --budget 6m0s ends before every benchmark has the 3 processes an interval needs; about --budget 8m30s would give them")
+	assert.Contains(t, out, "gobench-dyn: warning: a suite run takes about 2m50s, so --budget 6m0s ends before every benchmark has the 3 processes an interval needs; --budget 9m would give them")
 	assert.NotContains(t, run(Budget{Length: 9 * time.Minute, Needed: 3}, 2*time.Minute+50*time.Second), "warning")
 	assert.NotContains(t, run(Budget{Length: 6 * time.Minute, Needed: 3, Spared: 216}, 2*time.Minute+50*time.Second), "warning")
 }

@@ -76,6 +76,15 @@ func Confidence(c float64) string { return confidence.Format(c) }
 
 var confidence = Percent{Digits: 4, Trim: true}
 
+// DurationUp rounds d up for a flag that asks for at least d: to the
+// second up to a minute, to the minute above, as "45s" or "9m".
+func DurationUp(d time.Duration) string {
+	if d <= time.Minute {
+		return fmt.Sprintf("%ds", int((d+time.Second-1)/time.Second))
+	}
+	return fmt.Sprintf("%dm", int((d+time.Minute-1)/time.Minute))
+}
+
 // Duration rounds d for people: whole micro- or milliseconds below a
 // second, tenths of a second below ten, seconds below an hour, minutes
 // above.

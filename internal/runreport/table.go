@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
@@ -382,22 +381,13 @@ func writeTooFew(w io.Writer, r *session.Result, rows []*resultRow) {
 		render.Plural(few, "benchmark"), render.FewestProcesses, pick(few == 1, "its mean is", "their means are"))
 	switch {
 	case r.Options.Budget > 0 && r.NeededBudget() > r.Options.Budget:
-		what += fmt.Sprintf(": --budget %s would give each %d", roundUp(r.NeededBudget()), render.FewestProcesses)
+		what += fmt.Sprintf(": --budget %s would give each %d", render.DurationUp(r.NeededBudget()), render.FewestProcesses)
 	case r.Options.Budget > 0:
 		what += ": a longer --budget gives them more"
 	default:
 		what += fmt.Sprintf(": --suite-runs × --iterations of at least %d gives them enough", render.FewestProcesses)
 	}
 	fmt.Fprintln(w, what)
-}
-
-// roundUp rounds d up as a budget is given: to a whole minute, or below
-// one to a whole second, and writes it as the flag takes it.
-func roundUp(d time.Duration) string {
-	if d <= time.Minute {
-		return fmt.Sprintf("%ds", int((d+time.Second-1)/time.Second))
-	}
-	return fmt.Sprintf("%dm", int((d+time.Minute-1)/time.Minute))
 }
 
 func pick(one bool, a, b string) string {
