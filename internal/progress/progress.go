@@ -352,10 +352,16 @@ func (r *Reporter) warnIfShort(k int) {
 		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.DurationUp(b.Length+end.Sub(b.Deadline))))
 }
 
-// left returns the iterations still to run, at the mean time per
-// completed iteration so far as many as fit before the deadline.
+// toCap returns the iterations still scheduled up to the cap.
+func (r *Reporter) toCap() int {
+	return max(r.plan.Iterations-r.done-r.skipped, 0)
+}
+
+// left returns the iterations still to run: those still scheduled, or at
+// the mean time per completed iteration so far as many as fit before the
+// budget's deadline, if fewer.
 func (r *Reporter) left() int {
-	left := max(r.plan.Iterations-r.done-r.skipped, 0)
+	left := r.toCap()
 	if r.budget.Deadline.IsZero() || r.done == 0 {
 		return left
 	}
@@ -381,7 +387,7 @@ func (r *Reporter) eta() time.Duration {
 func (r *Reporter) status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d iterations done, %d left", r.done, r.left())
-	if r.left() < max(r.plan.Iterations-r.done-r.skipped, 0) {
+	if r.left() < r.toCap() {
 		b.WriteString(" within the budget")
 	}
 	fmt.Fprintf(&b, ", %d/%d benchmarks stopped", r.stopped, r.plan.Benchmarks)
