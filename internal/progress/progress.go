@@ -93,6 +93,8 @@ type Plan struct {
 	SuiteRuns  int // suite runs, s
 	Iterations int // iterations scheduled over all suite runs
 	Benchmarks int // benchmarks in the suite
+	// Budget, when its Length is set, ends the run before its cap.
+	Budget Budget
 }
 
 // plainEvery is the longest a plain log stays silent while iterations
@@ -122,7 +124,6 @@ type Reporter struct {
 	stopped        int // benchmarks that left the schedule early
 	cut            int // benchmarks the budget cut short
 	failed         map[string]bool
-	budget         Budget
 	firstSuiteRun  time.Time // when suite run 1 started
 	warnedOfBudget bool
 	closing        bool // Finish was called
@@ -307,11 +308,15 @@ func (r *Reporter) totals() string {
 	return b.String()
 }
 
-// A Budget is the time a run may take.
+// A Budget is the time a run may take: the run stops at its end rather
+// than at its cap, and the ETA and the bar count to it. If the first suite
+// runs show that it will end before the suite runs Needed, the Reporter
+// says so then, and how long a budget would give them.
 type Budget struct {
-	// Length is the budget, which ends at Deadline.
-	Length   time.Duration
-	Deadline time.Time
+	// Length is the budget, counted from Start, the start of the run
+	// (building and calibrating included).
+	Length time.Duration
+	Start  time.Time
 	// Spared is the iterations that run whatever the budget: the
 	// minimum, when the budget spares it.
 	Spared int
@@ -320,36 +325,29 @@ type Budget struct {
 	Needed int
 }
 
-// SetBudget tells r that budget b ends the run: the run stops there rather
-// than at its cap, and the ETA and the bar count to it. If the first suite
-// runs show that the budget will end before the suite runs b.Needed, r
-// says so then, and how long a budget would give them.
-func (r *Reporter) SetBudget(b Budget) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.budget = b
-}
+// deadline returns when the budget ends.
+func (b Budget) deadline() time.Time { return b.Start.Add(b.Length) }
 
 // warnIfShort says, once, at the start of suite run k, when the budget
 // ends before the suite runs every benchmark needs at the pace of those
 // done so far.
 func (r *Reporter) warnIfShort(k int) {
-	b := r.budget
+	b := r.plan.Budget
 	if k == 1 {
 		r.firstSuiteRun = r.now()
 	}
-	if r.warnedOfBudget || b.Deadline.IsZero() || b.Spared > 0 || k < 2 || k > b.Needed {
+	if r.warnedOfBudget || b.Length <= 0 || b.Spared > 0 || k < 2 || k > b.Needed {
 		return
 	}
 	now := r.now()
 	per := now.Sub(r.firstSuiteRun) / time.Duration(k-1)
 	end := now.Add(per * time.Duration(b.Needed-k+1))
-	if !end.After(b.Deadline) {
+	if !end.After(b.deadline()) {
 		return
 	}
 	r.warnedOfBudget = true
 	r.println(fmt.Sprintf("gobench-dyn: warning: a suite run takes about %s, so --budget %s ends before every benchmark has the %d processes an interval needs; --budget %s would give them",
-		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.DurationUp(b.Length+end.Sub(b.Deadline))))
+		render.Duration(per.Round(time.Second)), render.Duration(b.Length), b.Needed, render.DurationUp(b.Length+end.Sub(b.deadline()))))
 }
 
 // toCap returns the iterations still scheduled up to the cap.
@@ -362,12 +360,13 @@ func (r *Reporter) toCap() int {
 // budget's deadline, if fewer.
 func (r *Reporter) left() int {
 	left := r.toCap()
-	if r.budget.Deadline.IsZero() || r.done == 0 {
+	b := r.plan.Budget
+	if b.Length <= 0 || r.done == 0 {
 		return left
 	}
 	per := r.now().Sub(r.start) / time.Duration(r.done)
-	fit := max(r.budget.Spared-r.done, 0)
-	if remaining := r.budget.Deadline.Sub(r.now()); remaining > 0 && per > 0 {
+	fit := max(b.Spared-r.done, 0)
+	if remaining := b.deadline().Sub(r.now()); remaining > 0 && per > 0 {
 		fit = max(fit, int(remaining/per))
 	}
 	return min(left, fit)

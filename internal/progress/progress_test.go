@@ -17,9 +17,12 @@ type fakeClock struct{ t time.Time }
 func (c *fakeClock) now() time.Time          { return c.t }
 func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
+// clockStart is when a fake clock starts.
+var clockStart = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func newPlain(plan Plan) (*Reporter, *bytes.Buffer, *fakeClock) {
 	var buf bytes.Buffer
-	clk := &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := &fakeClock{t: clockStart}
 	return newReporter(&buf, plan, clk.now, false), &buf, clk
 }
 
@@ -106,8 +109,8 @@ func TestETAAccountsForSkips(t *testing.T) {
 // end at its deadline, not at its cap, but not before the iterations the
 // budget spares.
 func TestETAStopsAtTheBudget(t *testing.T) {
-	r, _, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
-	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute), Spared: 900, Needed: 3})
+	r, _, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200,
+		Budget: Budget{Length: 5 * time.Minute, Start: clockStart, Spared: 900, Needed: 3}})
 	for range 120 {
 		clk.advance(time.Second / 2)
 		r.IterationDone("A", true)
@@ -121,8 +124,8 @@ func TestETAStopsAtTheBudget(t *testing.T) {
 	// 7.5 minutes in, past the deadline and the spared minimum.
 	assert.Equal(t, time.Duration(0), r.eta())
 
-	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200})
-	r.SetBudget(Budget{Length: 5 * time.Minute, Deadline: clk.now().Add(5 * time.Minute)})
+	r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 36000, Benchmarks: 200,
+		Budget: Budget{Length: 5 * time.Minute, Start: clockStart}})
 	for range 120 {
 		clk.advance(time.Second / 2)
 		r.IterationDone("A", true)
@@ -137,9 +140,8 @@ func TestETAStopsAtTheBudget(t *testing.T) {
 // when the pace fits or the budget spares the minimum.
 func TestBudgetTooShortForAnInterval(t *testing.T) {
 	run := func(b Budget, perSuiteRun time.Duration) string {
-		r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 180 * 72, Benchmarks: 72})
-		b.Deadline = clk.now().Add(b.Length)
-		r.SetBudget(b)
+		b.Start = clockStart
+		r, buf, clk := newPlain(Plan{SuiteRuns: 180, Iterations: 180 * 72, Benchmarks: 72, Budget: b})
 		for k := 1; k <= 3; k++ {
 			r.SuiteRunStarted(k, 72)
 			clk.advance(perSuiteRun)

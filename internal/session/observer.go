@@ -46,16 +46,15 @@ func (o *observer) failed(err error) {
 	}
 }
 
-func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, outs Outputs, log io.Writer) *observer {
-	total, maxRuns := 0, 0
+func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, budget progress.Budget, outs Outputs, log io.Writer) *observer {
+	total := 0
 	for _, b := range bs {
 		total += b.Config.SuiteRuns * b.Config.Iterations
-		maxRuns = max(maxRuns, b.Config.SuiteRuns)
 	}
 	obs := &observer{
 		out:      benchout.NewWriter(outs.Results),
 		header:   header,
-		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxRuns, Iterations: total, Benchmarks: len(bs)}),
+		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxSuiteRunsOf(bs), Iterations: total, Benchmarks: len(bs), Budget: budget}),
 		done:     map[*rmit.Benchmark]int{},
 		procs:    map[record.Key]map[record.Process]bool{},
 		duet:     map[record.Key][]record.Slice{},

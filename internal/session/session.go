@@ -265,10 +265,6 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 	if err != nil {
 		return nil, err
 	}
-	obs := newObserver(o, bs, header, r.outs, r.log)
-	if err := r.recordUnaffected(rw, obs, p.unaffected); err != nil {
-		return nil, err
-	}
 	prep := r.now().Sub(r.start)
 	budget, goTest := o.Budget, time.Duration(0)
 	if p.base == nil {
@@ -281,9 +277,14 @@ func (r *run) assemble(p *prepared) (*assembly, error) {
 		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",
 			render.Duration(budget), render.Duration(goTest), render.Duration(prep), max(1, o.Stop.MinIterations))
 	}
+	var pb progress.Budget
 	if budget > 0 {
-		obs.progress.SetBudget(progress.Budget{Length: budget, Deadline: r.start.Add(budget),
-			Spared: spared(bs, o.Stop.MinIterations, auto), Needed: min(max(render.FewestProcesses, o.Stop.MinIterations), maxSuiteRunsOf(bs))})
+		pb = progress.Budget{Length: budget, Start: r.start,
+			Spared: spared(bs, o.Stop.MinIterations, auto), Needed: min(max(render.FewestProcesses, o.Stop.MinIterations), maxSuiteRunsOf(bs))}
+	}
+	obs := newObserver(o, bs, header, pb, r.outs, r.log)
+	if err := r.recordUnaffected(rw, obs, p.unaffected); err != nil {
+		return nil, err
 	}
 	runner := &rmit.Runner{
 		Benchmarks: bs, Policy: ap.policy, Seed: o.Seed,
