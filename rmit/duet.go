@@ -356,6 +356,15 @@ func (s *duetSide) failWith(reason, detail string) {
 	s.fail = &Failure{Bench: s.e.Bench, SuiteRun: s.k, Iteration: s.e.Iteration, Reason: reason, Detail: detail}
 }
 
+// plannedTurns returns the measured turns (or slices) that the policy
+// planned for the next iteration of b's pair (Paired.DuetTurns), or 0.
+func (r *Runner) plannedTurns(b *Benchmark) int {
+	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
+		return dp.DuetTurns(b.ID)
+	}
+	return 0
+}
+
 // duetPlan returns the shape of the next duet of b and its partner:
 // Runner.Turns, with the measured turns its policy planned, if it did.
 func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
@@ -363,10 +372,8 @@ func (r *Runner) duetPlan(b *Benchmark) TurnPlan {
 		return r.processPlan(b)
 	}
 	plan := *r.Turns
-	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
-		if t := dp.DuetTurns(b.ID); t > 0 {
-			plan.Turns = t
-		}
+	if t := r.plannedTurns(b); t > 0 {
+		plan.Turns = t
 	}
 	plan.Turns = max(plan.Turns, r.state[b].turns)
 	if w := r.state[b].warmupTurns; w > 0 && plan.Warmup > 0 {

@@ -237,10 +237,8 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 // takes longer processes than it was sized for.
 func (r *Runner) processPlan(b *Benchmark) TurnPlan {
 	n := r.state[b].processSlices
-	if dp, ok := r.Policy.(interface{ DuetTurns(string) int }); ok {
-		if t := dp.DuetTurns(b.ID); t > 0 {
-			n = max(min(n, t), minProcessSlices)
-		}
+	if t := r.plannedTurns(b); t > 0 {
+		n = max(min(n, t), minProcessSlices)
 	}
 	return TurnPlan{Turns: n}
 }
