@@ -81,3 +81,41 @@ func TestCutAtTheTargetSaysSo(t *testing.T) {
 	}
 	assert.Equal(t, map[string]string{"BenchmarkAt": statusCutAtTarget, "BenchmarkShort": statusCut, "BenchmarkFew": statusCut}, status)
 }
+
+// TestSummarySaysWhereTheSpreadLies: a run of one version whose
+// benchmarks fell short of the target says when their process means
+// spread between processes, with the median share, and says nothing when
+// the spread lies within processes or the run compares two versions.
+func TestSummarySaysWhereTheSpreadLies(t *testing.T) {
+	pkg := &rmit.Package{ImportPath: "p"}
+	b := rmit.NewBenchmark(pkg, "BenchmarkParse", 1, false)
+	// Process means 10.1, 14.1 and 9.1, each of two slices 0.2 apart:
+	// S₁² = 0.02 against S₂² = 7.
+	procs := func(slices [][]float64) *record.Run {
+		run := &record.Run{}
+		for i, p := range slices {
+			for j, v := range p {
+				run.Slices = append(run.Slices, record.Slice{Package: "p", Benchmark: b.Name, SuiteRun: i + 1, Iteration: 1, Slice: j + 1, Values: map[string]float64{"ns/op": v}})
+			}
+		}
+		return run
+	}
+	short := rmit.BenchPrecision{Bench: b, Iterations: 3, Precision: policy.Precision{Width: 0.3, Confidence: 0.95, Target: 0.03, Processes: 40, Next: 0.25}}
+	result := func(run *record.Run, baseline string) *session.Result {
+		return &session.Result{Summary: &rmit.Summary{Precision: []rmit.BenchPrecision{short}}, Options: &session.Options{Baseline: baseline},
+			Head: run, Order: []record.Key{b.Key()}}
+	}
+	between := procs([][]float64{{10, 10.2}, {14, 14.2}, {9, 9.2}})
+	var text strings.Builder
+	WriteSummary(&text, result(between, ""))
+	assert.Contains(t, text.String(), "  the spread is between processes: for the median of the 1 benchmark short of the target, 100% of a process mean's variance lies between processes")
+	assert.Contains(t, text.String(), "more processes narrow its interval (a longer --budget)")
+
+	text.Reset()
+	WriteSummary(&text, result(between, "HEAD~1"))
+	assert.NotContains(t, text.String(), "the spread is between processes", "a comparison pairs its versions already")
+
+	text.Reset()
+	WriteSummary(&text, result(procs([][]float64{{8, 12}, {12, 8}, {9, 11}}), ""))
+	assert.NotContains(t, text.String(), "the spread is between processes", "the spread lies within processes")
+}

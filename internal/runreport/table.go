@@ -11,6 +11,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper/policy"
@@ -57,6 +58,9 @@ type resultRow struct {
 	precision policy.Precision
 	processes int
 	status    string
+	// between is the share of a process mean's variance that lies
+	// between its processes; NaN when unknown.
+	between float64
 }
 
 // tooFew reports whether the row's interval rests on too few processes
@@ -88,9 +92,9 @@ func resultRows(r *session.Result) []*resultRow {
 	}
 	var rows []*resultRow
 	for _, k := range r.Order {
-		row := &resultRow{pkg: k.Package, name: k.Benchmark, mean: math.NaN(), precision: policy.Precision{Width: math.NaN()}}
+		row := &resultRow{pkg: k.Package, name: k.Benchmark, mean: math.NaN(), precision: policy.Precision{Width: math.NaN()}, between: math.NaN()}
 		if m, ok := means[k]; ok {
-			row.mean, row.unit = m.mean, m.unit
+			row.mean, row.unit, row.between = m.mean, m.unit, m.between
 		}
 		if p, ok := prec[k]; ok {
 			row.precision, row.processes = p.Precision, p.Iterations
@@ -134,10 +138,12 @@ func status(f *rmit.Failure, cut bool, stop *record.Event, interrupted bool) str
 	return statusCap
 }
 
-// procMean is a benchmark's mean over its process means in unit.
+// procMean is a benchmark's mean over its process means in unit, and the
+// share of their variance that lies between processes (NaN when unknown).
 type procMean struct {
-	mean float64
-	unit string
+	mean    float64
+	unit    string
+	between float64
 }
 
 // processMeans returns the mean of the process means of every benchmark
@@ -172,17 +178,12 @@ func processMeans(run *record.Run) map[record.Key]procMean {
 	}
 	out := map[record.Key]procMean{}
 	for k, a := range accs {
-		var sum float64
-		for _, p := range a.order {
-			vs := a.procs[p]
-			var s float64
-			for _, v := range vs {
-				s += v
-			}
-			sum += s / float64(len(vs))
+		procs := make([][]float64, len(a.order))
+		for i, p := range a.order {
+			procs[i] = a.procs[p]
 		}
-		if len(a.order) > 0 {
-			out[k] = procMean{mean: sum / float64(len(a.order)), unit: a.unit}
+		if c := stats.FitComponents(procs); c.Processes > 0 {
+			out[k] = procMean{mean: c.Mean, unit: a.unit, between: c.BetweenShare()}
 		}
 	}
 	return out
@@ -279,6 +280,7 @@ func writeTable(w io.Writer, r *session.Result) {
 	}
 	fmt.Fprintf(w, "\n  %s\n", counts(rows))
 	writeTooFew(w, r, rows)
+	writeSpread(w, r, rows)
 	if len(shown) < len(rows) {
 		fmt.Fprintf(w, "  the %d worst, ties in source order (every benchmark is in the results%s):\n", len(shown), whereAll(r))
 	}
@@ -388,6 +390,33 @@ func writeTooFew(w io.Writer, r *session.Result, rows []*resultRow) {
 		what += fmt.Sprintf(": --suite-runs × --iterations of at least %d gives them enough", render.FewestProcesses)
 	}
 	fmt.Fprintln(w, what)
+}
+
+// writeSpread says, for a run of one version whose benchmarks fell short
+// of the target, where the spread of their process means lies when it
+// lies mostly between processes: that is the machine's state and the
+// process's own layout at each start, which longer processes cannot
+// average out (docs/EVALUATION.md, "Where the noise goes").
+func writeSpread(w io.Writer, r *session.Result, rows []*resultRow) {
+	if r.Options.Baseline != "" {
+		return
+	}
+	var shares []float64
+	for _, row := range rows {
+		pr := row.precision
+		if pr.Known() && pr.Target > 0 && pr.Width > pr.Target && !row.tooFew() && !math.IsNaN(row.between) {
+			shares = append(shares, row.between)
+		}
+	}
+	if len(shares) == 0 {
+		return
+	}
+	median := stats.MedianInPlace(shares)
+	if median < 0.5 {
+		return
+	}
+	fmt.Fprintf(w, "  the spread is between processes: for the median of the %s short of the target, %.0f%% of a process mean's variance lies between processes, which slices inside one do not average out; more processes narrow %s (a longer --budget), and --baseline, pairing two versions in each suite run, cancels what they share\n",
+		render.Plural(len(shares), "benchmark"), 100*median, pick(len(shares) == 1, "its interval", "their intervals"))
 }
 
 func pick(one bool, a, b string) string {

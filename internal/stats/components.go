@@ -136,6 +136,17 @@ func (e Components) OptimalSlices(c1, c2 time.Duration, lo, hi int) int {
 	return max(lo, min(hi, int(math.Ceil(m))))
 }
 
+// BetweenShare returns the share of a process mean's variance that lies
+// between processes, T₂²/(T₂² + S₁²/m): near 1, slices added inside a
+// process cannot narrow the interval and only more processes can. NaN
+// without both components.
+func (e Components) BetweenShare() float64 {
+	if math.IsNaN(e.S1) || math.IsNaN(e.T2) || e.Slices <= 0 {
+		return math.NaN()
+	}
+	return e.T2 / (e.T2 + e.S1/e.Slices)
+}
+
 // VarianceOfMean returns the predicted variance of the mean of n
 // processes of m slices each: T₂²/n + S₁²/(n·m).
 func (e Components) VarianceOfMean(n int, m float64) float64 {

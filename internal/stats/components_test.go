@@ -26,6 +26,14 @@ func TestFitKnownAnswer(t *testing.T) {
 	assert.False(t, e.Floored)
 }
 
+// handData's process mean has variance T₂² + S₁²/m = 6 + 1, of which 6
+// lie between processes.
+func TestBetweenShareKnownAnswer(t *testing.T) {
+	assert.InDelta(t, 6.0/7, FitComponents(handData).BetweenShare(), 1e-12)
+	assert.True(t, math.IsNaN(FitComponents([][]float64{{1}, {2}, {3}}).BetweenShare()), "no within variance: unknown")
+	assert.True(t, math.IsNaN(FitComponents([][]float64{{1, 2}}).BetweenShare()), "one process: unknown")
+}
+
 func TestIntervalKnownAnswer(t *testing.T) {
 	iv := FitComponents(handData).Interval(0.95)
 	// t(0.975, 2) = 4.302652729911275 (any t table); half-width
