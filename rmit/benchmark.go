@@ -2,6 +2,7 @@ package rmit
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -34,6 +35,11 @@ type Benchmark struct {
 	// Probed is the ns/op discovery measured, which N was calibrated
 	// from; 0 when unknown.
 	Probed float64
+	// Setup is about the time each call of the benchmark function spends
+	// outside its timer, as its probe estimated it (building its data
+	// before b.ResetTimer): what every slice costs beyond its b.N ops.
+	// 0 when unknown or too small to see.
+	Setup time.Duration
 	// Config caps the benchmark's suite runs and iterations.
 	Config Config
 	// Family holds the leaves discovery ran with this one.

@@ -36,6 +36,10 @@ type DiscoverOptions struct {
 	// true for. They stay in their Family: when it is measured together,
 	// they run as go test runs them, unrecorded.
 	SkipLeaf func(b *Benchmark) bool
+	// Clock tells the time at which each probe's results arrive, from
+	// which a benchmark's setup is estimated (Benchmark.Setup); nil is
+	// time.Now.
+	Clock func() time.Time
 }
 
 // A DiscoveryFailure is a benchmark that failed while being discovered,
@@ -96,6 +100,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N, b.Probed = NForSlice(f.nsPerOp, opts.SliceTime), f.nsPerOp
+				b.Setup = probeSetup(f.nsPerOp, f.wall, probe)
 				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
@@ -145,19 +150,28 @@ func NForSlice(nsPerOp float64, slice time.Duration) int64 {
 }
 
 // GoTestTime returns about how long go test -bench spends measuring a
-// benchmark of nsPerOp at -benchtime d: the one-op run, then the runs
-// whose b.N it predicts from the last one's time, growing at most 100
-// times and aiming 20% past d, until one lasts d, as package testing's
-// B.launch does. It leaves out the setup each run repeats and the
-// process start, so it errs short.
-func GoTestTime(nsPerOp float64, d time.Duration) time.Duration {
+// benchmark of nsPerOp whose every call spends setup outside its timer,
+// at -benchtime d: the calls of its ramp (GoTestRamp), each with its
+// setup. It leaves out the process start, so it errs short.
+func GoTestTime(nsPerOp float64, setup, d time.Duration) time.Duration {
+	calls, timed := GoTestRamp(nsPerOp, d)
+	return timed + time.Duration(calls)*setup
+}
+
+// GoTestRamp returns the calls of a benchmark function of nsPerOp that go
+// test -bench makes at -benchtime d, and the time their timed ops take:
+// the one-op run, then the runs whose b.N it predicts from the last
+// one's time, growing at most 100 times and aiming 20% past d, until one
+// lasts d, as package testing's B.launch does.
+func GoTestRamp(nsPerOp float64, d time.Duration) (calls int, timed time.Duration) {
 	if !(nsPerOp > 0) || math.IsInf(nsPerOp, 0) {
-		return 0
+		return 0, 0
 	}
 	goal := float64(d.Nanoseconds())
 	n := 1.0
 	took := nsPerOp
 	total := took
+	calls = 1
 	for took < goal && n < 1e9 {
 		last := n
 		next := math.Floor(goal * n / max(took, 1))
@@ -167,8 +181,9 @@ func GoTestTime(nsPerOp float64, d time.Duration) time.Duration {
 		next = min(next, 1e9)
 		n, took = next, next*nsPerOp
 		total += took
+		calls++
 	}
-	return time.Duration(total)
+	return calls, time.Duration(total)
 }
 
 // DefaultBenchtime is go test's -benchtime when none is given.
@@ -201,6 +216,25 @@ func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]
 type probed struct {
 	name    string
 	nsPerOp float64
+	// wall is the time from the result before it, or from the process
+	// start for the first: its calls of the benchmark function, setup
+	// and timed ops, and for the first also the process's start.
+	wall time.Duration
+}
+
+// probeSetup estimates the time each call of a benchmark function spends
+// outside its timer from its probe: the probe's wall time beyond the ops
+// go test's ramp to probeTime timed, over the calls that ramp made. The
+// first leaf of a probe also carries its process's start and package
+// initialisation, which this counts as setup: an estimate that errs long
+// for it, and short for a setup that grows with b.N, which the probe's
+// small b.N hardly shows.
+func probeSetup(nsPerOp float64, wall, probeTime time.Duration) time.Duration {
+	calls, timed := GoTestRamp(nsPerOp, probeTime)
+	if calls == 0 || wall <= timed {
+		return 0
+	}
+	return (wall - timed) / time.Duration(calls)
 }
 
 // goRampOvershoot is how much longer than its -test.benchtime go test's
@@ -232,6 +266,11 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 	}
 	stop := p.watch(ctx, opts.Timeout)
 	defer stop()
+	now := opts.Clock
+	if now == nil {
+		now = time.Now
+	}
+	last := now()
 	var found []probed
 	var fail *DiscoveryFailure
 	var failText failureDetail
@@ -252,11 +291,15 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 			// go test prints each leaf's result once; a name seen
 			// again is a line the benchmark printed itself before the
 			// result, which comes last.
+			t := now()
+			wall := t.Sub(last)
+			last = t
 			if i := slices.IndexFunc(found, func(p probed) bool { return p.name == it.name }); i >= 0 {
 				found[i].nsPerOp = ns
+				found[i].wall += wall
 				break
 			}
-			found = append(found, probed{it.name, ns})
+			found = append(found, probed{it.name, ns, wall})
 		case itemFailure, itemPanic:
 			failText.add(it, fail == nil)
 			if fail == nil {

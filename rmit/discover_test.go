@@ -8,23 +8,42 @@ import (
 )
 
 // TestGoTestTime follows package testing's ramp: b.N of 1, then at most
-// 100 times the last, aiming 20% past the benchtime.
+// 100 times the last, aiming 20% past the benchtime; every call pays the
+// setup.
 func TestGoTestTime(t *testing.T) {
 	for _, c := range []struct {
-		ns   float64
-		want time.Duration
+		ns    float64
+		calls int
+		timed time.Duration
 	}{
 		// 1, 100, 10⁴, 10⁶ ops of 1µs: the last lasts the second.
-		{1000, time.Microsecond + 100*time.Microsecond + 10*time.Millisecond + time.Second},
+		{1000, 4, time.Microsecond + 100*time.Microsecond + 10*time.Millisecond + time.Second},
 		// 1, then 100 ops of 10ms.
-		{1e7, 10*time.Millisecond + time.Second},
+		{1e7, 2, 10*time.Millisecond + time.Second},
 		// 1, then 10⁹/(3·10⁸) = 3 ops (a fifth of 3 is 0 in integers),
 		// 0.9 s, short of the second: then 4.
-		{3e8, 300*time.Millisecond + 900*time.Millisecond + 1200*time.Millisecond},
+		{3e8, 3, 300*time.Millisecond + 900*time.Millisecond + 1200*time.Millisecond},
 		// One op past the benchtime ends the ramp.
-		{2e9, 2 * time.Second},
-		{0, 0},
+		{2e9, 1, 2 * time.Second},
+		{0, 0, 0},
 	} {
-		assert.Equal(t, c.want, GoTestTime(c.ns, DefaultBenchtime), "%v ns/op", c.ns)
+		calls, timed := GoTestRamp(c.ns, DefaultBenchtime)
+		assert.Equal(t, c.calls, calls, "%v ns/op", c.ns)
+		assert.Equal(t, c.timed, timed, "%v ns/op", c.ns)
+		assert.Equal(t, c.timed, GoTestTime(c.ns, 0, DefaultBenchtime), "%v ns/op", c.ns)
+		assert.Equal(t, c.timed+time.Duration(c.calls)*time.Second/2, GoTestTime(c.ns, time.Second/2, DefaultBenchtime), "%v ns/op", c.ns)
 	}
+}
+
+// TestProbeSetup: a probe's wall time beyond what its ramp timed is
+// shared by the ramp's calls; none beyond it is no setup.
+func TestProbeSetup(t *testing.T) {
+	probe := 10 * time.Millisecond
+	// 1µs ops: the ramp to 10ms calls 1, 100, then 10⁴ ops; 3 calls.
+	calls, timed := GoTestRamp(1000, probe)
+	assert.Equal(t, 3, calls)
+	assert.Equal(t, 2*time.Second, probeSetup(1000, timed+6*time.Second, probe))
+	assert.Zero(t, probeSetup(1000, timed, probe))
+	assert.Zero(t, probeSetup(1000, timed/2, probe), "a probe faster than its model has no setup to show")
+	assert.Zero(t, probeSetup(0, time.Second, probe), "no ns/op, no ramp")
 }

@@ -265,7 +265,7 @@ func (r *Runner) familyIterations(ctx context.Context, e Entry, partner *Entry, 
 // two versions' costs outside the timer per slice, by the rules of the
 // other ways of running. A member whose calls spend far longer outside
 // the timer than a slice gets slices long enough for TimerShare inside
-// the timer, at most maxSliceStretch slice times, as recalibrate gives a
+// the timer, at most maxStretched of the slice time, as recalibrate gives a
 // benchmark of one version. Any other gets the slices of the turns a
 // duet would take (turnFor), when its own are more than a fifth shorter,
 // as retune lengthens a duet's: the processes of a family pair run back

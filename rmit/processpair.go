@@ -18,7 +18,7 @@ import (
 // TimerShare inside the timer would be timedFor(setup) long; turns longer
 // than maxTurn follow the host's changes of speed (20 ms to a second)
 // too loosely to be paired slice by slice (docs/GATE.md, "Time inside
-// the timer"). Process slices may be longer, up to maxSliceStretch times
+// the timer"). Process slices may be longer, up to maxStretched of
 // the slice time, and pay the setup once each.
 
 // checkRounds is the number of turns each worker of a pair's first duet
@@ -190,7 +190,7 @@ func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
 // byProcesses sets the pair of sides to be measured by process pairs,
 // for why: both versions' b.N makes a slice spend TimerShare inside the
 // timer at the cost the turns measured (at least the slice time, at most
-// maxSliceStretch times it), and a process takes as many measured slices
+// maxStretched of it), and a process takes as many measured slices
 // as hold the time a duet's turns would have timed, at least
 // minProcessSlices: plan.Turns turns of the length the duet would have
 // retuned them to (turnFor). A costly setup stretches them to maxTurn;
@@ -208,7 +208,7 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 		}
 	}
 	cost, base := time.Duration(stats.Median(outside)), max(r.SliceTime, r.maxTurn())
-	perSlice := min(max(timedFor(cost), base), maxSliceStretch*base)
+	perSlice := min(max(timedFor(cost), base), maxStretched(base))
 	n := NForSlice(stats.Median(perOp), perSlice)
 	turnsTimed := time.Duration(plan.Turns) * r.turnFor(cost)
 	slices := min(max(int(math.Ceil(float64(turnsTimed)/float64(perSlice))), minProcessSlices), max(plan.Turns, minProcessSlices))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -153,6 +154,11 @@ type benchState struct {
 	// slices (recalibrate), by which a family pair is lengthened
 	// (lengthenFamilyPair).
 	latest processTimes
+	// stretchedFrom is the b.N and cost outside the timer from which
+	// recalibrate last stretched its slices; setupPerOp says that its
+	// setup grew with b.N then, and its slices stay at the slice time.
+	stretchedFrom callCost
+	setupPerOp    bool
 }
 
 // A Summary describes a finished run.
@@ -883,11 +889,13 @@ func exitReason(err error) string {
 //
 // A benchmark whose setup runs on every call would spend most of a
 // slice of the target time outside its timer, so its slices are made
-// long enough to spend TimerShare inside it, up to maxSliceStretch times
-// the target.
+// long enough to spend TimerShare inside it, up to maxStretched of the
+// target. A setup that grew with b.N when stretched builds an input per
+// op, which no b.N outgrows: its slices go back to the target time.
 func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	perOp, untimed := times.perOp, times.untimed
-	if st := r.state[b]; st != nil && len(perOp) > 0 {
+	st := r.state[b]
+	if st != nil && len(perOp) > 0 {
 		st.latest = *times
 	}
 	if len(perOp) == 0 || r.SliceTime <= 0 || r.FixedN {
@@ -900,8 +908,14 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 		return
 	}
 	want := r.SliceTime
-	if len(untimed) > 0 {
-		want = r.stretchedSlice(time.Duration(stats.Median(untimed)))
+	var outside float64
+	if len(untimed) > 0 && (st == nil || !st.setupPerOp) {
+		outside = stats.Median(untimed)
+		if st != nil && st.stretchedFrom.n > 0 && setupGrew(st.stretchedFrom, b.N, outside) {
+			st.setupPerOp = true
+		} else {
+			want = r.stretchedSlice(time.Duration(outside))
+		}
 	}
 	// Slices far from the slice time are recalibrated; slices that
 	// spend less than TimerShare inside the timer, as soon as they are
@@ -914,14 +928,34 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	if got > low && got < want*3 {
 		return
 	}
-	b.N = NForSlice(ns, want)
+	n := NForSlice(ns, want)
+	if st != nil && want > r.SliceTime && n > b.N {
+		st.stretchedFrom = callCost{n: b.N, outside: outside}
+	}
+	b.N = n
+}
+
+// A callCost is the time a benchmark's calls spent outside the timer, in
+// ns, at one b.N.
+type callCost struct {
+	n       int64
+	outside float64
+}
+
+// setupGrew reports whether calls at b.N = n that spent outside ns
+// outside the timer spent it in proportion to b.N since was: with b.N at
+// least doubled, by at least the square root of its growth, where a
+// setup that is one cost per call stays where it was.
+func setupGrew(was callCost, n int64, outside float64) bool {
+	grew := float64(n) / float64(was.n)
+	return grew >= 2 && was.outside > 0 && outside >= was.outside*math.Sqrt(grew)
 }
 
 // stretchedSlice returns the slice time at which calls that spend cost
 // outside the timer each spend TimerShare inside it: at least the slice
-// time, at most maxSliceStretch times it.
+// time, at most maxStretched of it.
 func (r *Runner) stretchedSlice(cost time.Duration) time.Duration {
-	return min(max(r.SliceTime, timedFor(cost)), maxSliceStretch*r.SliceTime)
+	return min(max(r.SliceTime, timedFor(cost)), maxStretched(r.SliceTime))
 }
 
 // warmupEnd records that b's warmup ended at slice, through held.

@@ -102,6 +102,17 @@ func shorterThanWanted(per, want time.Duration) bool {
 // benchmark with a costly setup beyond the target slice time.
 const maxSliceStretch = 30
 
+// maxStretched returns the longest time inside the timer that a slice of
+// base may be stretched to: maxSliceStretch times base, and never past go
+// test's own -benchtime (DefaultBenchtime). A stretched slice then runs no
+// more ops than go test's last run of the benchmark, whose memory its
+// author sized: a setup that builds an input for every op grows with b.N
+// as fast as the time inside the timer, so stretching cannot raise its
+// share, and 30 slice times of roaring's AndNot benchmarks took 24 GB.
+func maxStretched(base time.Duration) time.Duration {
+	return max(base, min(maxSliceStretch*base, DefaultBenchtime))
+}
+
 // untimedNs returns the wall time slice s spent outside the timer, in
 // ns; 0 for a benchmark that reports no ns/op, whose time inside the
 // timer is unknown.

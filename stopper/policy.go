@@ -258,7 +258,9 @@ func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
 
 // SetSlowOp says that each slice of bench runs a single op (b.N = 1)
 // that takes at least the slice time, so that its slices cannot be made
-// shorter and a warmup slice costs as much as a measured one. Under
+// shorter and a warmup slice costs as much as a measured one; or that
+// each call of its function spends a slice or more outside the timer,
+// which every slice pays again (a setup-heavy benchmark, never cold). Under
 // Interval, the pilot's processes after the first then measure one slice
 // each. Under a criterion that learns its warmup, bench warms up for one
 // slice in every process, as go test's ramp runs such an op once at

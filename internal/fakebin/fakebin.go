@@ -113,7 +113,10 @@ type Binaries struct {
 	// names the benchmarks written with b.Loop, whose function a worker
 	// taking turns calls once for all its slices (the loop hook).
 	Setup map[string]time.Duration
-	Loops map[string]bool
+	// SetupPerOp is the wall time outside the timer each call spends per
+	// op of its b.N, by name: an input built for every op.
+	SetupPerOp map[string]time.Duration
+	Loops      map[string]bool
 	// Parallel names the benchmarks that run b.RunParallel, which
 	// discovery finds in their sources and a fake has none of: a test
 	// sets Benchmark.Parallel from it.
@@ -181,6 +184,9 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 		n, _ = strconv.ParseInt(x, 10, 64)
 		probe = false
 	}
+	// A probe ramps by the clock as go test does: each of its calls pays
+	// the setup, and it prints the ops of its fixed n.
+	probeTime, _ := time.ParseDuration(flags["test.benchtime"])
 	fixed := map[string]int64{}
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, rmit.FixedNEnv+"="); ok {
@@ -199,7 +205,7 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 			}
 		}
 	}
-	go f.print(p, bin, dir, run, alone, fixed, count, n, probe)
+	go f.print(p, bin, dir, run, alone, fixed, count, n, probe, probeTime)
 	return p, nil
 }
 
@@ -233,7 +239,7 @@ func matching(names []string, pattern string) []string {
 // its line, so that a process killed after the slices it was asked for
 // runs no other: the slices counted and the clock stay the same however
 // the goroutines are scheduled.
-func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed map[string]int64, count int, n int64, probe bool) {
+func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
 	defer close(p.done)
 	line := func(s string) func() string { return func() string { return s } }
 	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
@@ -284,13 +290,20 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name], Siblings: !alone})
 					f.counts[key]++
 					setup := f.Setup[name]
-					if setup > 0 && (i == 0 || p.free == 0 || !f.Loops[name]) && !probe {
+					switch {
+					case setup > 0 && probe:
+						calls, _ := rmit.GoTestRamp(ns, probeTime)
+						setup *= time.Duration(calls)
+					case setup > 0 && (i == 0 || p.free == 0 || !f.Loops[name]):
 						if f.setups == nil {
 							f.setups = map[string]int{}
 						}
 						f.setups[name]++
-					} else {
+					default:
 						setup = 0
+					}
+					if !probe {
+						setup += time.Duration(bn) * f.SetupPerOp[name]
 					}
 					if !probe {
 						f.lines = append(f.lines, Line{Binary: bin, Dir: dir, Name: name, N: bn, NsPerOp: ns, Setup: setup})

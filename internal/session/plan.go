@@ -100,7 +100,7 @@ func assemblePolicy(o *Options, policy rmit.Policy, cf *optime.ConfigFile, s *pr
 		policy = applyConfig(o.ConfigFile, cf, s.suite.Benchmarks, policy, log)
 	}
 	if s.base == nil {
-		markSlowOps(base, s.suite.Benchmarks)
+		markSlowOps(base, s.suite.Benchmarks, o.SliceTime)
 	}
 	if o.Stop.Criterion == stopper.None {
 		// A static configuration decides nothing from the data, but its
@@ -177,22 +177,28 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 	return &rmit.Capped{Policy: policy, Slices: caps, Warmup: warmups}
 }
 
-// markSlowOps tells policy which benchmarks run one op per slice, as
-// their calibration found it: one op takes about a slice or more, so
-// their slices cannot be made shorter and a warmup slice costs a whole
-// op. A policy that plans by cost (stopper's Interval) warms them up for
-// one slice, or none for an op of a second or more, which go test reports
-// cold, and measures one slice in most of their processes, where such
-// ops took most of a run's slice time (docs/EVALUATION.md, "Slow ops").
-// Only a run of one version: a pair's two versions keep one plan.
-func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark) {
+// markSlowOps tells policy which benchmarks have slices that cost far
+// more than go test times of them, as their calibration found it: one op
+// takes about a slice or more, so their slices cannot be made shorter and
+// a warmup slice costs a whole op; or each call of the benchmark function
+// spends a slice or more outside its timer (its setup), which every slice,
+// warmup or not, pays again. A policy that plans by cost (stopper's
+// Interval) warms them up for one slice, or none for an op of a second or
+// more, which go test reports cold, and measures one slice in most of
+// their processes, where such benchmarks took most of a run's slice time
+// (docs/EVALUATION.md, "Slow ops" and "Setup-heavy benchmarks"). Only a
+// run of one version: a pair's two versions keep one plan.
+func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark, sliceTime time.Duration) {
 	p, ok := policy.(slowOpPlanner)
 	if !ok {
 		return
 	}
 	for _, b := range bs {
-		if b.N == 1 && b.Probed > 0 {
+		switch {
+		case b.N == 1 && b.Probed > 0:
 			p.SetSlowOp(b.ID, b.Probed >= float64(rmit.DefaultBenchtime))
+		case sliceTime > 0 && b.Setup >= sliceTime:
+			p.SetSlowOp(b.ID, false)
 		}
 	}
 }

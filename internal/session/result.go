@@ -112,12 +112,13 @@ func (r *Result) NeededBudget() time.Duration {
 }
 
 // goTestTime returns about how long one go test -bench pass of the
-// benchmarks bs of one version would take: those of the run's shard, so
-// that each shard's budget and price are its own.
+// benchmarks bs of one version would take, each call's setup included:
+// those of the run's shard, so that each shard's budget and price are its
+// own.
 func goTestTime(bs []*rmit.Benchmark) time.Duration {
 	var d time.Duration
 	for _, b := range bs {
-		d += rmit.GoTestTime(b.Probed, rmit.DefaultBenchtime)
+		d += rmit.GoTestTime(b.Probed, b.Setup, rmit.DefaultBenchtime)
 	}
 	return d
 }

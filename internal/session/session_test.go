@@ -645,22 +645,27 @@ func TestWarmupLearnedAndUnsettledFlagged(t *testing.T) {
 // slice at b.N = 1 warms up for one slice in every process, without
 // looking for the steady state in its first, and measures one slice in
 // each process after the first; one whose op takes a second or more is
-// measured from its first run, as go test measures it; a benchmark of
-// short ops keeps the pilot of two.
+// measured from its first run, as go test measures it; so is one of
+// short ops whose every call spends a slice and more in setup, which its
+// probe shows; a benchmark of short ops keeps the pilot of two.
 func TestSlowOpWarmsOnceAndMeasuresOneSlice(t *testing.T) {
-	f := newFake("BenchmarkSlow", "BenchmarkCold", "BenchmarkFast")
+	f := newFake("BenchmarkSlow", "BenchmarkCold", "BenchmarkSetupHeavy", "BenchmarkFast")
 	f.NsPerOp = func(s fakebin.Slice) float64 {
 		if strings.HasPrefix(s.Name, "BenchmarkCold") {
 			return 2e9 // two seconds: go test reports its first run
 		}
+		// Each slice faster than the one before: learned, this would
+		// warm the first process to the cap.
+		falling := 1 + 3*math.Pow(0.85, float64(min(s.Index, 12)))
 		if strings.HasPrefix(s.Name, "BenchmarkSlow") {
-			// 3 ms, a slice time and more, each slice faster than the
-			// one before: learned, this would warm the first process to
-			// the cap.
-			return 3e6 * (1 + 3*math.Pow(0.85, float64(min(s.Index, 12))))
+			return 3e6 * falling // 3 ms, a slice time and more
+		}
+		if strings.HasPrefix(s.Name, "BenchmarkSetupHeavy") {
+			return 1000 * falling
 		}
 		return jitter(1000, s.Index)
 	}
+	f.Setup = map[string]time.Duration{"BenchmarkSetupHeavy": 5 * time.Millisecond}
 	o := testOptions(t.TempDir())
 	o.Stop = stopper.Default(stopper.Interval)
 	o.SuiteRuns = 3
@@ -671,6 +676,8 @@ func TestSlowOpWarmsOnceAndMeasuresOneSlice(t *testing.T) {
 	assert.Equal(t, []int{2, 1, 1}, slices["BenchmarkSlow"])
 	assert.Equal(t, []int{0, 0, 0}, warmups["BenchmarkCold"], "measured cold, as go test measures it")
 	assert.Equal(t, []int{2, 1, 1}, slices["BenchmarkCold"])
+	assert.Equal(t, []int{1, 1, 1}, warmups["BenchmarkSetupHeavy"])
+	assert.Equal(t, []int{2, 1, 1}, slices["BenchmarkSetupHeavy"])
 	assert.Equal(t, []int{2, 2, 2}, slices["BenchmarkFast"])
 }
 

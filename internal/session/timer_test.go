@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,4 +146,35 @@ func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 			assert.GreaterOrEqual(t, got.res.Summary.TimerShare(), c.timerShareLeast)
 		})
 	}
+}
+
+// TestSetupPerOpIsNotStretched runs a benchmark that builds an input for
+// every op outside the timer (10µs per 1µs op), beside one whose setup is
+// one cost per call (10ms). Both are stretched after their first process;
+// the first one's setup grows with b.N, so its slices go back to the
+// slice time, where stretching them again and again would have run ever
+// more ops, and held ever more inputs, for no more time inside the timer.
+func TestSetupPerOpIsNotStretched(t *testing.T) {
+	f := newFake("BenchmarkInputs", "BenchmarkSetup")
+	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+	f.SetupPerOp = map[string]time.Duration{"BenchmarkInputs": 10 * time.Microsecond}
+	f.Setup = map[string]time.Duration{"BenchmarkSetup": 10 * time.Millisecond}
+	o := testOptions(t.TempDir())
+	_, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	n := map[string]map[int]int64{}
+	for _, s := range run.Slices {
+		name := strings.TrimSuffix(s.Benchmark, suffix())
+		if n[name] == nil {
+			n[name] = map[int]int64{}
+		}
+		n[name][s.SuiteRun] = s.N
+	}
+	// 1ms of 1µs ops; then TimerShare of the slice at 10ms outside.
+	share := rmit.TimerShare
+	stretched := rmit.NForSlice(1000, time.Duration(float64(10*time.Millisecond)*share/(1-share)))
+	assert.Equal(t, map[int]int64{1: 1000, 2: stretched, 3: 1000}, n["BenchmarkInputs"])
+	assert.Equal(t, map[int]int64{1: 1000, 2: stretched, 3: stretched}, n["BenchmarkSetup"])
 }
