@@ -225,10 +225,11 @@ type probed struct {
 // probeSetup estimates the time each call of a benchmark function spends
 // outside its timer from its probe: the probe's wall time beyond the ops
 // go test's ramp to probeTime timed, over the calls that ramp made. The
-// first leaf of a probe also carries its process's start and package
-// initialisation, which this counts as setup: an estimate that errs long
-// for it, and short for a setup that grows with b.N, which the probe's
-// small b.N hardly shows.
+// first leaf of a probe also carries its process's start, its package's
+// initialisation and its parent's setup, which this counts as its own:
+// an estimate that errs long for it, and short for a setup that grows
+// with b.N, which the probe's small b.N hardly shows. Erring long plans
+// the leaf as a slow op, which costs its interval nothing.
 func probeSetup(nsPerOp float64, wall, probeTime time.Duration) time.Duration {
 	calls, timed := GoTestRamp(nsPerOp, probeTime)
 	if calls == 0 || wall <= timed {
