@@ -229,7 +229,8 @@ type probed struct {
 // initialisation and its parent's setup, which this counts as its own:
 // an estimate that errs long for it, and short for a setup that grows
 // with b.N, which the probe's small b.N hardly shows. Erring long plans
-// the leaf as a slow op, which costs its interval nothing.
+// the leaf as a slow op, whose intervals cover about as often in
+// simulation (TestSlowOpCoverage).
 func probeSetup(nsPerOp float64, wall, probeTime time.Duration) time.Duration {
 	calls, timed := GoTestRamp(nsPerOp, probeTime)
 	if calls == 0 || wall <= timed {
