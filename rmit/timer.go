@@ -108,7 +108,8 @@ const maxSliceStretch = 30
 // more ops than go test's last run of the benchmark, whose memory its
 // author sized: a setup that builds an input for every op grows with b.N
 // as fast as the time inside the timer, so stretching cannot raise its
-// share, and 30 slice times of roaring's AndNot benchmarks took 24 GB.
+// share, and 30 slice times of such a benchmark exhausted the machine's
+// memory (docs/EVALUATION.md, "Setup-heavy benchmarks").
 func maxStretched(base time.Duration) time.Duration {
 	return max(base, min(maxSliceStretch*base, DefaultBenchtime))
 }

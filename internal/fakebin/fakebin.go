@@ -304,8 +304,6 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 					}
 					if !probe {
 						setup += time.Duration(bn) * f.SetupPerOp[name]
-					}
-					if !probe {
 						f.lines = append(f.lines, Line{Binary: bin, Dir: dir, Name: name, N: bn, NsPerOp: ns, Setup: setup})
 					}
 					f.mu.Unlock()
