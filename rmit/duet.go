@@ -222,6 +222,7 @@ func (r *Runner) startWorker(ctx context.Context, s *duetSide, plan TurnPlan) bo
 		s.failWith("cannot start test binary", err.Error())
 		return false
 	}
+	r.processes++
 	s.worker, s.started = w, r.now()
 	s.proc = &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}
 	s.stop = s.proc.watch(ctx, r.Timeout)

@@ -27,6 +27,12 @@ import (
 // parent with all its sub-benchmarks in source order, each at its own
 // fixed b.N (FixedNEnv), and records every sibling's slices. Nothing of
 // the failed iteration is kept.
+//
+// A family is measured together for its cost too, when the first process
+// of one of its members alone spent more besides that member's slices
+// than in them, a slice time or more (sharesSetup): a parent that builds
+// the inputs of every sub-benchmark before it runs any of them costs each
+// member's own process all of that again. That iteration is kept.
 type Family struct {
 	// Top is the top-level benchmark's name.
 	Top string
@@ -36,14 +42,15 @@ type Family struct {
 	Procs int
 	// Members are its leaves in the order go test ran them.
 	Members []*Benchmark
-	// Together says that a member failed alone, so that the family is
-	// measured together; Why holds how it failed.
+	// Together says that the family is measured together, because a
+	// member failed alone or its siblings share a costly setup; Why
+	// says which.
 	Together bool
 	Why      string
 }
 
 // FamilyNote is what a run says once per family measured together.
-const FamilyNote = "measured with its siblings: its parent checks what they compute"
+const FamilyNote = "measured with its siblings"
 
 // An EnvStarter is a Starter that can add to the environment of the
 // binaries it starts. A family runs at the b.N of each member only
@@ -101,11 +108,12 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 	var held heldRecords
 	before := sum.tally()
 	start := r.now()
-	measured, inSlices, slicesWall, fail := r.runIteration(ctx, e, k, order, &held, sum)
+	times := processTimes{held: &held}
+	measured, fail := r.runProcess(ctx, e, k, order, &times, sum)
 	wall := r.now().Sub(start)
 	if fail != nil && ctx.Err() == nil {
 		sum.restore(before)
-		r.together(b, fmt.Sprintf("%s failed alone: %s", b.Name, fail.Reason))
+		r.together(b, fmt.Sprintf("its parent checks what they compute: %s failed alone: %s", b.Name, fail.Reason))
 		return true, r.familyIterations(ctx, e, nil, k, order, sum)
 	}
 	held.release()
@@ -113,9 +121,29 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 		return true, ErrInterrupted
 	}
 	if r.account(e, k, wall, fail, sum) {
-		r.judge(e, k, measured, inSlices, slicesWall, sum)
+		r.judge(e, k, measured, times.inSlices, times.wall, sum)
+	}
+	if fail == nil {
+		if shared, own := times.sharedCost(wall); r.sharesSetup(shared, own) {
+			r.together(b, fmt.Sprintf("they share a setup: a process of %s alone spent %v besides its own slices, which took %v",
+				b.Name, shared.Round(time.Millisecond), own.Round(time.Millisecond)))
+		}
 	}
 	return true, nil
+}
+
+// sharesSetup reports whether a family member whose process alone spent
+// shared besides its own slices, which took own, is better measured with
+// its siblings: a process of the whole family pays shared once for all
+// of them, where each member's own process pays it again. That is so
+// when shared is at least a slice time and more than the member's own
+// slices, so that a family process, which runs every member, still costs
+// less than the processes of the members alone: a parent that builds
+// the inputs of all its sub-benchmarks before any runs, or a TestMain
+// that sets up what they all use (docs/EVALUATION.md, "A parent's
+// setup").
+func (r *Runner) sharesSetup(shared, own time.Duration) bool {
+	return r.SliceTime > 0 && shared >= r.SliceTime && shared > own
 }
 
 // together marks the families of b, in every version, measured together.
@@ -519,6 +547,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
 	} else {
+		r.processes++
 		r.scanFamily(ctx, p, e, k, order, link.Seed, runs, byName, count, failAll, sum)
 	}
 	wall := r.now().Sub(start)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -238,5 +239,62 @@ func TestFamilyPairBalancesItsProcessesWithItsLinks(t *testing.T) {
 		for _, why := range balanced {
 			assert.Contains(t, why, "family processes balanced")
 		}
+	}
+}
+
+// TestFamilySharingASetupIsMeasuredTogether: a family whose parent builds,
+// before its first sub-benchmark, what costs a process far more than a
+// member's slices is measured together once a member's first process
+// alone shows it, that process kept; a family whose parent costs less
+// than a member's slices goes on alone.
+func TestFamilySharingASetupIsMeasuredTogether(t *testing.T) {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(),
+		Names:       []string{"BenchmarkP/a", "BenchmarkP/b", "BenchmarkP/c", "BenchmarkQ/a", "BenchmarkQ/b"},
+		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond, "BenchmarkQ": 2 * time.Millisecond},
+		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
+	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
+	fams := map[string]*rmit.Family{}
+	var bs []*rmit.Benchmark
+	for _, name := range f.Names {
+		top, _, _ := strings.Cut(name, "/")
+		if fams[top] == nil {
+			fams[top] = &rmit.Family{Top: top, Pattern: "^" + top + "$"}
+		}
+		b := rmit.NewBenchmark(pkg, name, 1, false)
+		b.N, b.Family, b.Config = 1000, fams[top], rmit.Config{SuiteRuns: 3, Iterations: 1}
+		fams[top].Members = append(fams[top].Members, b)
+		bs = append(bs, b)
+	}
+	raw, rw := newRaw(t)
+	r := &rmit.Runner{Benchmarks: bs, Policy: rmit.Static{Warmup: 1, Slices: 2}, Seed: 1, SliceTime: time.Millisecond,
+		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now, Raw: rw}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, sum.Failed)
+	require.Len(t, sum.Together, 1)
+	assert.Equal(t, "BenchmarkP", sum.Together[0].Top)
+	assert.Contains(t, sum.Together[0].Why, "they share a setup: a process of BenchmarkP/")
+	assert.Contains(t, sum.Together[0].Why, "spent 500ms besides its own slices, which took 3ms")
+
+	run, _, err := record.Read(raw, "raw")
+	require.NoError(t, err)
+	processes := map[string]map[[2]int]bool{} // by top, the suite run and order of each process
+	iterations := map[string]int{}
+	for _, s := range run.Slices {
+		top, _, _ := strings.Cut(s.Benchmark, "/")
+		if processes[top] == nil {
+			processes[top] = map[[2]int]bool{}
+		}
+		processes[top][[2]int{s.SuiteRun, s.Order}] = true
+		if s.Slice == 1 {
+			iterations[s.Benchmark]++
+		}
+	}
+	assert.Len(t, processes["BenchmarkP"], 4, "one member alone, then one process a suite run for all three")
+	assert.Len(t, processes["BenchmarkQ"], 6, "each member alone in each suite run")
+	assert.Equal(t, 10, sum.Processes)
+	assert.Equal(t, 15, sum.Iterations)
+	for _, b := range bs {
+		assert.Equal(t, 3, iterations[b.Name], "%s: an iteration in every suite run, the one alone kept", b.Name)
 	}
 }

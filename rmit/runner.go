@@ -119,6 +119,7 @@ type Runner struct {
 	// iterations a process of their family measured.
 	twins        map[record.Bench][]*Benchmark
 	aloneChecked map[*Benchmark]bool
+	processes    int // started for iterations (Summary.Processes)
 	familyRan    map[familyIteration]bool
 	// familyWall holds the wall times of each family's processes, for
 	// the budget (familyEstimate).
@@ -163,9 +164,14 @@ type benchState struct {
 
 // A Summary describes a finished run.
 type Summary struct {
-	Start, End  time.Time
-	Benchmarks  int
-	Iterations  int
+	Start, End time.Time
+	Benchmarks int
+	Iterations int
+	// Processes counts the test binary processes that ran iterations:
+	// one per iteration alone, one per process of a family measured
+	// together, which runs an iteration of each member, and one per
+	// worker of a duet or process pair.
+	Processes   int
 	Slices      int // measurement slices
 	Warmup      int // warmup slices
 	InSlices    time.Duration
@@ -328,6 +334,7 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	}
 	sum.End = r.now()
 	sum.HarnessCPU = selfCPU() - cpu0
+	sum.Processes = r.processes
 	sum.CapEstimate = sum.Wall()
 	for _, b := range r.Benchmarks {
 		st := r.state[b]
@@ -767,6 +774,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}
+	r.processes++
 	stop := p.watch(ctx, r.Timeout)
 	defer stop()
 
@@ -890,8 +898,10 @@ func exitReason(err error) string {
 // A benchmark whose setup runs on every call would spend most of a
 // slice of the target time outside its timer, so its slices are made
 // long enough to spend TimerShare inside it, up to maxStretched of the
-// target. A setup that grew with b.N when stretched builds an input per
-// op, which no b.N outgrows: its slices go back to the target time.
+// target, by steps that a setup growing with b.N could not make costly
+// (stretchStep). A setup that grew with b.N when stretched builds an
+// input per op, which no b.N outgrows: its slices go back to the target
+// time.
 func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	perOp, untimed := times.perOp, times.untimed
 	st := r.state[b]
@@ -908,13 +918,14 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 		return
 	}
 	want := r.SliceTime
+	got := time.Duration(ns * float64(b.N))
 	var outside float64
 	if len(untimed) > 0 && (st == nil || !st.setupPerOp) {
 		outside = stats.Median(untimed)
 		if st != nil && st.stretchedFrom.n > 0 && setupGrew(st.stretchedFrom, b.N, outside) {
 			st.setupPerOp = true
 		} else {
-			want = r.stretchedSlice(time.Duration(outside))
+			want = max(r.SliceTime, min(r.stretchedSlice(time.Duration(outside)), stretchStep(got, times)))
 		}
 	}
 	// Slices far from the slice time are recalibrated; slices that
@@ -924,7 +935,6 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	if want > r.SliceTime {
 		low = want * 4 / 5
 	}
-	got := time.Duration(ns * float64(b.N))
 	if got > low && got < want*3 {
 		return
 	}

@@ -34,6 +34,11 @@ type processTimes struct {
 	slices                int
 	perOp, untimed        []float64
 	held                  *heldRecords
+	// first is the wall time of the first slice, from the process's
+	// start, and sliceWalls those of the measurement slices, by which
+	// sharedCost tells the process's own slices from what it ran besides.
+	first      time.Duration
+	sliceWalls []float64
 }
 
 // heldRecords are the records of an iteration that are written only if it
@@ -71,6 +76,9 @@ func (t *processTimes) medians() (perOp, untimed float64) {
 // add counts slice s.
 func (t *processTimes) add(s *record.Slice) {
 	d := time.Duration(s.WallNs)
+	if t.slices == 0 {
+		t.first = d
+	}
 	t.wall += d
 	t.slices++
 	t.timed += min(s.Timed(), d)
@@ -80,6 +88,24 @@ func (t *processTimes) add(s *record.Slice) {
 	t.inSlices += d
 	t.perOp = append(t.perOp, timePerOp(s))
 	t.untimed = append(t.untimed, untimedNs(s))
+	t.sliceWalls = append(t.sliceWalls, float64(d))
+}
+
+// sharedCost returns what a process that took wall, and whose slices t
+// counts, ran besides its benchmark's slices: starting, a parent's code
+// before the benchmark's first call and after its last, and what the
+// first slice took beyond a measurement slice's median (a setup that the
+// first call does once for the whole process); and the time of the
+// slices at that median. Siblings run in one process pay the first part
+// once. Without a measurement slice, or when the process took no longer
+// than its slices, nothing is shared.
+func (t *processTimes) sharedCost(wall time.Duration) (shared, own time.Duration) {
+	if len(t.sliceWalls) == 0 {
+		return 0, t.wall
+	}
+	typical := time.Duration(stats.Median(t.sliceWalls))
+	extra := max(t.first-typical, 0)
+	return max(wall-t.wall, 0) + extra, t.wall - extra
 }
 
 // keep records slice rec of b's process in the raw records and the
@@ -101,6 +127,30 @@ func shorterThanWanted(per, want time.Duration) bool {
 // maxSliceStretch bounds how far recalibrate lengthens the slices of a
 // benchmark with a costly setup beyond the target slice time.
 const maxSliceStretch = 30
+
+// maxStretchStep bounds how many times longer recalibrate makes the
+// slices of a benchmark with a costly setup at once, when they already
+// take go test's -benchtime or more of wall time (stretchStep).
+const maxStretchStep = 3
+
+// stretchStep returns the longest time inside the timer that slices which
+// spent timed there, in a process whose slices times counts, may be
+// stretched to at once. The stretch guesses that the setup is one cost
+// per call; a setup that builds an input for every op grows as much as
+// the slices do, and the next recalibration sees it (setupGrew). Until
+// then each slice costs the stretch's factor times its wall: a factor
+// that keeps a slice within go test's -benchtime (DefaultBenchtime) of
+// wall is taken at once, and slices already longer grow by
+// maxStretchStep at each recalibration. One stretch of ten times cost a
+// benchmark that clones its input for every op 37 s for a slice of 1.2 s
+// (docs/EVALUATION.md, "A parent's setup").
+func stretchStep(timed time.Duration, times *processTimes) time.Duration {
+	wall := time.Duration(stats.Median(times.sliceWalls))
+	if wall <= 0 {
+		return maxStretchStep * timed
+	}
+	return time.Duration(float64(timed) * max(maxStretchStep, float64(DefaultBenchtime)/float64(wall)))
+}
 
 // maxStretched returns the longest time inside the timer that a slice of
 // base may be stretched to: maxSliceStretch times base, and never past go

@@ -16,6 +16,17 @@ func TestMaxStretched(t *testing.T) {
 	assert.Equal(t, 2*time.Second, maxStretched(2*time.Second))
 }
 
+// TestStretchStep: slices that a stretch would keep within go test's
+// 1 s of wall time even if their setup grew with b.N stretch at once;
+// longer ones by a step of 3; without a measured wall, by 3 too.
+func TestStretchStep(t *testing.T) {
+	short := &processTimes{sliceWalls: []float64{11e6, 10e6, 12e6}}
+	assert.Equal(t, 90909*time.Microsecond, stretchStep(time.Millisecond, short).Round(time.Microsecond))
+	long := &processTimes{sliceWalls: []float64{2.1e9}}
+	assert.Equal(t, 300*time.Millisecond, stretchStep(100*time.Millisecond, long))
+	assert.Equal(t, 300*time.Millisecond, stretchStep(100*time.Millisecond, &processTimes{}))
+}
+
 // TestSetupGrew tells a setup that grew with b.N from one that stayed a
 // cost per call, as recalibrate sees them after stretching a slice.
 func TestSetupGrew(t *testing.T) {

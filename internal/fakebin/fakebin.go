@@ -116,7 +116,11 @@ type Binaries struct {
 	// SetupPerOp is the wall time outside the timer each call spends per
 	// op of its b.N, by name: an input built for every op.
 	SetupPerOp map[string]time.Duration
-	Loops      map[string]bool
+	// ParentSetup is the wall time a top-level benchmark's own code
+	// takes, by name, before its first sub-benchmark: once in every
+	// process that runs any of its leaves, alone or together.
+	ParentSetup map[string]time.Duration
+	Loops       map[string]bool
 	// Parallel names the benchmarks that run b.RunParallel, which
 	// discovery finds in their sources and a fake has none of: a test
 	// sets Benchmark.Parallel from it.
@@ -281,7 +285,13 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 				if v, ok := fixed[name]; ok {
 					bn = v
 				}
+				parent := time.Duration(0)
+				if i == 0 && name == group[0] {
+					top, _, _ := strings.Cut(name, "/")
+					parent = f.ParentSetup[top]
+				}
 				slice := func() string {
+					f.Clock.Advance(parent)
 					f.mu.Lock()
 					if f.counts == nil {
 						f.counts = map[string]int{}

@@ -39,9 +39,9 @@ func WriteSummary(w io.Writer, r *session.Result) {
 		fmt.Fprintf(w, "  links: %s of randomised layouts made while measuring took %s (%.0f%% of the measuring phase)\n",
 			render.Plural(sum.Linked, "link"), render.Duration(sum.Linking), 100*float64(sum.Linking)/float64(max(sum.Measuring(), 1)))
 	}
-	if r.GoTest > 0 && sum.Iterations > 0 {
+	if r.GoTest > 0 && sum.Processes > 0 {
 		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp and setups from the calibration): %.2f×\n",
-			render.Plural(sum.Iterations, "process"), render.Duration(wall/time.Duration(sum.Iterations)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))
+			render.Plural(sum.Processes, "process"), render.Duration(wall/time.Duration(sum.Processes)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))
 	}
 	if r.Unaffected > 0 {
 		fmt.Fprintf(w, "  unaffected: %s not measured: %s no code and %s no file that differs from --baseline %s\n",

@@ -35,16 +35,21 @@ func share(s *record.Slice) float64 { return float64(s.Timed()) / float64(s.Wall
 // TestSlicesOutlastTheirSetup runs benchmarks whose every call spends 1×,
 // 10× and 100× its 1 ms slice in setup, on the fake clock. The first process
 // measures that cost, and the later ones run slices long enough to spend
-// 70% inside the timer, up to 30 times the slice time. The summary and
-// the end record count the setup out of the time inside the timer.
+// 70% inside the timer, up to 30 times the slice time. A stretch that
+// would take a slice past go test's 1 s -benchtime, were the setup to
+// grow with b.N, goes in steps: the slices of 101 ms grow to 1 s of wall
+// at most, 9.9 ms inside the timer, and only then to 30 ms. The summary
+// and the end record count the setup out of the time inside the timer.
 func TestSlicesOutlastTheirSetup(t *testing.T) {
 	for _, c := range []struct {
 		setup time.Duration
-		later float64 // the share inside the timer of the later processes' slices
+		// The share inside the timer of the second process's slices,
+		// and of the later ones'.
+		second, later float64
 	}{
-		{time.Millisecond, rmit.TimerShare},
-		{10 * time.Millisecond, rmit.TimerShare},
-		{100 * time.Millisecond, 30.0 / (30 + 100)},
+		{time.Millisecond, rmit.TimerShare, rmit.TimerShare},
+		{10 * time.Millisecond, rmit.TimerShare, rmit.TimerShare},
+		{100 * time.Millisecond, (1000.0 / 101) / (1000.0/101 + 100), 30.0 / (30 + 100)},
 	} {
 		t.Run(c.setup.String(), func(t *testing.T) {
 			f := newFake("BenchmarkSetup")
@@ -63,8 +68,11 @@ func TestSlicesOutlastTheirSetup(t *testing.T) {
 				}
 				timed += s.Timed()
 				want := c.later
-				if s.SuiteRun == 1 {
+				switch s.SuiteRun {
+				case 1:
 					want = float64(time.Millisecond) / float64(time.Millisecond+c.setup)
+				case 2:
+					want = c.second
 				}
 				assert.InDelta(t, want, share(&s), 0.005, "suite run %d, slice %d", s.SuiteRun, s.Slice)
 			}
@@ -154,10 +162,15 @@ func TestTurnsOfALoopPaySetupOnce(t *testing.T) {
 // the first one's setup grows with b.N, so its slices go back to the
 // slice time, where stretching them again and again would have run ever
 // more ops, and held ever more inputs, for no more time inside the timer.
+//
+// BenchmarkBigInputs builds inputs of 1 ms per op, so that its slices
+// take a second of wall time each: its stretch goes by a step of 3, and a
+// single stretch to 30 slice times would have cost a process 30 s a
+// slice before the setup was seen to grow.
 func TestSetupPerOpIsNotStretched(t *testing.T) {
-	f := newFake("BenchmarkInputs", "BenchmarkSetup")
+	f := newFake("BenchmarkInputs", "BenchmarkSetup", "BenchmarkBigInputs")
 	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
-	f.SetupPerOp = map[string]time.Duration{"BenchmarkInputs": 10 * time.Microsecond}
+	f.SetupPerOp = map[string]time.Duration{"BenchmarkInputs": 10 * time.Microsecond, "BenchmarkBigInputs": time.Millisecond}
 	f.Setup = map[string]time.Duration{"BenchmarkSetup": 10 * time.Millisecond}
 	o := testOptions(t.TempDir())
 	_, err := runFake(t, context.Background(), f, o)
@@ -177,4 +190,5 @@ func TestSetupPerOpIsNotStretched(t *testing.T) {
 	stretched := rmit.NForSlice(1000, time.Duration(float64(10*time.Millisecond)*share/(1-share)))
 	assert.Equal(t, map[int]int64{1: 1000, 2: stretched, 3: 1000}, n["BenchmarkInputs"])
 	assert.Equal(t, map[int]int64{1: 1000, 2: stretched, 3: stretched}, n["BenchmarkSetup"])
+	assert.Equal(t, map[int]int64{1: 1000, 2: 3000, 3: 1000}, n["BenchmarkBigInputs"])
 }
