@@ -30,9 +30,10 @@ import (
 //
 // A family is measured together for its cost too, when the first process
 // of one of its members alone spent more besides that member's slices
-// than in them, a slice time or more (sharesSetup): a parent that builds
-// the inputs of every sub-benchmark before it runs any of them costs each
-// member's own process all of that again. That iteration is kept.
+// than in them, and at least a slice time and a quarter of a second
+// (sharesSetup): a parent that builds the inputs of every sub-benchmark
+// before it runs any of them costs each member's own process all of
+// that again. That iteration is kept.
 type Family struct {
 	// Top is the top-level benchmark's name.
 	Top string
@@ -136,15 +137,22 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 // shared besides its own slices, which took own, is better measured with
 // its siblings: a process of the whole family pays shared once for all
 // of them, where each member's own process pays it again. That is so
-// when shared is at least a slice time and more than the member's own
-// slices, so that a family process, which runs every member, still costs
-// less than the processes of the members alone: a parent that builds
-// the inputs of all its sub-benchmarks before any runs, or a TestMain
-// that sets up what they all use (docs/EVALUATION.md, "A parent's
-// setup").
+// when shared is at least a slice time and minSharedSetup, and more than
+// the member's own slices, so that a family process, which runs every
+// member, still costs less than the processes of the members alone: a
+// parent that builds the inputs of all its sub-benchmarks before any
+// runs, or a TestMain that sets up what they all use (docs/EVALUATION.md,
+// "A parent's setup").
 func (r *Runner) sharesSetup(shared, own time.Duration) bool {
-	return r.SliceTime > 0 && shared >= r.SliceTime && shared > own
+	return r.SliceTime > 0 && shared >= max(r.SliceTime, minSharedSetup) && shared > own
 }
+
+// minSharedSetup is the least that a member's process alone must spend
+// besides its slices for sharesSetup: a test binary takes tens of
+// milliseconds to start and exit on a busy machine, which a family
+// process saves too, but which is no setup, and which varies too much
+// to decide on.
+const minSharedSetup = 250 * time.Millisecond
 
 // together marks the families of b, in every version, measured together.
 func (r *Runner) together(b *Benchmark, why string) {

@@ -141,7 +141,7 @@ func (e *evaluation) withSiblings(ctx context.Context, p *rmit.Package, b *rmit.
 		// cannot tell from running what reaches no candidate.
 		f.Together, f.Why = true, b.Name+" reaches no candidate alone"
 		if aloneErr != nil {
-			f.Why = fmt.Sprintf("%s failed alone: %s", b.Name, failureLine(aloneErr.Error()))
+			f.Why = fmt.Sprintf("its parent checks what they compute: %s failed alone: %s", b.Name, failureLine(aloneErr.Error()))
 		}
 	}
 	return together, nil
