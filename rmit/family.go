@@ -256,11 +256,13 @@ type familyIteration struct {
 	k, number int
 }
 
-// memberRun is one member's part of a family process.
+// memberRun is one member's part of a family process: count is the
+// slices it runs there (RepsEnv).
 type memberRun struct {
 	b     *Benchmark
 	feed  *policy.Feed
 	slice int
+	count int
 	done  bool
 	times processTimes
 }
@@ -517,17 +519,22 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	var runs []*memberRun
 	byName := map[string]*memberRun{}
 	count := 1
+	// A sibling no longer scheduled runs once, as its parent may need it
+	// to; a member runs the slices its policy may ask for, no more.
+	reps := map[*Benchmark]int{}
 	for _, m := range f.Members {
+		reps[m] = 1
 		me := Entry{Bench: m, Iteration: e.Iteration, Padding: e.Padding}
 		// A member whose iteration an interrupted run recorded replays
 		// it when its own entry comes.
 		if r.state[m] == nil || !r.runnable(me) || r.covered(me, k) || r.Resume.lookup(m, k, e.Iteration) != nil {
 			continue
 		}
-		mr := &memberRun{b: m}
+		mr := &memberRun{b: m, count: max(1, r.Policy.MaxSlices(m.ID))}
 		runs = append(runs, mr)
 		byName[m.Name] = mr
-		count = max(count, r.Policy.MaxSlices(m.ID))
+		reps[m] = mr.count
+		count = max(count, mr.count)
 	}
 	args := []string{
 		"-test.run=^$",
@@ -551,12 +558,12 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	// The process runs one of its version's links, as every process
 	// does, and each member's slices name it.
 	link := r.layoutOf(e.Bench, k, e.Iteration)
-	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members)})
+	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, reps)})
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
 	} else {
 		r.processes++
-		r.scanFamily(ctx, p, e, k, order, link.Seed, runs, byName, count, failAll, sum)
+		r.scanFamily(ctx, p, e, k, order, link.Seed, runs, byName, failAll, sum)
 	}
 	wall := r.now().Sub(start)
 	if ctx.Err() != nil {
@@ -589,7 +596,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 
 // scanFamily reads the output of family process p and records its
 // members' slices; failAll marks every member failed.
-func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, layout uint64, runs []*memberRun, byName map[string]*memberRun, count int, failAll func(reason, detail string), sum *Summary) {
+func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, layout uint64, runs []*memberRun, byName map[string]*memberRun, failAll func(reason, detail string), sum *Summary) {
 	f := e.Bench.Family
 	timeout := r.familyTimeout(f)
 	stop := p.watch(ctx, timeout)
@@ -642,7 +649,7 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 			if mr.feed.Add(primaryValue(it.values)) {
 				r.warmupEnd(mr.b, k, e.Iteration, mr.slice, mr.feed.Step.Met, nil)
 			}
-			if mr.feed.Step.Done || mr.slice == count {
+			if mr.feed.Step.Done || mr.slice == mr.count {
 				mr.done = true
 				left--
 			}

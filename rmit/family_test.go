@@ -79,6 +79,27 @@ func TestFixedNHook(t *testing.T) {
 		"BenchmarkFamily/loop": 17, "BenchmarkAlone": 3}, got, "%s", out)
 }
 
+// The hook runs each benchmark RepsEnv names as many -test.count
+// repetitions as it gives, b.Loop and a name with a space included, and
+// the others all of them.
+func TestRepsHook(t *testing.T) {
+	pkg := familyPackage(t)
+	cmd := exec.Command(pkg.Binary, "-test.run=^$", "-test.bench=.", "-test.benchtime=3x", "-test.count=3")
+	cmd.Dir = pkg.Dir
+	cmd.Env = append(os.Environ(), RepsEnv+"=1 BenchmarkFamily/first\n2 BenchmarkFamily/with_space\n1 BenchmarkFamily/loop\n")
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s", out)
+	got := map[string]int{}
+	line := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s`)
+	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+		if m := line.FindStringSubmatch(sc.Text()); m != nil {
+			got[m[1]]++
+		}
+	}
+	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/first#01": 3, "BenchmarkFamily/with_space": 2,
+		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got, "%s", out)
+}
+
 // A family whose later leaves fail alone is measured together: no
 // failure, every leaf's slices at its own b.N, and each iteration of the
 // family one process that records them all.

@@ -298,3 +298,37 @@ func TestFamilySharingASetupIsMeasuredTogether(t *testing.T) {
 		assert.Equal(t, 3, iterations[b.Name], "%s: an iteration in every suite run, the one alone kept", b.Name)
 	}
 }
+
+// TestFamilyMembersRunTheirOwnSlices: in a family's process each member
+// runs the slices its policy may ask of it, not those of the member that
+// needs the most: a member of 3 slices beside one of 9 prints 3 in every
+// process, where it printed 9 before and 6 of them measured nothing. A
+// sibling that is not to be measured in the process runs once, as its
+// parent may need it: with this seed, BenchmarkP/many runs alone first,
+// and the family's process in that suite run runs it once more.
+func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/few", "BenchmarkP/many"},
+		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
+		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
+	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
+	fam := &rmit.Family{Top: "BenchmarkP", Pattern: "^BenchmarkP$"}
+	policy := rmit.Static{PerBenchmark: map[string]rmit.SliceConfig{}}
+	var bs []*rmit.Benchmark
+	for i, name := range f.Names {
+		b := rmit.NewBenchmark(pkg, name, 1, false)
+		b.N, b.Family, b.Config = 1000, fam, rmit.Config{SuiteRuns: 3, Iterations: 1}
+		fam.Members = append(fam.Members, b)
+		bs = append(bs, b)
+		policy.PerBenchmark[b.ID] = rmit.SliceConfig{Warmup: 1, Slices: 2 + 6*i}
+	}
+	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
+		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	require.Len(t, sum.Together, 1)
+	printed := map[string]int{}
+	for _, l := range f.Lines() {
+		printed[l.Name]++
+	}
+	assert.Equal(t, map[string]int{"BenchmarkP/few": 3 * 3, "BenchmarkP/many": 9*3 + 1}, printed)
+}

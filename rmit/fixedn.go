@@ -18,6 +18,15 @@ import (
 // calibrated for it alone.
 const FixedNEnv = "GOBENCH_DYN_N"
 
+// RepsEnv is the environment variable that gives a test binary built with
+// the turn hook the number of -test.count repetitions each benchmark it
+// names runs: one line per benchmark, "count name", as in FixedNEnv. A
+// benchmark it does not name runs all of -test.count. A family's process
+// runs -test.count for the member that needs the most slices; without it,
+// every other member would run as many, and a member past its policy's
+// last slice, or no longer scheduled, would run them for nothing.
+const RepsEnv = "GOBENCH_DYN_REPS"
+
 // ErrNoFixedNHook is why the hook that fixes b.N per benchmark cannot
 // patch a Go installation's testing package: it has no (*B).Run of the
 // shape the hook knows.
@@ -51,12 +60,27 @@ func addFixedN(goroot string, src []byte, files map[string][]byte) ([]byte, erro
 func FixedNValue(bs []*Benchmark) string {
 	var sb strings.Builder
 	for _, b := range bs {
-		sb.WriteString(strconv.FormatInt(b.N, 10))
-		sb.WriteByte(' ')
-		sb.WriteString(b.Base)
-		sb.WriteByte('\n')
+		writeNamed(&sb, b.N, b)
 	}
 	return sb.String()
+}
+
+// repsValue returns the value of RepsEnv that runs each benchmark of bs
+// reps[b] times.
+func repsValue(bs []*Benchmark, reps map[*Benchmark]int) string {
+	var sb strings.Builder
+	for _, b := range bs {
+		writeNamed(&sb, int64(reps[b]), b)
+	}
+	return sb.String()
+}
+
+// writeNamed writes the line "v name" for b.
+func writeNamed(sb *strings.Builder, v int64, b *Benchmark) {
+	sb.WriteString(strconv.FormatInt(v, 10))
+	sb.WriteByte(' ')
+	sb.WriteString(b.Base)
+	sb.WriteByte('\n')
 }
 
 // fixedNSource is the file the overlay adds to package testing.
@@ -84,6 +108,18 @@ func gobenchdynParseN(s string) map[string]int {
 		}
 	}
 	return m
+}
+
+// gobenchdynReps holds, when gobench-dyn runs a family of sub-benchmarks
+// in one process, the -test.count repetitions of each benchmark it names,
+// read from ` + RepsEnv + `.
+var gobenchdynReps = gobenchdynParseN(os.Getenv("` + RepsEnv + `"))
+
+// gobenchdynRepsDone reports whether b has run the repetitions gobench-dyn
+// gave it, so that repetition rep and the ones after it are left out.
+func gobenchdynRepsDone(b *B, rep int) bool {
+	n, ok := gobenchdynReps[b.name]
+	return ok && rep >= n
 }
 
 // gobenchdynFixN gives b its own fixed b.N, if gobench-dyn named it.

@@ -61,7 +61,9 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("turn hook: %s: %w", path, ErrNoTurnHook)
 	}
 	cpu, rep := string(src[m[2]:m[3]]), string(src[m[4]:m[5]])
-	call := fmt.Sprintf("\t\t\tgobenchdynAwaitTurn(%s, int(%s))\n", cpu, rep)
+	// A repetition past those RepsEnv gives the benchmark is left out
+	// before it waits for a turn or prints anything.
+	call := fmt.Sprintf("\t\t\tif gobenchdynRepsDone(b, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tgobenchdynAwaitTurn(%s, int(%s))\n", rep, cpu, rep)
 	var out bytes.Buffer
 	out.Write(src[:m[1]])
 	out.WriteString(call)

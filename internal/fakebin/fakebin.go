@@ -191,15 +191,7 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 	// A probe ramps by the clock as go test does: each of its calls pays
 	// the setup, and it prints the ops of its fixed n.
 	probeTime, _ := time.ParseDuration(flags["test.benchtime"])
-	fixed := map[string]int64{}
-	for _, e := range env {
-		if v, ok := strings.CutPrefix(e, rmit.FixedNEnv+"="); ok {
-			for _, line := range strings.Split(strings.TrimSpace(v), "\n") {
-				c, name, _ := strings.Cut(line, " ")
-				fixed[name], _ = strconv.ParseInt(c, 10, 64)
-			}
-		}
-	}
+	fixed, reps := namedValues(env, rmit.FixedNEnv), namedValues(env, rmit.RepsEnv)
 	run := matching(f.Names, flags["test.bench"])
 	alone := len(run) == 1
 	if !probe {
@@ -209,8 +201,24 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 			}
 		}
 	}
-	go f.print(p, bin, dir, run, alone, fixed, count, n, probe, probeTime)
+	go f.print(p, bin, dir, run, alone, fixed, reps, count, n, probe, probeTime)
 	return p, nil
+}
+
+// namedValues returns the values by benchmark name that the environment
+// variable key of env holds, one "value name" line each (rmit.FixedNEnv,
+// rmit.RepsEnv).
+func namedValues(env []string, key string) map[string]int64 {
+	m := map[string]int64{}
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, key+"="); ok {
+			for _, line := range strings.Split(strings.TrimSpace(v), "\n") {
+				c, name, _ := strings.Cut(line, " ")
+				m[name], _ = strconv.ParseInt(c, 10, 64)
+			}
+		}
+	}
+	return m
 }
 
 // matching returns the names that pattern selects, as go test matches a
@@ -243,7 +251,7 @@ func matching(names []string, pattern string) []string {
 // its line, so that a process killed after the slices it was asked for
 // runs no other: the slices counted and the clock stay the same however
 // the goroutines are scheduled.
-func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
+func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed, reps map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
 	defer close(p.done)
 	line := func(s string) func() string { return func() string { return s } }
 	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
@@ -262,6 +270,10 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 	for _, group := range groups {
 		for i := range count {
 			for _, name := range group {
+				if r, ok := reps[name]; ok && int64(i) >= r {
+					// Past the repetitions the hook gives it.
+					continue
+				}
 				if !probe {
 					// Under the lock: processes of a run, and of the
 					// runs before it, ask at once.
