@@ -29,8 +29,9 @@ import (
 // the failed iteration is kept.
 //
 // A family is measured together for its cost too, when the first process
-// of one of its members alone spent more besides that member's slices
-// than in them, and at least a slice time and a quarter of a second
+// of one of its members alone spent a slice time and a quarter of a
+// second or more besides that member's slices, and more than measuring
+// the family together would cost beyond its members' slices
 // (sharesSetup): a parent that builds the inputs of every sub-benchmark
 // before it runs any of them costs each member's own process all of
 // that again. That iteration is kept.
@@ -125,7 +126,7 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 		r.judge(e, k, measured, times.inSlices, times.wall, sum)
 	}
 	if fail == nil {
-		if shared, own := times.sharedCost(wall); r.sharesSetup(shared, own) {
+		if shared, own := times.sharedCost(wall); r.sharesSetup(b.Family, shared, own, times.slices) {
 			r.together(b, fmt.Sprintf("they share a setup: a process of %s alone spent %v besides its own slices, which took %v",
 				b.Name, shared.Round(time.Millisecond), own.Round(time.Millisecond)))
 		}
@@ -133,18 +134,30 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 	return true, nil
 }
 
-// sharesSetup reports whether a family member whose process alone spent
-// shared besides its own slices, which took own, is better measured with
-// its siblings: a process of the whole family pays shared once for all
-// of them, where each member's own process pays it again. That is so
-// when shared is at least a slice time and minSharedSetup, and more than
-// the member's own slices, so that a family process, which runs every
-// member, still costs less than the processes of the members alone: a
-// parent that builds the inputs of all its sub-benchmarks before any
-// runs, or a TestMain that sets up what they all use (docs/EVALUATION.md,
-// "A parent's setup").
-func (r *Runner) sharesSetup(shared, own time.Duration) bool {
-	return r.SliceTime > 0 && shared >= max(r.SliceTime, minSharedSetup) && shared > own
+// sharesSetup reports whether family f, one of whose members spent shared
+// in its process alone besides its own slices, which took own over
+// slices slices, is better measured together: a process of the whole
+// family pays shared once for all of them, where each member's own
+// process pays it again, in every suite run. Against that, the first
+// process of the family runs each member that has not learned its warmup
+// for as many slices as its policy may ask, while alone its process ends
+// when its policy is done: the slices past those this member needed, at
+// its time per slice, for each member. The family goes together when
+// shared, in each of the suite runs every benchmark gets
+// (MinIterations), outweighs that, and shared is at least a slice time
+// and minSharedSetup: a parent that builds the inputs of all its
+// sub-benchmarks before any runs, or a TestMain that sets up what they
+// all use (docs/EVALUATION.md, "A parent's setup").
+func (r *Runner) sharesSetup(f *Family, shared, own time.Duration, slices int) bool {
+	if r.SliceTime <= 0 || slices == 0 || shared < max(r.SliceTime, minSharedSetup) {
+		return false
+	}
+	most := 0
+	for _, m := range f.Members {
+		most = max(most, r.Policy.MaxSlices(m.ID))
+	}
+	waste := time.Duration(max(most-slices, 0)) * (own / time.Duration(slices))
+	return time.Duration(max(r.MinIterations, 1))*shared > waste
 }
 
 // minSharedSetup is the least that a member's process alone must spend

@@ -218,3 +218,30 @@ func TestFamilyKeepsSkippedLeaf(t *testing.T) {
 		assert.Len(t, run.Series(record.Key{Bench: b.Bench()}, "ns/op"), 2, "%s: 2 iterations", b.Name)
 	}
 }
+
+// TestSharesSetup: a family goes together when what its members' own
+// processes each spend besides their slices, in each of the suite runs
+// every benchmark gets, outweighs the slices its first process runs past
+// what each member needs; never for less than a quarter of a second, or
+// for less than a slice time.
+func TestSharesSetup(t *testing.T) {
+	pkg := &Package{ImportPath: "example.com/p"}
+	f := &Family{Top: "BenchmarkP"}
+	policy := Static{PerBenchmark: map[string]SliceConfig{}}
+	for i, name := range []string{"BenchmarkP/a", "BenchmarkP/b"} {
+		b := NewBenchmark(pkg, name, 1, false)
+		f.Members = append(f.Members, b)
+		policy.PerBenchmark[b.ID] = SliceConfig{Warmup: 10 * i, Slices: 2} // 2 and 12 slices
+	}
+	r := &Runner{Policy: policy, SliceTime: 100 * time.Millisecond, MinIterations: 3}
+	ms := time.Millisecond
+	// a took 150 ms in its 2 slices; b's 10 more would take 750 ms,
+	// against 3 suite runs of what a process spent besides its slices.
+	assert.True(t, r.sharesSetup(f, 260*ms, 150*ms, 2))
+	assert.False(t, r.sharesSetup(f, 250*ms, 150*ms, 2), "the first process's extra slices outweigh it")
+	assert.False(t, r.sharesSetup(f, 200*ms, 0, 2), "short of a quarter second")
+	assert.True(t, r.sharesSetup(f, 250*ms, 6*time.Second, 12), "no slice past what the member needs")
+	r.MinIterations = 1
+	assert.False(t, r.sharesSetup(f, 300*ms, 150*ms, 2), "one suite run's savings against 750 ms")
+	assert.False(t, (&Runner{Policy: policy}).sharesSetup(f, time.Second, 0, 2), "no slice time: fixed N")
+}
