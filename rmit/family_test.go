@@ -62,42 +62,53 @@ func familyPackage(t *testing.T) *Package {
 // included, a second b.Run of one name (#01) and a name with a space
 // too, and the others at -test.benchtime.
 func TestFixedNHook(t *testing.T) {
+	got := map[string]int{}
+	for _, l := range hookedResults(t, FixedNEnv+"=7 BenchmarkFamily/first\n11 BenchmarkFamily/first#01\n13 BenchmarkFamily/with_space\n17 BenchmarkFamily/loop\n") {
+		got[l.name] = l.n
+	}
+	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 7, "BenchmarkFamily/first#01": 11, "BenchmarkFamily/with_space": 13,
+		"BenchmarkFamily/loop": 17, "BenchmarkAlone": 3}, got)
+}
+
+// A hookedResult is one result line of the family binary: the benchmark
+// without its GOMAXPROCS suffix, and its b.N.
+type hookedResult struct {
+	name string
+	n    int
+}
+
+// hookedResults runs the family binary, built with the hooks, over all
+// its benchmarks at b.N = 3 with env set and args added, and returns its
+// result lines.
+func hookedResults(t *testing.T, env string, args ...string) []hookedResult {
+	t.Helper()
 	pkg := familyPackage(t)
-	cmd := exec.Command(pkg.Binary, "-test.run=^$", "-test.bench=.", "-test.benchtime=3x")
+	cmd := exec.Command(pkg.Binary, append([]string{"-test.run=^$", "-test.bench=.", "-test.benchtime=3x"}, args...)...)
 	cmd.Dir = pkg.Dir
-	cmd.Env = append(os.Environ(), FixedNEnv+"=7 BenchmarkFamily/first\n11 BenchmarkFamily/first#01\n13 BenchmarkFamily/with_space\n17 BenchmarkFamily/loop\n")
+	cmd.Env = append(os.Environ(), env)
 	out, err := cmd.Output()
 	require.NoError(t, err, "%s", out)
-	got := map[string]int{}
+	var got []hookedResult
 	line := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s`)
 	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
 		if m := line.FindStringSubmatch(sc.Text()); m != nil {
-			got[m[1]], _ = strconv.Atoi(m[3])
+			n, _ := strconv.Atoi(m[3])
+			got = append(got, hookedResult{m[1], n})
 		}
 	}
-	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 7, "BenchmarkFamily/first#01": 11, "BenchmarkFamily/with_space": 13,
-		"BenchmarkFamily/loop": 17, "BenchmarkAlone": 3}, got, "%s", out)
+	return got
 }
 
 // The hook runs each benchmark RepsEnv names as many -test.count
 // repetitions as it gives, b.Loop and a name with a space included, and
 // the others all of them.
 func TestRepsHook(t *testing.T) {
-	pkg := familyPackage(t)
-	cmd := exec.Command(pkg.Binary, "-test.run=^$", "-test.bench=.", "-test.benchtime=3x", "-test.count=3")
-	cmd.Dir = pkg.Dir
-	cmd.Env = append(os.Environ(), RepsEnv+"=1 BenchmarkFamily/first\n2 BenchmarkFamily/with_space\n1 BenchmarkFamily/loop\n")
-	out, err := cmd.Output()
-	require.NoError(t, err, "%s", out)
 	got := map[string]int{}
-	line := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+(\d+)\s`)
-	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
-		if m := line.FindStringSubmatch(sc.Text()); m != nil {
-			got[m[1]]++
-		}
+	for _, l := range hookedResults(t, RepsEnv+"=1 BenchmarkFamily/first\n2 BenchmarkFamily/with_space\n1 BenchmarkFamily/loop\n", "-test.count=3") {
+		got[l.name]++
 	}
 	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/first#01": 3, "BenchmarkFamily/with_space": 2,
-		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got, "%s", out)
+		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got)
 }
 
 // A family whose later leaves fail alone is measured together: no

@@ -31,6 +31,26 @@ func setupFamily(failsAlone ...string) *fakebin.Binaries {
 	return f
 }
 
+// fakeFamilies returns the benchmarks of the fake package example.com/p
+// named names, each a member of the family of its top level, at b.N =
+// 1000 for 3 suite runs of one iteration.
+func fakeFamilies(names []string) []*rmit.Benchmark {
+	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
+	fams := map[string]*rmit.Family{}
+	var bs []*rmit.Benchmark
+	for _, name := range names {
+		top, _, _ := strings.Cut(name, "/")
+		if fams[top] == nil {
+			fams[top] = &rmit.Family{Top: top, Pattern: "^" + top + "$"}
+		}
+		b := rmit.NewBenchmark(pkg, name, 1, false)
+		b.N, b.Family, b.Config = 1000, fams[top], rmit.Config{SuiteRuns: 3, Iterations: 1}
+		fams[top].Members = append(fams[top].Members, b)
+		bs = append(bs, b)
+	}
+	return bs
+}
+
 // newRaw returns a raw record writer into a buffer, its header written.
 func newRaw(t *testing.T) (*bytes.Buffer, *record.Writer) {
 	t.Helper()
@@ -48,15 +68,7 @@ func newRaw(t *testing.T) (*bytes.Buffer, *record.Writer) {
 // (docs/GATE.md, "Time inside the timer").
 func TestFamilyMemberSetupStretchesItsSlices(t *testing.T) {
 	f := setupFamily("BenchmarkF/b")
-	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
-	fam := &rmit.Family{Top: "BenchmarkF", Pattern: "^BenchmarkF$"}
-	var bs []*rmit.Benchmark
-	for _, name := range f.Names {
-		b := rmit.NewBenchmark(pkg, name, 1, false)
-		b.N, b.Family, b.Config = 1000, fam, rmit.Config{SuiteRuns: 3, Iterations: 1}
-		fam.Members = append(fam.Members, b)
-		bs = append(bs, b)
-	}
+	bs := fakeFamilies(f.Names)
 	r := &rmit.Runner{Benchmarks: bs, Policy: rmit.Static{Warmup: 1, Slices: 2}, Seed: 1, SliceTime: time.Millisecond,
 		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
 	sum, err := r.Run(context.Background())
@@ -252,19 +264,7 @@ func TestFamilySharingASetupIsMeasuredTogether(t *testing.T) {
 		Names:       []string{"BenchmarkP/a", "BenchmarkP/b", "BenchmarkP/c", "BenchmarkQ/a", "BenchmarkQ/b"},
 		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond, "BenchmarkQ": 2 * time.Millisecond},
 		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
-	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
-	fams := map[string]*rmit.Family{}
-	var bs []*rmit.Benchmark
-	for _, name := range f.Names {
-		top, _, _ := strings.Cut(name, "/")
-		if fams[top] == nil {
-			fams[top] = &rmit.Family{Top: top, Pattern: "^" + top + "$"}
-		}
-		b := rmit.NewBenchmark(pkg, name, 1, false)
-		b.N, b.Family, b.Config = 1000, fams[top], rmit.Config{SuiteRuns: 3, Iterations: 1}
-		fams[top].Members = append(fams[top].Members, b)
-		bs = append(bs, b)
-	}
+	bs := fakeFamilies(f.Names)
 	raw, rw := newRaw(t)
 	r := &rmit.Runner{Benchmarks: bs, Policy: rmit.Static{Warmup: 1, Slices: 2}, Seed: 1, SliceTime: time.Millisecond,
 		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now, Raw: rw}
@@ -310,15 +310,9 @@ func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
 	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/few", "BenchmarkP/many"},
 		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
 		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
-	pkg := &rmit.Package{ImportPath: "example.com/p", Dir: "head", Binary: "head/p.test", Hooked: true}
-	fam := &rmit.Family{Top: "BenchmarkP", Pattern: "^BenchmarkP$"}
+	bs := fakeFamilies(f.Names)
 	policy := rmit.Static{PerBenchmark: map[string]rmit.SliceConfig{}}
-	var bs []*rmit.Benchmark
-	for i, name := range f.Names {
-		b := rmit.NewBenchmark(pkg, name, 1, false)
-		b.N, b.Family, b.Config = 1000, fam, rmit.Config{SuiteRuns: 3, Iterations: 1}
-		fam.Members = append(fam.Members, b)
-		bs = append(bs, b)
+	for i, b := range bs {
 		policy.PerBenchmark[b.ID] = rmit.SliceConfig{Warmup: 1, Slices: 2 + 6*i}
 	}
 	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
