@@ -532,11 +532,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	var runs []*memberRun
 	byName := map[string]*memberRun{}
 	count := 1
-	// A sibling no longer scheduled runs once, as its parent may need it
-	// to; a member runs the slices its policy may ask for, no more.
-	reps := map[*Benchmark]int{}
 	for _, m := range f.Members {
-		reps[m] = 1
 		me := Entry{Bench: m, Iteration: e.Iteration, Padding: e.Padding}
 		// A member whose iteration an interrupted run recorded replays
 		// it when its own entry comes.
@@ -546,7 +542,6 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 		mr := &memberRun{b: m, count: max(1, r.Policy.MaxSlices(m.ID))}
 		runs = append(runs, mr)
 		byName[m.Name] = mr
-		reps[m] = mr.count
 		count = max(count, mr.count)
 	}
 	args := []string{
@@ -571,7 +566,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	// The process runs one of its version's links, as every process
 	// does, and each member's slices name it.
 	link := r.layoutOf(e.Bench, k, e.Iteration)
-	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, reps)})
+	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, byName)})
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
 	} else {

@@ -65,12 +65,18 @@ func FixedNValue(bs []*Benchmark) string {
 	return sb.String()
 }
 
-// repsValue returns the value of RepsEnv that runs each benchmark of bs
-// reps[b] times.
-func repsValue(bs []*Benchmark, reps map[*Benchmark]int) string {
+// repsValue returns the value of RepsEnv for a family process of bs in
+// which runs, by name, are the members it measures: each runs its count
+// of slices, no more, and a sibling it does not measure runs once, as its
+// parent may need it to.
+func repsValue(bs []*Benchmark, runs map[string]*memberRun) string {
 	var sb strings.Builder
 	for _, b := range bs {
-		writeNamed(&sb, int64(reps[b]), b)
+		n := 1
+		if mr := runs[b.Name]; mr != nil {
+			n = mr.count
+		}
+		writeNamed(&sb, int64(n), b)
 	}
 	return sb.String()
 }
