@@ -100,7 +100,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N, b.Probed = NForSlice(f.nsPerOp, opts.SliceTime), f.nsPerOp
-				b.Setup = probeSetup(f.nsPerOp, f.wall, probe)
+				b.Setup = probeSetup(f.nsPerOp, f.n, f.wall, probe)
 				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
@@ -216,6 +216,7 @@ func listBenchmarks(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]
 type probed struct {
 	name    string
 	nsPerOp float64
+	n       int64 // the b.N of its result
 	// wall is the time from the result before it, or from the process
 	// start for the first: its calls of the benchmark function, setup
 	// and timed ops, and for the first also the process's start.
@@ -230,9 +231,13 @@ type probed struct {
 // an estimate that errs long for it, and short for a setup that grows
 // with b.N, which the probe's small b.N hardly shows. Erring long plans
 // the leaf as a slow op, whose intervals cover about as often in
-// simulation (TestSlowOpCoverage).
-func probeSetup(nsPerOp float64, wall, probeTime time.Duration) time.Duration {
+// simulation (TestSlowOpCoverage). A result at b.N = 1 is run1's alone:
+// an op that lasts the probe, or a ramp that ProbeEnv ended there.
+func probeSetup(nsPerOp float64, n int64, wall, probeTime time.Duration) time.Duration {
 	calls, timed := GoTestRamp(nsPerOp, probeTime)
+	if n == 1 {
+		calls, timed = 1, time.Duration(nsPerOp)
+	}
 	if calls == 0 || wall <= timed {
 		return 0
 	}
@@ -262,7 +267,13 @@ func leafOf(name, top string) bool {
 // runs its benchmarks for probeTime each, and returns the leaves it
 // reported, and a failure if the process failed.
 func probeRun(ctx context.Context, pkg *Package, top string, args []string, probeTime time.Duration, opts DiscoverOptions) ([]probed, *DiscoveryFailure) {
-	p, err := startProcess(opts.Starter, pkg.Binary, pkg.Dir, args)
+	var p *process
+	var err error
+	if _, ok := opts.Starter.(EnvStarter); pkg.Hooked && (ok || opts.Starter == nil) {
+		p, err = startProcessEnv(opts.Starter, pkg.Binary, pkg.Dir, args, []string{ProbeEnv + "=" + probeValue(opts.SliceTime)})
+	} else {
+		p, err = startProcess(opts.Starter, pkg.Binary, pkg.Dir, args)
+	}
 	if err != nil {
 		return nil, &DiscoveryFailure{Reason: "cannot start test binary", Detail: err.Error()}
 	}
@@ -297,11 +308,11 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 			wall := t.Sub(last)
 			last = t
 			if i := slices.IndexFunc(found, func(p probed) bool { return p.name == it.name }); i >= 0 {
-				found[i].nsPerOp = ns
+				found[i].nsPerOp, found[i].n = ns, it.n
 				found[i].wall += wall
 				break
 			}
-			found = append(found, probed{it.name, ns, wall})
+			found = append(found, probed{it.name, ns, it.n, wall})
 		case itemFailure, itemPanic:
 			failText.add(it, fail == nil)
 			if fail == nil {

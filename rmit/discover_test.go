@@ -42,8 +42,10 @@ func TestProbeSetup(t *testing.T) {
 	// 1µs ops: the ramp to 10ms calls 1, 100, then 10⁴ ops; 3 calls.
 	calls, timed := GoTestRamp(1000, probe)
 	assert.Equal(t, 3, calls)
-	assert.Equal(t, 2*time.Second, probeSetup(1000, timed+6*time.Second, probe))
-	assert.Zero(t, probeSetup(1000, timed, probe))
-	assert.Zero(t, probeSetup(1000, timed/2, probe), "a probe faster than its model has no setup to show")
-	assert.Zero(t, probeSetup(0, time.Second, probe), "no ns/op, no ramp")
+	assert.Equal(t, 2*time.Second, probeSetup(1000, 11000, timed+6*time.Second, probe))
+	assert.Zero(t, probeSetup(1000, 11000, timed, probe))
+	assert.Zero(t, probeSetup(1000, 11000, timed/2, probe), "a probe faster than its model has no setup to show")
+	assert.Zero(t, probeSetup(0, 0, time.Second, probe), "no ns/op, no ramp")
+	// A ramp that ProbeEnv ended at run1 made that one call.
+	assert.Equal(t, 3*time.Second-time.Microsecond, probeSetup(1000, 1, 3*time.Second, probe))
 }

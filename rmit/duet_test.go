@@ -133,6 +133,7 @@ func (p *fakeWorker) Wait() error {
 	<-p.done
 	return p.err
 }
+func (p *fakeWorker) Skip() error { return errors.New("a duet's worker is never told to skip") }
 func (p *fakeWorker) Grant() error {
 	select {
 	case p.grants <- struct{}{}:

@@ -272,12 +272,14 @@ type familyIteration struct {
 // memberRun is one member's part of a family process: count is the
 // slices it runs there (RepsEnv).
 type memberRun struct {
-	b     *Benchmark
-	feed  *policy.Feed
-	slice int
-	count int
-	done  bool
-	times processTimes
+	b       *Benchmark
+	feed    *policy.Feed
+	slice   int // slices recorded
+	printed int // result lines printed, recorded or not
+	count   int
+	done    bool
+	skipped bool // told to leave out its later slices (Worker.Skip)
+	times   processTimes
 }
 
 // familyIterations runs entry e, and then its partner, if any, as
@@ -504,6 +506,55 @@ func (r *Runner) familyEstimate(f *Family) time.Duration {
 	return t
 }
 
+// familyFree is the slices each member of a family's worker runs before
+// it asks for the next: the first, which every member runs.
+const familyFree = 1
+
+// startFamily starts a family's process of binary bin in pkg with args
+// and env, which run count repetitions at most. A binary built with the
+// turn hook runs as a worker (w), whose members each ask before every
+// slice after their first: one that has run enough is told to skip the
+// rest (scanFamily), so that a member whose warmup is still to learn does
+// not run its whole cap of slices for nothing. Every slice is a turn, as
+// in a lone process (startSlices): a member with a b.N loop skips go
+// test's run1 before each repetition after its first, which only ran its
+// setup once more, and a b.Loop member runs all its slices in one call.
+// A starter that cannot start workers with an environment runs every
+// slice free.
+func (r *Runner) startFamily(pkg *Package, bin string, args, env []string, count int) (*process, Worker, error) {
+	ws, ok := r.Starter.(EnvWorkerStarter)
+	if r.Starter == nil {
+		ws, ok = ExecStarter{}, true
+	}
+	if !ok || !pkg.Hooked {
+		p, err := startProcessEnv(r.Starter, bin, pkg.Dir, args, append(env, TurnEnv+"="+strconv.Itoa(count)))
+		return p, nil, err
+	}
+	w, err := ws.StartWorkerEnv(bin, pkg.Dir, args, env, familyFree)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, w, nil
+}
+
+// answer answers the wait of mr's next slice in worker w, if its process
+// waits for one: a grant while mr needs slices, or, once, a skip. A
+// member waits before each repetition past the free ones, up to its
+// count, unless told to skip.
+func (mr *memberRun) answer(w Worker) {
+	if w == nil || mr.skipped || mr.printed < familyFree || mr.printed >= mr.count {
+		return
+	}
+	// An answer that cannot be written finds the process gone: its
+	// output ends, and the scan reports how.
+	if mr.done {
+		mr.skipped = true
+		_ = w.Skip()
+		return
+	}
+	_ = w.Grant()
+}
+
 // familySpent stops family process p, which the end of the budget cut
 // short: what its members measured is kept, as for a process cut short
 // alone, but none of them is judged on it (account).
@@ -566,12 +617,13 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	// The process runs one of its version's links, as every process
 	// does, and each member's slices name it.
 	link := r.layoutOf(e.Bench, k, e.Iteration)
-	p, err := startProcessEnv(r.Starter, link.Binary, e.Bench.Package.Dir, args, []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, byName)})
+	env := []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, byName)}
+	p, w, err := r.startFamily(e.Bench.Package, link.Binary, args, env, count)
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
 	} else {
 		r.processes++
-		r.scanFamily(ctx, p, e, k, order, link.Seed, runs, byName, failAll, sum)
+		r.scanFamily(ctx, p, w, e, k, order, link.Seed, runs, byName, failAll, sum)
 	}
 	wall := r.now().Sub(start)
 	if ctx.Err() != nil {
@@ -604,7 +656,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 
 // scanFamily reads the output of family process p and records its
 // members' slices; failAll marks every member failed.
-func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order int, layout uint64, runs []*memberRun, byName map[string]*memberRun, failAll func(reason, detail string), sum *Summary) {
+func (r *Runner) scanFamily(ctx context.Context, p *process, w Worker, e Entry, k, order int, layout uint64, runs []*memberRun, byName map[string]*memberRun, failAll func(reason, detail string), sum *Summary) {
 	f := e.Bench.Family
 	timeout := r.familyTimeout(f)
 	stop := p.watch(ctx, timeout)
@@ -635,6 +687,9 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 			// is a member's, and starts no other, as a single process.
 			spent := r.Budget > 0 && !now.Before(r.deadline)
 			mr := byName[it.name]
+			if mr != nil {
+				mr.printed++
+			}
 			if mr == nil || mr.done {
 				// A sibling no longer scheduled, or past what its
 				// policy asked for: it ran all the same, as go test
@@ -643,6 +698,9 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 				if spent {
 					r.familySpent(p, runs)
 					return true
+				}
+				if mr != nil {
+					mr.answer(w)
 				}
 				return false
 			}
@@ -671,10 +729,16 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, e Entry, k, order i
 				p.kill("done")
 				return true
 			}
+			mr.answer(w)
 		case itemFailure, itemPanic:
 			failText.add(it, failure == "")
 			if failure == "" {
 				failure = it.reason
+			}
+			if w != nil {
+				// One failure fails the family's iteration; a worker
+				// would wait for an answer after it.
+				p.kill("failed")
 			}
 		}
 		return false

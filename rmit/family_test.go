@@ -63,7 +63,7 @@ func familyPackage(t *testing.T) *Package {
 // too, and the others at -test.benchtime.
 func TestFixedNHook(t *testing.T) {
 	got := map[string]int{}
-	for _, l := range hookedResults(t, FixedNEnv+"=7 BenchmarkFamily/first\n11 BenchmarkFamily/first#01\n13 BenchmarkFamily/with_space\n17 BenchmarkFamily/loop\n") {
+	for _, l := range hookedResults(t, []string{FixedNEnv + "=7 BenchmarkFamily/first\n11 BenchmarkFamily/first#01\n13 BenchmarkFamily/with_space\n17 BenchmarkFamily/loop\n"}) {
 		got[l.name] = l.n
 	}
 	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 7, "BenchmarkFamily/first#01": 11, "BenchmarkFamily/with_space": 13,
@@ -78,14 +78,14 @@ type hookedResult struct {
 }
 
 // hookedResults runs the family binary, built with the hooks, over all
-// its benchmarks at b.N = 3 with env set and args added, and returns its
+// its benchmarks at b.N = 3 with env added and args added, and returns its
 // result lines.
-func hookedResults(t *testing.T, env string, args ...string) []hookedResult {
+func hookedResults(t *testing.T, env []string, args ...string) []hookedResult {
 	t.Helper()
 	pkg := familyPackage(t)
 	cmd := exec.Command(pkg.Binary, append([]string{"-test.run=^$", "-test.bench=.", "-test.benchtime=3x"}, args...)...)
 	cmd.Dir = pkg.Dir
-	cmd.Env = append(os.Environ(), env)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
 	require.NoError(t, err, "%s", out)
 	var got []hookedResult
@@ -104,11 +104,84 @@ func hookedResults(t *testing.T, env string, args ...string) []hookedResult {
 // the others all of them.
 func TestRepsHook(t *testing.T) {
 	got := map[string]int{}
-	for _, l := range hookedResults(t, RepsEnv+"=1 BenchmarkFamily/first\n2 BenchmarkFamily/with_space\n1 BenchmarkFamily/loop\n", "-test.count=3") {
+	for _, l := range hookedResults(t, []string{RepsEnv + "=1 BenchmarkFamily/first\n2 BenchmarkFamily/with_space\n1 BenchmarkFamily/loop\n"}, "-test.count=3") {
 		got[l.name]++
 	}
 	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/first#01": 3, "BenchmarkFamily/with_space": 2,
 		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got)
+}
+
+// In a family's process, every slice is free (TurnEnv at the process's
+// count): a member with a b.N loop is called once per repetition after
+// the run1 that b.Run makes, not twice, and a b.Loop member runs its
+// repetitions in one call, as many as RepsEnv gives it.
+func TestFamilyProcessCallsEachSliceOnce(t *testing.T) {
+	calls := func(env []string) []string {
+		cmd := exec.Command(familyPackage(t).Binary, "-test.run=^$", "-test.bench=^BenchmarkFamily$", "-test.benchtime=3x", "-test.count=3")
+		cmd.Dir = familyPackage(t).Dir
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.Output()
+		require.NoError(t, err, "%s", out)
+		var got []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(l); len(f) > 2 && strings.HasPrefix(f[0], "BenchmarkFamily/with_space") {
+				got = append(got, f[len(f)-2])
+			}
+		}
+		return got
+	}
+	// go test calls it for run1 and for the timed run of each repetition.
+	assert.Equal(t, []string{"2.000", "4.000", "6.000"}, calls(nil))
+	assert.Equal(t, []string{"2.000", "3.000", "4.000"}, calls([]string{TurnEnv + "=3"}))
+
+	got := map[string]int{}
+	for _, l := range hookedResults(t, []string{TurnEnv + "=3", RepsEnv + "=2 BenchmarkFamily/loop\n1 BenchmarkFamily/first\n"}, "-test.count=3") {
+		got[l.name]++
+	}
+	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/first#01": 3, "BenchmarkFamily/with_space": 3,
+		"BenchmarkFamily/loop": 2, "BenchmarkAlone": 3}, got)
+}
+
+// A family's worker asks before each slice of a member after its first,
+// and the harness's answers (memberRun.answer) match those waits: a
+// member granted all its slices prints them all; one told to skip prints
+// no more, a b.Loop member one repeated line that the harness ignores;
+// a sibling given one slice, or none named, never waits. The process
+// ends without hanging.
+func TestFamilyWorkerSkipsMembersDone(t *testing.T) {
+	pkg := familyPackage(t)
+	args := []string{"-test.run=^$", "-test.bench=^BenchmarkFamily$", "-test.benchtime=3x", "-test.count=4"}
+	env := []string{RepsEnv + "=1 BenchmarkFamily/first\n4 BenchmarkFamily/with_space\n4 BenchmarkFamily/first#01\n4 BenchmarkFamily/loop\n"}
+	w, err := ExecStarter{}.StartWorkerEnv(pkg.Binary, pkg.Dir, args, env, familyFree)
+	require.NoError(t, err)
+	hung := time.AfterFunc(time.Minute, w.Kill)
+	defer hung.Stop()
+	// Done after: with_space 2 slices, first#01 all 4, loop 1.
+	doneAfter := map[string]int{"BenchmarkFamily/with_space": 2, "BenchmarkFamily/first#01": 4, "BenchmarkFamily/loop": 1}
+	runs := map[string]*memberRun{}
+	for name := range doneAfter {
+		runs[name] = &memberRun{count: 4}
+	}
+	printed := map[string]int{}
+	line := regexp.MustCompile(`^(Benchmark\S+?)(-\d+)?\s+3\s`)
+	for sc := bufio.NewScanner(w.Stdout()); sc.Scan(); {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		printed[m[1]]++
+		if mr := runs[m[1]]; mr != nil {
+			mr.printed++
+			mr.done = mr.printed >= doneAfter[m[1]]
+			mr.answer(w)
+		}
+	}
+	require.NoError(t, w.Wait(), w.StderrTail())
+	require.True(t, hung.Stop(), "the worker waited for an answer that never came")
+	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/with_space": 2, "BenchmarkFamily/first#01": 4,
+		"BenchmarkFamily/loop": 2}, printed)
+	assert.True(t, runs["BenchmarkFamily/with_space"].skipped)
+	assert.False(t, runs["BenchmarkFamily/first#01"].skipped)
 }
 
 // A family whose later leaves fail alone is measured together: no

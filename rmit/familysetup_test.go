@@ -304,8 +304,9 @@ func TestFamilySharingASetupIsMeasuredTogether(t *testing.T) {
 // needs the most: a member of 3 slices beside one of 9 prints 3 in every
 // process, where it printed 9 before and 6 of them measured nothing. A
 // sibling that is not to be measured in the process runs once, as its
-// parent may need it: with this seed, BenchmarkP/many runs alone first,
-// and the family's process in that suite run runs it once more.
+// parent may need it, unless it comes after the last member measured:
+// with this seed, BenchmarkP/many runs alone first, and the family's
+// process in that suite run ends once BenchmarkP/few, before it, is done.
 func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
 	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/few", "BenchmarkP/many"},
 		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
@@ -324,5 +325,40 @@ func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
 	for _, l := range f.Lines() {
 		printed[l.Name]++
 	}
-	assert.Equal(t, map[string]int{"BenchmarkP/few": 3 * 3, "BenchmarkP/many": 9*3 + 1}, printed)
+	assert.Equal(t, map[string]int{"BenchmarkP/few": 3 * 3, "BenchmarkP/many": 9 * 3}, printed)
+}
+
+// A family's process is a worker: a member whose policy is done before
+// the cap of slices it was given is told to skip the rest, where it ran
+// them all for nothing before. Each member here may take 9 slices and
+// needs 3.
+func TestFamilyWorkerStopsMembersAtTheirPolicy(t *testing.T) {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/a", "BenchmarkP/b"},
+		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
+		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
+	bs := fakeFamilies(f.Names)
+	policy := &rmit.Capped{Policy: rmit.Static{Warmup: 1, Slices: 8}, Slices: map[string]int{}}
+	for _, b := range bs {
+		policy.Slices[b.ID] = 2
+	}
+	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
+		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	require.Len(t, sum.Together, 1)
+	assert.Positive(t, f.FamilyWorkers())
+	printed := map[string]int{}
+	for _, l := range f.Lines() {
+		printed[l.Name]++
+	}
+	// Three suite runs of 3 slices each, where each member printed 9 a
+	// process before. With this seed b runs alone first, in a process
+	// that ends at its third slice, and a then in a family process that
+	// ends once it is done. In the two family processes after them, a
+	// is told to skip its 6 slices left, and b, the last member, ends
+	// the process when done.
+	assert.Equal(t, map[string]int{"BenchmarkP/a": 9, "BenchmarkP/b": 9}, printed)
+	assert.Equal(t, 3, f.FamilyWorkers())
+	assert.Equal(t, 2*6, f.Skipped("BenchmarkP/a"))
+	assert.Zero(t, f.Skipped("BenchmarkP/b"))
 }

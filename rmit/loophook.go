@@ -40,7 +40,7 @@ var repeatedRun1 = regexp.MustCompile(`\n(\t+)b\.setOutputWriter\(\)\n\t+b\.run1
 // awaitCall finds the turn hook's call in processBench, which the loop
 // hook precedes: a repetition already run as a turn of a b.Loop call
 // waits for no turn of its own.
-var awaitCall = regexp.MustCompile(`\n(\t+)gobenchdynAwaitTurn\((\w+), int\((\w+)\)\)\n`)
+var awaitCall = regexp.MustCompile(`\n(\t+)if gobenchdynAwaitTurn\(b, (\w+), int\((\w+)\)\) \{\n`)
 
 // timedRunEnd finds, in runN, where a timed run keeps its b.N and time
 // for the next run's RunParallel grain.
@@ -76,7 +76,7 @@ func loopHook(src []byte) ([]byte, []byte) {
 		at, end int
 		text    string
 	}{
-		{await[0], await[0], fmt.Sprintf("\n%sif gobenchdynRanAsTurn(%s, int(%s)) {\n%s\tcontinue\n%s}", indent, cpu, rep, indent, indent)},
+		{await[0], await[0], fmt.Sprintf("\n%sif gobenchdynRanAsTurn(b, %s, int(%s)) {\n%s\tcontinue\n%s}", indent, cpu, rep, indent, indent)},
 		{run1[0], run1[1], fmt.Sprintf("\n%sb.setOutputWriter()\n%sif !gobenchdynSkipRun1(b) {\n%s\tb.run1()\n%s}\n", in, in, in, in)},
 		{loop[0], loop[0], "\n\tif b.gobenchdynNextTurn() {\n\t\tb.loop.i++\n\t\treturn true\n\t}"},
 	}
@@ -129,11 +129,13 @@ var (
 )
 
 // gobenchdynRanAsTurn reports whether repetition rep of the cpu-th -cpu
-// value already ran as a turn of a b.Loop call. The call runs in the
-// first repetition's run1, before processBench, so the count is
-// cleared at the last repetition.
-func gobenchdynRanAsTurn(cpu, rep int) bool {
-	ran := rep > 0 && rep <= gobenchdynTurnsInCall
+// value of b already ran as a turn of b's b.Loop call. The call runs in
+// the first repetition's run1, before processBench, so the count is
+// cleared at the last repetition. A benchmark whose repetitions ` + RepsEnv + `
+// ends early never reaches the last: the count names its benchmark, so
+// that the next one does not take it for its own.
+func gobenchdynRanAsTurn(b *B, cpu, rep int) bool {
+	ran := rep > 0 && gobenchdynTurnsOf == b && rep <= gobenchdynTurnsInCall
 	if uint(rep)+1 >= *count {
 		gobenchdynTurnsInCall, gobenchdynTurnsOf = 0, nil
 	}
@@ -182,12 +184,13 @@ func gobenchdynSkipRun1(b *B) bool {
 // restarts the timer with fresh counters. The last turn is left to
 // processBench, as is any call it cannot print the name of.
 func (b *B) gobenchdynNextTurn() bool {
-	if gobenchdynFree <= 0 || b.benchTime.n <= 0 || b.bstate == nil || b.chatty != nil || len(cpuList) != 1 ||
-		b.loop.i != uint64(b.benchTime.n) || uint(gobenchdynTurnsInCall+1) >= *count || b.failed {
-		return false
-	}
 	if gobenchdynTurnsOf != b {
 		gobenchdynTurnsOf, gobenchdynTurnsInCall = b, 0
+	}
+	if gobenchdynFree <= 0 || b.benchTime.n <= 0 || b.bstate == nil || b.chatty != nil || len(cpuList) != 1 ||
+		b.loop.i != uint64(b.benchTime.n) || uint(gobenchdynTurnsInCall+1) >= *count || b.failed ||
+		gobenchdynRepsDone(b, gobenchdynTurnsInCall+1) {
+		return false
 	}
 	b.StopTimer()
 	// go test prints its labels once the first repetition's run1,
@@ -209,7 +212,14 @@ func (b *B) gobenchdynNextTurn() bool {
 	}
 	fmt.Fprintf(b.w, "%-*s\t%s\n", b.bstate.maxLen, benchmarkName(b.name, runtime.GOMAXPROCS(-1)), results)
 	gobenchdynTurnsInCall++
-	gobenchdynAwaitTurn(0, gobenchdynTurnsInCall)
+	if gobenchdynAwaitTurn(b, 0, gobenchdynTurnsInCall) {
+		// The harness has what it needs of b: the loop ends, and the
+		// result processBench prints for it is this turn's once more,
+		// which the harness does not take. The loop ends as it would
+		// have without the hook, with the timer running.
+		b.StartTimer()
+		return false
+	}
 	b.ResetTimer()
 	b.loop.i = 0
 	b.StartTimer()

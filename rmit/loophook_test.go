@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -175,4 +176,45 @@ func hookedAndPlain(t *testing.T, fixture string) (dir string, hooked, plain *Pa
 		return built[0]
 	}
 	return dir, build("hooked", "-overlay="+ov), build("plain")
+}
+
+// TestProbeHookEndsRampOfCostlyCall: with ProbeEnv, a probe of a b.N
+// benchmark whose one-op call lasts longer than it, nearly all outside
+// the timer, reports that op and calls the benchmark once; a cheap
+// setup, or no ProbeEnv, ramps to the benchtime as go test does.
+func TestProbeHookEndsRampOfCostlyCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	dir, hooked, _ := hookedAndPlain(t, "testdata/loopsetup")
+	probe := func(env ...string) (setups int, n int) {
+		log := filepath.Join(t.TempDir(), "setups")
+		args := []string{"-test.run=^$", "-test.bench=^BenchmarkN$", "-test.benchtime=10ms", "-test.count=1"}
+		p, err := ExecStarter{}.StartEnv(hooked.Binary, dir, args, append(env, "SETUP_LOG="+log))
+		require.NoError(t, err)
+		out, err := io.ReadAll(p.Stdout())
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(), p.StderrTail())
+		r := benchfmt.NewReader(bytes.NewReader(out), "out")
+		for r.Scan() {
+			if x, ok := r.Result().(*benchfmt.Result); ok {
+				n = x.Iters
+			}
+		}
+		require.NoError(t, r.Err())
+		logged, err := os.ReadFile(log)
+		require.NoError(t, err)
+		return strings.Count(string(logged), "\n"), n
+	}
+	// The sleep is a floor on the call's wall time whatever the load.
+	costly := probeValue(200 * time.Millisecond)
+	setups, n := probe(ProbeEnv+"="+costly, "SETUP_SLEEP=400ms")
+	assert.Equal(t, 1, setups)
+	assert.Equal(t, 1, n)
+	setups, n = probe("SETUP_SLEEP=400ms")
+	assert.Greater(t, setups, 1, "without ProbeEnv, go test's ramp")
+	assert.Greater(t, n, 1)
+	setups, n = probe(ProbeEnv + "=" + costly)
+	assert.Greater(t, setups, 1, "a cheap setup ramps")
+	assert.Greater(t, n, 1)
 }

@@ -22,8 +22,14 @@ import (
 // never outlives the harness that started it.
 const TurnEnv = "GOBENCH_DYN_TURNS"
 
-// turnGrant is the byte that grants a worker its next slice.
-const turnGrant = 'g'
+// turnGrant is the byte that grants a worker its next slice; turnSkip
+// tells it instead that the benchmark waiting for the slice has run
+// enough, so that it leaves out that benchmark's later repetitions and
+// goes on to the next benchmark it runs.
+const (
+	turnGrant = 'g'
+	turnSkip  = 's'
+)
 
 // ErrNoTurnHook is why TurnHook cannot patch a Go installation's testing
 // package: its benchmark loop is not of a shape the hook knows.
@@ -63,7 +69,7 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	cpu, rep := string(src[m[2]:m[3]]), string(src[m[4]:m[5]])
 	// A repetition past those RepsEnv gives the benchmark is left out
 	// before it waits for a turn or prints anything.
-	call := fmt.Sprintf("\t\t\tif gobenchdynRepsDone(b, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tgobenchdynAwaitTurn(%s, int(%s))\n", rep, cpu, rep)
+	call := fmt.Sprintf("\t\t\tif gobenchdynRepsDone(b, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tif gobenchdynAwaitTurn(b, %s, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n", rep, cpu, rep)
 	var out bytes.Buffer
 	out.Write(src[:m[1]])
 	out.WriteString(call)
@@ -76,6 +82,8 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	// The same copy ends a probe's ramp for a costly call (ProbeEnv).
+	patched = addProbeHook(goroot, patched, files)
 	files[path] = patched
 	if looped, hook := loopHook(patched); hook != nil {
 		files[path] = looped
@@ -103,16 +111,31 @@ import (
 var gobenchdynFree, _ = strconv.Atoi(os.Getenv("` + TurnEnv + `"))
 
 // gobenchdynAwaitTurn blocks, before repetition rep of the cpu-th -cpu
-// value, until the harness grants the next slice, once the free slices
-// are run; it exits when the harness has gone.
-func gobenchdynAwaitTurn(cpu, rep int) {
+// value of b, until the harness grants the next slice, once the free
+// slices are run. It reports true when the harness says instead that b
+// has run enough: b's later repetitions are then left out. It exits when
+// the harness has gone.
+func gobenchdynAwaitTurn(b *B, cpu, rep int) (skip bool) {
 	if gobenchdynFree <= 0 || cpu == 0 && rep < gobenchdynFree {
-		return
+		return false
 	}
-	var b [1]byte
-	if n, _ := os.Stdin.Read(b[:]); n != 1 || b[0] != '` + string(turnGrant) + `' {
-		os.Exit(0)
+	if _, named := gobenchdynReps[b.name]; len(gobenchdynReps) > 0 && !named {
+		// A family's process asks only for the members the harness
+		// knows: a sub-benchmark whose name changes from run to run
+		// runs as go test runs it.
+		return false
 	}
+	var c [1]byte
+	n, _ := os.Stdin.Read(c[:])
+	switch {
+	case n == 1 && c[0] == '` + string(turnGrant) + `':
+		return false
+	case n == 1 && c[0] == '` + string(turnSkip) + `':
+		gobenchdynReps[b.name] = rep
+		return true
+	}
+	os.Exit(0)
+	return false
 }
 `
 

@@ -22,12 +22,28 @@ type Worker interface {
 	Process
 	// Grant lets the worker run its next slice.
 	Grant() error
+	// Skip tells the worker that the benchmark waiting for its next
+	// slice has run enough: it leaves out that benchmark's later
+	// slices and goes on to the next benchmark it runs.
+	Skip() error
+}
+
+// An EnvWorkerStarter starts workers with variables added to their
+// environment: a family's process is one, whose members each run their
+// first free slices at once and ask before each further one.
+type EnvWorkerStarter interface {
+	StartWorkerEnv(bin, dir string, args, env []string, free int) (Worker, error)
 }
 
 // StartWorker implements TurnStarter.
 func (s ExecStarter) StartWorker(bin, dir string, args []string, free int) (Worker, error) {
+	return s.StartWorkerEnv(bin, dir, args, nil, free)
+}
+
+// StartWorkerEnv implements EnvWorkerStarter.
+func (s ExecStarter) StartWorkerEnv(bin, dir string, args, env []string, free int) (Worker, error) {
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), TurnEnv+"="+strconv.Itoa(max(free, 1)))
+	cmd.Env = append(append(os.Environ(), env...), TurnEnv+"="+strconv.Itoa(max(free, 1)))
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -46,10 +62,15 @@ type execWorker struct {
 	grants io.WriteCloser
 }
 
-var grant = []byte{turnGrant}
+var grant, skip = []byte{turnGrant}, []byte{turnSkip}
 
 func (w *execWorker) Grant() error {
 	_, err := w.grants.Write(grant)
+	return err
+}
+
+func (w *execWorker) Skip() error {
+	_, err := w.grants.Write(skip)
 	return err
 }
 

@@ -83,8 +83,9 @@ type Line struct {
 // and families all run on it.
 //
 // Its names are leaves: "BenchmarkF/a" is a sub-benchmark of BenchmarkF,
-// and a pattern that selects BenchmarkF runs every leaf under it, count
-// by count, as go test runs a parent with its sub-benchmarks.
+// and a pattern that selects BenchmarkF runs every leaf under it, each
+// leaf's -test.count repetitions one after the other, as go test runs a
+// parent with its sub-benchmarks.
 type Binaries struct {
 	Clock *Clock
 	// Names are the benchmarks in source order.
@@ -136,6 +137,10 @@ type Binaries struct {
 	setups map[string]int // calls of setup, by name
 	lines  []Line
 	frees  []int
+	// familyWorkers counts the workers started with an environment.
+	familyWorkers int
+	// skips counts the slices left out on a worker's Skip, by name.
+	skips map[string]int
 }
 
 // Start implements rmit.Starter.
@@ -148,13 +153,23 @@ func (f *Binaries) StartEnv(bin, dir string, args, env []string) (rmit.Process, 
 	return f.start(bin, dir, args, env, 0)
 }
 
-// StartWorker implements rmit.TurnStarter: a worker runs its first free
-// slices at once and each further one when granted.
+// StartWorker implements rmit.TurnStarter: a worker runs the first free
+// slices of each benchmark at once and each further one when granted.
 func (f *Binaries) StartWorker(bin, dir string, args []string, free int) (rmit.Worker, error) {
 	f.mu.Lock()
 	f.frees = append(f.frees, free)
 	f.mu.Unlock()
 	return f.start(bin, dir, args, nil, free)
+}
+
+// StartWorkerEnv implements rmit.EnvWorkerStarter: a family's worker,
+// whose members ask for each slice past their free ones, and are told
+// to skip once they have run enough.
+func (f *Binaries) StartWorkerEnv(bin, dir string, args, env []string, free int) (rmit.Worker, error) {
+	f.mu.Lock()
+	f.familyWorkers++
+	f.mu.Unlock()
+	return f.start(bin, dir, args, env, free)
 }
 
 func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Process, error) {
@@ -170,7 +185,7 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 		flags[k] = v
 	}
 	p := &Process{want: make(chan struct{}), lines: make(chan string), done: make(chan struct{}), killed: make(chan struct{}),
-		grants: make(chan struct{}), free: free}
+		grants: make(chan bool), free: free}
 	if _, ok := flags["test.list"]; ok {
 		go func() {
 			defer close(p.done)
@@ -246,8 +261,8 @@ func matching(names []string, pattern string) []string {
 }
 
 // print writes the output of one process, one line at a time, moving the
-// clock as each slice "runs": for each top-level benchmark, count times,
-// each of its leaves in order. A slice runs only once the reader asks for
+// clock as each slice "runs": for each top-level benchmark, each of its
+// leaves in order, count times. A slice runs only once the reader asks for
 // its line, so that a process killed after the slices it was asked for
 // runs no other: the slices counted and the clock stay the same however
 // the goroutines are scheduled.
@@ -265,11 +280,10 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], name)
 	}
-	slices := 0 // slices this process printed
 	inProcess := map[string]int{}
 	for _, group := range groups {
-		for i := range count {
-			for _, name := range group {
+		for _, name := range group {
+			for i := range count {
 				if r, ok := reps[name]; ok && int64(i) >= r {
 					// Past the repetitions the hook gives it.
 					continue
@@ -285,11 +299,23 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 						return
 					}
 				}
-				if p.free > 0 && slices >= p.free {
+				if _, named := reps[name]; p.free > 0 && i >= p.free && (len(reps) == 0 || named) {
+					var skip bool
 					select {
-					case <-p.grants:
+					case skip = <-p.grants:
 					case <-p.killed:
 						return
+					}
+					if skip {
+						// Its later repetitions are left out too.
+						reps[name] = int64(i)
+						f.mu.Lock()
+						if f.skips == nil {
+							f.skips = map[string]int{}
+						}
+						f.skips[name] += count - i
+						f.mu.Unlock()
+						continue
 					}
 					f.Clock.Advance(f.Outside)
 				}
@@ -335,7 +361,6 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 				if !p.send(slice) {
 					return
 				}
-				slices++
 				inProcess[name]++
 				if fails := f.Fails[name]; !probe && (fails > 0 && inProcess[name] >= fails || alone && f.FailsAlone[name] > 0 && inProcess[name] >= f.FailsAlone[name]) {
 					top, _, _ := strings.Cut(name, "/")
@@ -409,6 +434,22 @@ func (f *Binaries) Lines() []Line {
 	return append([]Line(nil), f.lines...)
 }
 
+// FamilyWorkers returns how many workers were started with an
+// environment, as a family's process starts.
+func (f *Binaries) FamilyWorkers() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.familyWorkers
+}
+
+// Skipped returns how many slices of benchmark name its workers left out
+// when told to skip.
+func (f *Binaries) Skipped(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.skips[name]
+}
+
 // Frees returns the free slices of every worker started, in order.
 func (f *Binaries) Frees() []int {
 	f.mu.Lock()
@@ -419,9 +460,9 @@ func (f *Binaries) Frees() []int {
 // Process is a process of Binaries. Its output goroutine makes each line
 // when Read asks for one (want), and hands it over on lines.
 type Process struct {
-	err    error // what Wait returns
-	free   int   // slices run before the first grant; 0: no grants
-	grants chan struct{}
+	err    error     // what Wait returns
+	free   int       // slices of each benchmark run before its first grant; 0: no grants
+	grants chan bool // true: skip
 	want   chan struct{}
 	lines  chan string
 	done   chan struct{} // closed when the output ends
@@ -433,6 +474,13 @@ type Process struct {
 // send waits until the reader asks for a line, then makes it and hands it
 // over; it returns false, making nothing, once the process is killed.
 func (p *Process) send(next func() string) bool {
+	// A killed process makes nothing more, even for a reader that
+	// drains its output after the kill.
+	select {
+	case <-p.killed:
+		return false
+	default:
+	}
 	select {
 	case <-p.want:
 	case <-p.killed:
@@ -470,9 +518,14 @@ func (p *Process) Kill() { p.once.Do(func() { close(p.killed) }) }
 func (p *Process) Wait() error { return p.err }
 
 // Grant implements rmit.Worker.
-func (p *Process) Grant() error {
+func (p *Process) Grant() error { return p.answer(false) }
+
+// Skip implements rmit.Worker.
+func (p *Process) Skip() error { return p.answer(true) }
+
+func (p *Process) answer(skip bool) error {
 	select {
-	case p.grants <- struct{}{}:
+	case p.grants <- skip:
 		return nil
 	case <-p.done:
 		return errors.New("broken pipe")

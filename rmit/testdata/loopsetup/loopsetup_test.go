@@ -1,18 +1,23 @@
 // Package loopsetup has two benchmarks with a large setup, one written
 // with b.Loop and one with a b.N loop. Each setup appends a line to the
-// file SETUP_LOG names, so that a test counts setups, not time.
+// file SETUP_LOG names, so that a test counts setups, not time, and
+// SETUP_SLEEP makes it last at least that long.
 package loopsetup
 
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 var sink []byte
 
-// setup stands for a benchmark's costly input: it logs its call and
-// allocates a large slice.
+// setup stands for a benchmark's costly input: it logs its call,
+// sleeps for SETUP_SLEEP if set, and allocates a large slice.
 func setup(b *testing.B) []byte {
+	if d, err := time.ParseDuration(os.Getenv("SETUP_SLEEP")); err == nil {
+		time.Sleep(d)
+	}
 	if name := os.Getenv("SETUP_LOG"); name != "" {
 		f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
