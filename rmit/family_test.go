@@ -328,4 +328,8 @@ func TestSharesSetup(t *testing.T) {
 	r.MinIterations = 1
 	assert.False(t, r.sharesSetup(f, 300*ms, 150*ms, 2), "one suite run's savings against 750 ms")
 	assert.False(t, (&Runner{Policy: policy}).sharesSetup(f, time.Second, 0, 2), "no slice time: fixed N")
+	// A family's worker runs no slice a member's policy does not ask.
+	pkg.Hooked = true
+	assert.True(t, r.sharesSetup(f, 300*ms, 150*ms, 2))
+	assert.False(t, r.sharesSetup(f, 200*ms, 0, 2), "short of a quarter second")
 }

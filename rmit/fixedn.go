@@ -55,6 +55,46 @@ func addFixedN(goroot string, src []byte, files map[string][]byte) ([]byte, erro
 	return out, nil
 }
 
+// firstRun1 finds go test's one-op run in B.run1, and fullRun the timed
+// run of a fixed b.N in B.launch that follows it.
+var (
+	firstRun1 = regexp.MustCompile(`\n(\t+)b\.runN\(1\)\n`)
+	fullRun   = regexp.MustCompile(`\n(\t+)if b\.benchTime\.n > 1 \{\n(\t+)b\.runN\(b\.benchTime\.n\)\n`)
+)
+
+// addFirstCall patches src so that, in a worker, a benchmark FixedNEnv
+// names runs its first call at its fixed b.N: run1 then is the first
+// slice's timed run, and launch does not call the function again for it.
+// go test runs one op first to learn whether the function has
+// sub-benchmarks, which discovery knows of a named one; for a benchmark
+// whose every call pays a setup, that op cost a whole setup in every
+// process. A release without these two lines is left as it is.
+func addFirstCall(src []byte) []byte {
+	one, full := firstRun1.FindSubmatchIndex(src), fullRun.FindSubmatchIndex(src)
+	if one == nil || full == nil {
+		return src
+	}
+	edits := []struct {
+		at, end int
+		text    string
+	}{
+		{one[0], one[1], "\n" + string(src[one[2]:one[3]]) + "b.runN(gobenchdynFirstN(b))\n"},
+		{full[0], full[1], "\n" + string(src[full[2]:full[3]]) + "if b.benchTime.n > 1 && !gobenchdynRanFull(b) {\n" +
+			string(src[full[4]:full[5]]) + "b.runN(b.benchTime.n)\n"},
+	}
+	if edits[1].at < edits[0].at {
+		edits[0], edits[1] = edits[1], edits[0]
+	}
+	var out []byte
+	last := 0
+	for _, e := range edits {
+		out = append(out, src[last:e.at]...)
+		out = append(out, e.text...)
+		last = e.end
+	}
+	return append(out, src[last:]...)
+}
+
 // FixedNValue returns the value of FixedNEnv that runs each benchmark of
 // bs at its own b.N.
 func FixedNValue(bs []*Benchmark) string {
@@ -133,5 +173,20 @@ func gobenchdynFixN(b *B) {
 	if n, ok := gobenchdynN[b.name]; ok {
 		b.benchTime.n = n
 	}
+}
+
+// gobenchdynFirstN is the b.N of b's run1: its fixed b.N when b is a
+// benchmark gobench-dyn named, run by a worker, and 1, as go test runs
+// it, otherwise.
+func gobenchdynFirstN(b *B) int {
+	if _, named := gobenchdynN[b.name]; named && gobenchdynFree > 0 && b.benchTime.n > 1 {
+		return b.benchTime.n
+	}
+	return 1
+}
+
+// gobenchdynRanFull reports whether b's run1 ran its fixed b.N already.
+func gobenchdynRanFull(b *B) bool {
+	return b.N > 1 && b.N == b.benchTime.n
 }
 `

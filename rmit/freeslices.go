@@ -7,6 +7,10 @@ package rmit
 // slices in one call, which runs its setup once, and a b.N loop skips go
 // test's run1 before each repetition after the first, which only ran its
 // setup once more (docs/GATE.md, "Time inside the timer").
+//
+// Named in FixedNEnv too, its first call runs at its b.N: go test's
+// one-op run1 before it would only learn what discovery knows, that it
+// has no sub-benchmarks, and would pay its setup once more.
 func (r *Runner) startSlices(b *Benchmark, bin string, slices int) (*process, error) {
 	ts, ok := r.Starter.(TurnStarter)
 	if r.Starter == nil {
@@ -15,7 +19,13 @@ func (r *Runner) startSlices(b *Benchmark, bin string, slices int) (*process, er
 	if !ok || !b.Package.Hooked {
 		return startProcess(r.Starter, bin, b.Package.Dir, b.args(slices))
 	}
-	w, err := ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
+	var w Worker
+	var err error
+	if ws, env := ts.(EnvWorkerStarter); env {
+		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), []string{FixedNEnv + "=" + FixedNValue([]*Benchmark{b})}, slices)
+	} else {
+		w, err = ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
+	}
 	if err != nil {
 		return nil, err
 	}

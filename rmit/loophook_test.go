@@ -19,7 +19,8 @@ import (
 // without the turn hook's overlay and runs each benchmark for six slices
 // at a fixed b.N, counting the calls of its setup: a worker runs a b.Loop
 // benchmark's setup once, and a b.N loop's once per turn plus the first
-// turn's run1, where plain go test runs it twice a repetition. Each turn
+// turn's run1 (none when FixedNEnv names it), where plain go test runs it
+// twice a repetition. Each turn
 // prints a result line at the same b.N, allocating exactly what go test
 // reports. So does a worker with all six slices free, as run starts the
 // process of an iteration (Runner.startSlices).
@@ -30,13 +31,13 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 	dir, hooked, plain := hookedAndPlain(t, "testdata/loopsetup")
 
 	const slices, free = 6, 2
-	run := func(bin *Package, bench string, turns bool, given int) (setups int, res []*benchfmt.Result) {
+	run := func(bin *Package, bench string, turns bool, given int, env ...string) (setups int, res []*benchfmt.Result) {
 		log := filepath.Join(t.TempDir(), "setups")
 		t.Setenv("SETUP_LOG", log)
 		args := []string{"-test.run=^$", "-test.bench=^" + bench + "$", "-test.benchtime=20000x", "-test.count=6", "-test.benchmem"}
 		var out []byte
 		if turns {
-			w, err := ExecStarter{}.StartWorker(bin.Binary, dir, args, given)
+			w, err := ExecStarter{}.StartWorkerEnv(bin.Binary, dir, args, env, given)
 			require.NoError(t, err)
 			for range slices - given {
 				require.NoError(t, w.Grant())
@@ -63,17 +64,25 @@ func TestLoopHookSetupOncePerWorker(t *testing.T) {
 		return strings.Count(string(logged), "\n"), res
 	}
 	for _, c := range []struct {
-		bench               string
-		hookSetups, goTests int
+		bench                      string
+		hookSetups, named, goTests int
 	}{
-		{"BenchmarkLoop", 1, slices},
-		{"BenchmarkN", 1 + slices, 2 * slices},
+		{"BenchmarkLoop", 1, 1, slices},
+		{"BenchmarkN", 1 + slices, slices, 2 * slices},
 	} {
 		t.Run(c.bench, func(t *testing.T) {
 			setups, withHook := run(hooked, c.bench, true, free)
 			assert.Equal(t, c.hookSetups, setups, "setups in one worker")
 			setups, allFree := run(hooked, c.bench, true, slices)
 			assert.Equal(t, c.hookSetups, setups, "setups in one worker with every slice free")
+			// Named in FixedNEnv, as run starts it, its first call is
+			// its first slice: no one-op run1 before it.
+			setups, named := run(hooked, c.bench, true, slices, FixedNEnv+"=20000 "+c.bench)
+			assert.Equal(t, c.named, setups, "setups in one worker that knows it")
+			require.Len(t, named, slices)
+			for i, r := range named {
+				assert.Equal(t, 20000, r.Iters, "slice %d", i+1)
+			}
 			setups, goTest := run(plain, c.bench, false, 0)
 			assert.Equal(t, c.goTests, setups, "setups in go test")
 			require.Len(t, withHook, slices)

@@ -31,6 +31,9 @@ type PrepareOptions struct {
 	// others when a process first draws them.
 	LayoutSeeds   []uint64
 	LinkedLayouts int
+	// Hooked says that BuildFlags add the turn hook's overlay
+	// (Package.Hooked): discovery's probes then use its hooks too.
+	Hooked bool
 }
 
 // A Suite is the set of calibrated benchmarks a run will measure, and
@@ -110,6 +113,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	for _, p := range pkgs {
 		p.Version = opts.Version
 		p.TestArgs = opts.TestArgs
+		p.Hooked = opts.Hooked
 	}
 	flags := [][]string{opts.BuildFlags}
 	if len(opts.LayoutSeeds) > 0 {

@@ -82,8 +82,9 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// The same copy ends a probe's ramp for a costly call (ProbeEnv).
-	patched = addProbeHook(goroot, patched, files)
+	// The same copy ends a probe's ramp for a costly call (ProbeEnv),
+	// and runs a named benchmark's first call at its b.N.
+	patched = addFirstCall(addProbeHook(goroot, patched, files))
 	files[path] = patched
 	if looped, hook := loopHook(patched); hook != nil {
 		files[path] = looped

@@ -137,8 +137,6 @@ type Binaries struct {
 	setups map[string]int // calls of setup, by name
 	lines  []Line
 	frees  []int
-	// familyWorkers counts the workers started with an environment.
-	familyWorkers int
 	// skips counts the slices left out on a worker's Skip, by name.
 	skips map[string]int
 }
@@ -162,12 +160,13 @@ func (f *Binaries) StartWorker(bin, dir string, args []string, free int) (rmit.W
 	return f.start(bin, dir, args, nil, free)
 }
 
-// StartWorkerEnv implements rmit.EnvWorkerStarter: a family's worker,
-// whose members ask for each slice past their free ones, and are told
-// to skip once they have run enough.
+// StartWorkerEnv implements rmit.EnvWorkerStarter: a worker with
+// rmit.FixedNEnv and rmit.RepsEnv read, whose benchmarks, a family's
+// members, ask for each slice past their free ones and are told to skip
+// once they have run enough.
 func (f *Binaries) StartWorkerEnv(bin, dir string, args, env []string, free int) (rmit.Worker, error) {
 	f.mu.Lock()
-	f.familyWorkers++
+	f.frees = append(f.frees, free)
 	f.mu.Unlock()
 	return f.start(bin, dir, args, env, free)
 }
@@ -432,14 +431,6 @@ func (f *Binaries) Lines() []Line {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]Line(nil), f.lines...)
-}
-
-// FamilyWorkers returns how many workers were started with an
-// environment, as a family's process starts.
-func (f *Binaries) FamilyWorkers() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.familyWorkers
 }
 
 // Skipped returns how many slices of benchmark name its workers left out

@@ -174,7 +174,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
 		Discover:    skip.options(rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Clock: r.env.Clock}),
-		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: o.Layouts,
+		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: o.Layouts, Hooked: hooked,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -202,6 +202,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 		b.Config = rmit.Config{SuiteRuns: o.SuiteRuns, Iterations: o.Iterations}
 	}
 	for _, p := range suite.Packages {
+		// An Env's own Prepare may not have set it.
 		p.Hooked = hooked
 	}
 	return suite, nil
