@@ -308,23 +308,12 @@ func TestFamilySharingASetupIsMeasuredTogether(t *testing.T) {
 // with this seed, BenchmarkP/many runs alone first, and the family's
 // process in that suite run ends once BenchmarkP/few, before it, is done.
 func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
-	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/few", "BenchmarkP/many"},
-		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
-		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
-	bs := fakeFamilies(f.Names)
+	f, bs := sharedParent("BenchmarkP/few", "BenchmarkP/many")
 	policy := rmit.Static{PerBenchmark: map[string]rmit.SliceConfig{}}
 	for i, b := range bs {
 		policy.PerBenchmark[b.ID] = rmit.SliceConfig{Warmup: 1, Slices: 2 + 6*i}
 	}
-	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
-		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
-	sum, err := r.Run(context.Background())
-	require.NoError(t, err)
-	require.Len(t, sum.Together, 1)
-	printed := map[string]int{}
-	for _, l := range f.Lines() {
-		printed[l.Name]++
-	}
+	printed := runSharedParent(t, f, bs, policy)
 	assert.Equal(t, map[string]int{"BenchmarkP/few": 3 * 3, "BenchmarkP/many": 9 * 3}, printed)
 }
 
@@ -333,23 +322,12 @@ func TestFamilyMembersRunTheirOwnSlices(t *testing.T) {
 // them all for nothing before. Each member here may take 9 slices and
 // needs 3.
 func TestFamilyWorkerStopsMembersAtTheirPolicy(t *testing.T) {
-	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkP/a", "BenchmarkP/b"},
-		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
-		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
-	bs := fakeFamilies(f.Names)
+	f, bs := sharedParent("BenchmarkP/a", "BenchmarkP/b")
 	policy := &rmit.Capped{Policy: rmit.Static{Warmup: 1, Slices: 8}, Slices: map[string]int{}}
 	for _, b := range bs {
 		policy.Slices[b.ID] = 2
 	}
-	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
-		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
-	sum, err := r.Run(context.Background())
-	require.NoError(t, err)
-	require.Len(t, sum.Together, 1)
-	printed := map[string]int{}
-	for _, l := range f.Lines() {
-		printed[l.Name]++
-	}
+	printed := runSharedParent(t, f, bs, policy)
 	// Three suite runs of 3 slices each, where each member printed 9 a
 	// process before. With this seed b runs alone first, in a process
 	// that ends at its third slice, and a then in a family process that
@@ -360,4 +338,29 @@ func TestFamilyWorkerStopsMembersAtTheirPolicy(t *testing.T) {
 	assert.Equal(t, []int{9, 1, 1, 1}, f.Frees(), "b alone with every slice free, then three family workers")
 	assert.Equal(t, 2*6, f.Skipped("BenchmarkP/a"))
 	assert.Zero(t, f.Skipped("BenchmarkP/b"))
+}
+
+// sharedParent returns fake binaries of the leaves names of BenchmarkP,
+// whose parent spends 500 ms in every process, and their benchmarks.
+func sharedParent(names ...string) (*fakebin.Binaries, []*rmit.Benchmark) {
+	f := &fakebin.Binaries{Clock: fakebin.NewClock(), Names: names,
+		ParentSetup: map[string]time.Duration{"BenchmarkP": 500 * time.Millisecond},
+		NsPerOp:     func(fakebin.Slice) float64 { return 1000 }}
+	return f, fakeFamilies(f.Names)
+}
+
+// runSharedParent runs bs on f under policy, checks that the family went
+// together, and returns the slices each benchmark printed.
+func runSharedParent(t *testing.T, f *fakebin.Binaries, bs []*rmit.Benchmark, policy rmit.Policy) map[string]int {
+	t.Helper()
+	r := &rmit.Runner{Benchmarks: bs, Policy: policy, Seed: 1, SliceTime: time.Millisecond,
+		Timeout: time.Minute, Starter: f, Clock: f.Clock.Now}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	require.Len(t, sum.Together, 1)
+	printed := map[string]int{}
+	for _, l := range f.Lines() {
+		printed[l.Name]++
+	}
+	return printed
 }

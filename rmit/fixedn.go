@@ -74,25 +74,11 @@ func addFirstCall(src []byte) []byte {
 	if one == nil || full == nil {
 		return src
 	}
-	edits := []struct {
-		at, end int
-		text    string
-	}{
+	return applyEdits(src, []sourceEdit{
 		{one[0], one[1], "\n" + string(src[one[2]:one[3]]) + "b.runN(gobenchdynFirstN(b))\n"},
 		{full[0], full[1], "\n" + string(src[full[2]:full[3]]) + "if b.benchTime.n > 1 && !gobenchdynRanFull(b) {\n" +
 			string(src[full[4]:full[5]]) + "b.runN(b.benchTime.n)\n"},
-	}
-	if edits[1].at < edits[0].at {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	var out []byte
-	last := 0
-	for _, e := range edits {
-		out = append(out, src[last:e.at]...)
-		out = append(out, e.text...)
-		last = e.end
-	}
-	return append(out, src[last:]...)
+	})
 }
 
 // FixedNValue returns the value of FixedNEnv that runs each benchmark of

@@ -72,29 +72,29 @@ func loopHook(src []byte) ([]byte, []byte) {
 	indent := string(src[await[2]:await[3]])
 	cpu, rep := string(src[await[4]:await[5]]), string(src[await[6]:await[7]])
 	in := string(src[run1[2]:run1[3]])
-	edits := []struct {
-		at, end int
-		text    string
-	}{
+	edits := []sourceEdit{
 		{await[0], await[0], fmt.Sprintf("\n%sif gobenchdynRanAsTurn(b, %s, int(%s)) {\n%s\tcontinue\n%s}", indent, cpu, rep, indent, indent)},
 		{run1[0], run1[1], fmt.Sprintf("\n%sb.setOutputWriter()\n%sif !gobenchdynSkipRun1(b) {\n%s\tb.run1()\n%s}\n", in, in, in, in)},
 		{loop[0], loop[0], "\n\tif b.gobenchdynNextTurn() {\n\t\tb.loop.i++\n\t\treturn true\n\t}"},
 	}
 	if timed != nil && grain != nil {
-		edits = append(edits, struct {
-			at, end int
-			text    string
-		}{timed[1], timed[1], "\tgobenchdynTimedRun(b, n)\n"}, struct {
-			at, end int
-			text    string
-		}{grain[0], grain[0], "\n\tgrain = b.gobenchdynGrain(grain)"})
+		edits = append(edits, sourceEdit{timed[1], timed[1], "\tgobenchdynTimedRun(b, n)\n"},
+			sourceEdit{grain[0], grain[0], "\n\tgrain = b.gobenchdynGrain(grain)"})
 	}
-	slices.SortFunc(edits, func(a, b struct {
-		at, end int
-		text    string
-	}) int {
-		return a.at - b.at
-	})
+	return applyEdits(src, edits), []byte(loopHookSource)
+}
+
+// A sourceEdit replaces src[at:end] of a file of package testing with
+// text.
+type sourceEdit struct {
+	at, end int
+	text    string
+}
+
+// applyEdits returns src with edits applied; they must not overlap.
+func applyEdits(src []byte, edits []sourceEdit) []byte {
+	edits = slices.Clone(edits)
+	slices.SortFunc(edits, func(a, b sourceEdit) int { return a.at - b.at })
 	var out bytes.Buffer
 	last := 0
 	for _, e := range edits {
@@ -103,7 +103,7 @@ func loopHook(src []byte) ([]byte, []byte) {
 		last = e.end
 	}
 	out.Write(src[last:])
-	return out.Bytes(), []byte(loopHookSource)
+	return out.Bytes()
 }
 
 // loopHookSource is the file the loop hook adds to package testing.

@@ -1,7 +1,6 @@
 package rmit
 
 import (
-	"bytes"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -32,26 +31,12 @@ func addProbeHook(goroot string, src []byte, files map[string][]byte) []byte {
 		return src
 	}
 	in := string(src[ramp[2]:ramp[3]])
-	edits := []struct {
-		at   int
-		text string
-	}{
-		{run1[0] + 1, string(src[run1[2]:run1[3]]) + "gobenchdynRun1Starts(sub)\n"},
-		{ramp[1], in + "if gobenchdynOneCallEnough(b) {\n" + in + "\td = 0\n" + in + "}\n"},
-	}
-	if edits[1].at < edits[0].at {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	var out bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		out.Write(src[last:e.at])
-		out.WriteString(e.text)
-		last = e.at
-	}
-	out.Write(src[last:])
+	out := applyEdits(src, []sourceEdit{
+		{run1[0] + 1, run1[0] + 1, string(src[run1[2]:run1[3]]) + "gobenchdynRun1Starts(sub)\n"},
+		{ramp[1], ramp[1], in + "if gobenchdynOneCallEnough(b) {\n" + in + "\td = 0\n" + in + "}\n"},
+	})
 	files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_probe.go")] = []byte(probeHookSource)
-	return out.Bytes()
+	return out
 }
 
 // probeValue returns the value of ProbeEnv for calls of at least least.
