@@ -142,19 +142,19 @@ func (r *Runner) firstAlone(ctx context.Context, e Entry, partner *Entry, k, ord
 // process of the family runs each member that has not learned its warmup
 // for as many slices as its policy may ask, while alone its process ends
 // when its policy is done: the slices past those this member needed, at
-// its time per slice, for each member; unless the family's process is a
-// worker, whose members skip what their policy does not ask
-// (startFamily). The family goes together when shared, in each of the
-// suite runs every benchmark gets (MinIterations), outweighs that, and
-// shared is at least a slice time
-// and minSharedSetup: a parent that builds the inputs of all its
-// sub-benchmarks before any runs, or a TestMain that sets up what they
-// all use (docs/EVALUATION.md, "A parent's setup").
+// its time per slice, for each member. The family goes together when
+// shared is at least a slice time and minSharedSetup, and, in each of
+// the suite runs every benchmark gets (MinIterations), outweighs that;
+// a family whose process is a worker runs no such slice (startFamily),
+// so there shared is enough. Shared is what a parent that builds the
+// inputs of all its sub-benchmarks before any runs costs, or a TestMain
+// that sets up what they all use (docs/EVALUATION.md, "A parent's
+// setup").
 func (r *Runner) sharesSetup(f *Family, shared, own time.Duration, slices int) bool {
 	if r.SliceTime <= 0 || slices == 0 || shared < max(r.SliceTime, minSharedSetup) {
 		return false
 	}
-	if _, ok := r.familyWorkers(f.Members[0].Package); ok {
+	if _, ok := r.envWorkers(f.Members[0].Package); ok {
 		return true
 	}
 	most := 0
@@ -527,7 +527,7 @@ const familyFree = 1
 // A starter that cannot start workers with an environment runs every
 // slice free.
 func (r *Runner) startFamily(pkg *Package, bin string, args, env []string, count int) (*process, Worker, error) {
-	ws, ok := r.familyWorkers(pkg)
+	ws, ok := r.envWorkers(pkg)
 	if !ok {
 		p, err := startProcessEnv(r.Starter, bin, pkg.Dir, args, append(env, TurnEnv+"="+strconv.Itoa(count)))
 		return p, nil, err
@@ -537,16 +537,6 @@ func (r *Runner) startFamily(pkg *Package, bin string, args, env []string, count
 		return nil, nil, err
 	}
 	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, w, nil
-}
-
-// familyWorkers returns the starter of the workers that run the family
-// processes of pkg, if they run as workers (startFamily).
-func (r *Runner) familyWorkers(pkg *Package) (EnvWorkerStarter, bool) {
-	ws, ok := r.Starter.(EnvWorkerStarter)
-	if r.Starter == nil {
-		ws, ok = ExecStarter{}, true
-	}
-	return ws, ok && pkg.Hooked
 }
 
 // answer answers the wait of mr's next slice in worker w, if its process

@@ -46,11 +46,7 @@ func addFixedN(goroot string, src []byte, files map[string][]byte) ([]byte, erro
 	if m == nil {
 		return nil, fmt.Errorf("turn hook: %w", ErrNoFixedNHook)
 	}
-	indent := string(src[m[2]:m[3]])
-	var out []byte
-	out = append(out, src[:m[0]+1]...)
-	out = append(out, indent+"gobenchdynFixN(sub)\n"...)
-	out = append(out, src[m[0]+1:]...)
+	out := applyEdits(src, []sourceEdit{{m[0] + 1, m[0] + 1, string(src[m[2]:m[3]]) + "gobenchdynFixN(sub)\n"}})
 	files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_fixedn.go")] = []byte(fixedNSource)
 	return out, nil
 }

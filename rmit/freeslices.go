@@ -12,22 +12,32 @@ package rmit
 // one-op run1 before it would only learn what discovery knows, that it
 // has no sub-benchmarks, and would pay its setup once more.
 func (r *Runner) startSlices(b *Benchmark, bin string, slices int) (*process, error) {
-	ts, ok := r.Starter.(TurnStarter)
-	if r.Starter == nil {
-		ts, ok = ExecStarter{}, true
-	}
-	if !ok || !b.Package.Hooked {
-		return startProcess(r.Starter, bin, b.Package.Dir, b.args(slices))
-	}
 	var w Worker
 	var err error
-	if ws, env := ts.(EnvWorkerStarter); env {
+	ts, turns := r.Starter.(TurnStarter)
+	switch ws, env := r.envWorkers(b.Package); {
+	case env:
 		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), []string{FixedNEnv + "=" + FixedNValue([]*Benchmark{b})}, slices)
-	} else {
+	case turns && b.Package.Hooked:
 		w, err = ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
+	default:
+		return startProcess(r.Starter, bin, b.Package.Dir, b.args(slices))
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, nil
+}
+
+// envWorkers returns the starter of workers with an environment of
+// their own, if the runner's starter is one (a nil starter is
+// ExecStarter) and pkg's binaries have the hook that makes them workers:
+// lone processes (startSlices) and family processes (startFamily) are
+// then started through it.
+func (r *Runner) envWorkers(pkg *Package) (EnvWorkerStarter, bool) {
+	ws, ok := r.Starter.(EnvWorkerStarter)
+	if r.Starter == nil {
+		ws, ok = ExecStarter{}, true
+	}
+	return ws, ok && pkg.Hooked
 }
