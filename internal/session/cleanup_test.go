@@ -2,8 +2,9 @@ package session
 
 import (
 	"errors"
-	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"testing"
+
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

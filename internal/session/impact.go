@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/impact"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/internal/worktree"
@@ -222,24 +221,6 @@ func (s *unaffectedSkip) benches() []record.Bench {
 		return nil
 	}
 	return append(slices.Clone(s.tops), s.found...)
-}
-
-// recordUnaffected writes an event for each benchmark not measured, to
-// the raw records and to both versions' runs, where the comparison and
-// the results files find them.
-func (r *run) recordUnaffected(rw *record.Writer, obs *observer, unaffected []record.Bench) error {
-	for _, b := range unaffected {
-		ev := record.Event{Type: record.TypeEvent, Event: record.EventUnaffected, Package: b.Package, Benchmark: b.Benchmark,
-			Reason: gate.UnaffectedNote, Time: r.now()}
-		if rw != nil {
-			if err := rw.Write(&ev); err != nil {
-				return fmt.Errorf("raw records: %w", err)
-			}
-		}
-		obs.head.Events = append(obs.head.Events, ev)
-		obs.baseline.Events = append(obs.baseline.Events, ev)
-	}
-	return nil
 }
 
 // noSuite is the suite of a run whose benchmarks the change reaches none

@@ -47,3 +47,21 @@ func (r *run) starter(groups string) rmit.Starter {
 	}
 	return rmit.ExecStarter{GroupDir: groups}
 }
+
+// workDir makes the run's temporary directory, removed when the run
+// returns, and starts the run's processes (the Env's Starter, or real
+// ones) with their groups kept in it.
+func (r *run) workDir() (string, error) {
+	var tmp, groups string
+	undo, err := r.cleanups.Create(func() (func(), error) {
+		var err error
+		tmp, groups, err = makeTemp(r.log)
+		return func() { os.RemoveAll(tmp) }, err
+	})
+	if err != nil {
+		return "", err
+	}
+	r.undo = append(r.undo, undo)
+	r.env.Starter = r.starter(groups)
+	return tmp, nil
+}

@@ -111,17 +111,5 @@ func (r *Result) NeededBudget() time.Duration {
 	return need
 }
 
-// goTestTime returns about how long one go test -bench pass of the
-// benchmarks bs of one version would take, each call's setup included:
-// those of the run's shard, so that each shard's budget and price are its
-// own.
-func goTestTime(bs []*rmit.Benchmark) time.Duration {
-	var d time.Duration
-	for _, b := range bs {
-		d += rmit.GoTestTime(b.Probed, b.Setup, rmit.DefaultBenchtime)
-	}
-	return d
-}
-
 // plural writes n and noun, with an s unless n is 1.
 func plural(n int, noun string) string { return render.Plural(n, noun) }

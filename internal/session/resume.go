@@ -3,13 +3,14 @@ package session
 import (
 	"errors"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/gate"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )

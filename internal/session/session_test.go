@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

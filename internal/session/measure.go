@@ -1,0 +1,35 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gobench-dyn/gobench-dyn/rmit"
+)
+
+// measure runs the assembled runner until every benchmark of p stopped,
+// ctx ended or an output failed, and returns what it measured.
+func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
+	// A results file that fails stops the run as a failed record does.
+	ctx, halt := context.WithCancelCause(ctx)
+	defer halt(nil)
+	obs := a.obs
+	obs.halt = halt
+	sum, runErr := a.runner.Run(ctx)
+	obs.progress.Close()
+	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
+		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
+	if p.base != nil && r.opts.ExtendPast > 0 {
+		for _, b := range p.head.Benchmarks {
+			if obs.done[b] > r.opts.ExtendPast*max(1, b.Config.Iterations) {
+				res.PastCap++
+			}
+		}
+	}
+	if runErr != nil && !errors.Is(runErr, rmit.ErrInterrupted) {
+		// An output failed: what was measured is still written
+		// wherever it can be, marked partial.
+		res.Stopped = runErr
+	}
+	return res
+}
