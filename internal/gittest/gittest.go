@@ -4,22 +4,23 @@
 package gittest
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/gitrepo"
 	"github.com/stretchr/testify/require"
 )
+
+// identity is the author and committer of every commit a test makes.
+var identity = gitrepo.Identity{Name: "t", Email: "t@example.com"}
 
 // Git runs git with args in dir; a failure fails t with git's output.
 func Git(t testing.TB, dir string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	_, err := gitrepo.RunAs(context.Background(), dir, identity, args...)
+	require.NoError(t, err)
 }
 
 // CommitAll stages everything in dir and commits it as msg.
