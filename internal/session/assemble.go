@@ -9,7 +9,6 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/shard"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -44,10 +43,7 @@ func (r *run) assemble(pl *runPlan, p *prepared) (*assembly, error) {
 	if !o.Shard.IsZero() {
 		// Shard after both versions are known, so that a benchmark and
 		// its baseline land in the same shard.
-		var err error
-		if bs, err = selectShard(bs, o, r.log); err != nil {
-			return nil, err
-		}
+		bs = selectShard(bs, o.Shard, pl.shardTimes)
 		fmt.Fprintf(r.log, "gobench-dyn: shard %s: %d benchmarks\n", o.Shard, len(bs))
 	}
 	fmt.Fprintf(r.log, "gobench-dyn: %s, seed %d\n", describeSuite(bs, o.Baseline), o.Seed)
@@ -239,20 +235,10 @@ type warmupLearner interface {
 	SetLearnedWarmup(bench string, slices int) bool
 }
 
-// selectShard keeps the benchmarks of the shard the options name. Both
-// versions of a benchmark share one identity, so they land in one shard.
-func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Benchmark, error) {
-	var expected map[record.Bench]time.Duration
-	if o.ShardTimes != "" {
-		run, warns, err := record.ReadFile(o.ShardTimes)
-		if err != nil {
-			return nil, usage.Errorf("shard-times", "%w", err)
-		}
-		for _, w := range warns {
-			fmt.Fprintf(log, "gobench-dyn: warning: %s\n", w)
-		}
-		expected = shard.ExpectedTimes(run)
-	}
+// selectShard keeps the benchmarks of shard k, balanced by the expected
+// times (nil: by count). Both versions of a benchmark share one identity,
+// so they land in one shard.
+func selectShard(bs []*rmit.Benchmark, k shard.Spec, expected map[record.Bench]time.Duration) []*rmit.Benchmark {
 	byID := map[record.Bench][]*rmit.Benchmark{}
 	ids := make([]record.Bench, len(bs))
 	for i, b := range bs {
@@ -260,10 +246,10 @@ func selectShard(bs []*rmit.Benchmark, o *Options, log io.Writer) ([]*rmit.Bench
 		byID[ids[i]] = append(byID[ids[i]], b)
 	}
 	var kept []*rmit.Benchmark
-	for _, id := range shard.Select(ids, o.Shard, expected) {
+	for _, id := range shard.Select(ids, k, expected) {
 		kept = append(kept, byID[id]...)
 	}
-	return kept, nil
+	return kept
 }
 
 // maxSuiteRunsOf returns the most suite runs any of bs may take.

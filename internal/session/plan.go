@@ -1,9 +1,12 @@
 package session
 
 import (
+	"fmt"
 	"io"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/optime"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -27,6 +30,9 @@ type runPlan struct {
 	// policy is the stopping policy before configurations and pairing
 	// wrap it (assemblePolicy).
 	policy rmit.Policy
+	// shardTimes are the benchmark times of --shard-times, which
+	// balance the shards; nil without it.
+	shardTimes map[record.Bench]time.Duration
 	// pairs says how a baseline run schedules, stops and judges its
 	// pairs. Its confirmation's level waits for the benchmarks, which
 	// bound how many comparisons are judged (assemblePolicy).
@@ -59,6 +65,11 @@ func plan(o Options, log io.Writer) (runPlan, error) {
 	if o.ConfigFile != "" {
 		if p.config, err = optime.ReadConfigFile(o.ConfigFile); err != nil {
 			return runPlan{}, usage.Errorf("config", "%w", err)
+		}
+	}
+	if o.ShardTimes != "" && !o.Shard.IsZero() {
+		if p.shardTimes, err = readShardTimes(o.ShardTimes, log); err != nil {
+			return runPlan{}, err
 		}
 	}
 	if p.policy, err = StopPolicy(o.Stop, o.Seed, o.SuiteRuns*o.Iterations); err != nil {
@@ -120,4 +131,17 @@ func maxSuiteRuns(o *Options, cf *optime.ConfigFile) int {
 		}
 	}
 	return n
+}
+
+// readShardTimes reads the benchmark times of an earlier raw file, which
+// balance the shards.
+func readShardTimes(path string, log io.Writer) (map[record.Bench]time.Duration, error) {
+	run, warns, err := record.ReadFile(path)
+	if err != nil {
+		return nil, usage.Errorf("shard-times", "%w", err)
+	}
+	for _, w := range warns {
+		fmt.Fprintf(log, "gobench-dyn: warning: %s\n", w)
+	}
+	return shard.ExpectedTimes(run), nil
 }

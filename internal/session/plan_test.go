@@ -9,14 +9,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/shard"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
 // The plan decides from the options alone, before anything is built: a bad
-// configuration file fails there, and a baseline run's pairing, looks and
-// turns are settled, all but the confirmation's level, which waits for the
-// benchmarks.
+// configuration or shard-times file fails there, and a baseline run's
+// pairing, looks and turns are settled, all but the confirmation's level,
+// which waits for the benchmarks.
 func TestPlanDecidesFromOptionsAlone(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bench.conf")
 	require.NoError(t, os.WriteFile(bad, []byte("garbage\n"), 0o600))
@@ -26,6 +27,12 @@ func TestPlanDecidesFromOptionsAlone(t *testing.T) {
 	require.Error(t, err)
 	require.NotNil(t, usage.As(err), "%v", err)
 	assert.Equal(t, "config", usage.As(err).Flag)
+
+	o = BaselineOptions("")
+	o.Shard, o.ShardTimes = shard.Spec{K: 1, N: 2}, bad
+	_, err = plan(o, io.Discard)
+	require.NotNil(t, usage.As(err), "%v", err)
+	assert.Equal(t, "shard-times", usage.As(err).Flag)
 
 	single, err := plan(BaselineOptions(""), io.Discard)
 	require.NoError(t, err)
