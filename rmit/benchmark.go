@@ -40,6 +40,9 @@ type Benchmark struct {
 	// before b.ResetTimer): what every slice costs beyond its b.N ops.
 	// 0 when unknown or too small to see.
 	Setup time.Duration
+	// SetupN is the mean b.N of the probe's calls that Setup was seen
+	// over, for a setup that grows with b.N (FitSetup).
+	SetupN float64
 	// Config caps the benchmark's suite runs and iterations.
 	Config Config
 	// Family holds the leaves discovery ran with this one.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"math"
 	"regexp"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 )
 
 // DiscoverOptions configures benchmark discovery and calibration.
@@ -101,6 +102,7 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N, b.Probed = NForSlice(f.nsPerOp, opts.SliceTime), f.nsPerOp
 				b.Setup = probeSetup(f.nsPerOp, f.n, f.wall, probe)
+				b.SetupN = probeN(f.nsPerOp, f.n, probe)
 				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
@@ -147,43 +149,6 @@ func NForSlice(nsPerOp float64, slice time.Duration) int64 {
 	}
 	n := math.Round(float64(slice) / nsPerOp)
 	return int64(max(1, min(n, 1e9)))
-}
-
-// GoTestTime returns about how long go test -bench spends measuring a
-// benchmark of nsPerOp whose every call spends setup outside its timer,
-// at -benchtime d: the calls of its ramp (GoTestRamp), each with its
-// setup. It leaves out the process start, so it errs short.
-func GoTestTime(nsPerOp float64, setup, d time.Duration) time.Duration {
-	calls, timed := GoTestRamp(nsPerOp, d)
-	return timed + time.Duration(calls)*setup
-}
-
-// GoTestRamp returns the calls of a benchmark function of nsPerOp that go
-// test -bench makes at -benchtime d, and the time their timed ops take:
-// the one-op run, then the runs whose b.N it predicts from the last
-// one's time, growing at most 100 times and aiming 20% past d, until one
-// lasts d, as package testing's B.launch does.
-func GoTestRamp(nsPerOp float64, d time.Duration) (calls int, timed time.Duration) {
-	if !(nsPerOp > 0) || math.IsInf(nsPerOp, 0) {
-		return 0, 0
-	}
-	goal := float64(d.Nanoseconds())
-	n := 1.0
-	took := nsPerOp
-	total := took
-	calls = 1
-	for took < goal && n < 1e9 {
-		last := n
-		next := math.Floor(goal * n / max(took, 1))
-		next += math.Floor(next / 5)
-		next = min(next, 100*last)
-		next = max(next, last+1)
-		next = min(next, 1e9)
-		n, took = next, next*nsPerOp
-		total += took
-		calls++
-	}
-	return calls, time.Duration(total)
 }
 
 // DefaultBenchtime is go test's -benchtime when none is given.
@@ -242,6 +207,20 @@ func probeSetup(nsPerOp float64, n int64, wall, probeTime time.Duration) time.Du
 		return 0
 	}
 	return (wall - timed) / time.Duration(calls)
+}
+
+// probeN returns the mean b.N of the calls a probe made, over which
+// probeSetup spread what they spent outside the timer: 1 for a result at
+// b.N = 1, run1's alone.
+func probeN(nsPerOp float64, n int64, probeTime time.Duration) float64 {
+	if n == 1 {
+		return 1
+	}
+	calls, timed := GoTestRamp(nsPerOp, probeTime)
+	if calls == 0 {
+		return 0
+	}
+	return float64(timed) / nsPerOp / float64(calls)
 }
 
 // goRampOvershoot is how much longer than its -test.benchtime go test's

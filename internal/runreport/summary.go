@@ -40,7 +40,7 @@ func WriteSummary(w io.Writer, r *session.Result) {
 			render.Plural(sum.Linked, "link"), render.Duration(sum.Linking), 100*float64(sum.Linking)/float64(max(sum.Measuring(), 1)))
 	}
 	if r.GoTest > 0 && sum.Processes > 0 {
-		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp and setups from the calibration): %.2f×\n",
+		fmt.Fprintf(w, "  %s of %s each on average, against about %s for one go test -bench pass of these benchmarks (its ramp from the calibration, its setups from the slices): %.2f×\n",
 			render.Plural(sum.Processes, "process"), render.Duration(wall/time.Duration(sum.Processes)), render.Duration(r.GoTest), float64(wall)/float64(r.GoTest))
 	}
 	if r.Unaffected > 0 {

@@ -3,8 +3,11 @@ package session
 import (
 	"context"
 	"errors"
+	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // measure runs the assembled runner until every benchmark of p stopped,
@@ -19,6 +22,9 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	obs.progress.Close()
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
+	if a.goTest > 0 {
+		res.GoTest = goTestTimeSeen(a.runner.Benchmarks, obs.head)
+	}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {
 			if obs.done[b] > r.opts.ExtendPast*max(1, b.Config.Iterations) {
@@ -33,3 +39,51 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	}
 	return res
 }
+
+// goTestTimeSeen is goTestTime with each benchmark's setup refitted from
+// what its measured slices spent outside the timer (record.Slice's wall
+// beyond its ops), at the largest b.N it ran: a setup that grows with b.N
+// shows there, and go test's ramp to a second pays it at a b.N ten times
+// a slice's. A benchmark with no measured slice keeps its probe's setup.
+func goTestTimeSeen(bs []*rmit.Benchmark, run *record.Run) time.Duration {
+	seen := map[record.Key]*seenSetup{}
+	for i := range run.Slices {
+		s := &run.Slices[i]
+		ns, ok := s.Values["ns/op"]
+		if s.Warmup || s.Turn != 0 || !ok || s.N <= 0 {
+			continue
+		}
+		k := s.Key()
+		if seen[k] == nil {
+			seen[k] = &seenSetup{}
+		}
+		seen[k].add(s.N, time.Duration(s.WallNs)-time.Duration(float64(s.N)*ns))
+	}
+	var d time.Duration
+	for _, b := range bs {
+		setup := rmit.Setup{Fixed: b.Setup}
+		if s := seen[b.Key()]; s != nil {
+			setup = rmit.FitSetup(b.SetupN, b.Setup, float64(s.n), s.median())
+		}
+		d += rmit.GoTestTimeOf(b.Probed, setup, rmit.DefaultBenchtime)
+	}
+	return d
+}
+
+// seenSetup holds what a benchmark's slices at its largest b.N, n, spent
+// outside the timer.
+type seenSetup struct {
+	n      int64
+	setups []float64 // nanoseconds
+}
+
+func (s *seenSetup) add(n int64, setup time.Duration) {
+	switch {
+	case n > s.n:
+		s.n, s.setups = n, []float64{float64(setup)}
+	case n == s.n:
+		s.setups = append(s.setups, float64(setup))
+	}
+}
+
+func (s *seenSetup) median() time.Duration { return time.Duration(stats.MedianInPlace(s.setups)) }

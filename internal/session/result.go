@@ -25,8 +25,9 @@ type Result struct {
 	Regressed    bool
 	Inconclusive bool
 	// GoTest is about how long one go test -bench pass of the benchmarks
-	// measured would have taken (rmit.GoTestTime of their calibration);
-	// 0 in a comparison, which go test does not make.
+	// measured would have taken: rmit.GoTestTimeOf their calibration,
+	// with the setups their measured slices showed (goTestTimeSeen); 0
+	// in a comparison, which go test does not make.
 	GoTest time.Duration
 	// AutoBudget is the budget of about one go test -bench pass that
 	// Options.AutoBudget gave the run, or zero.

@@ -1,0 +1,90 @@
+package rmit
+
+import (
+	"math"
+	"time"
+)
+
+// A Setup is what a call of a benchmark function at b.N = n spends
+// outside its timer: Fixed, plus PerOp for each of its n ops, for a
+// benchmark that builds its data op by op before b.ResetTimer. go test's
+// ramp grows b.N a hundredfold a call, so a setup that grows with b.N
+// costs go test far more than one seen at a probe's small b.N.
+type Setup struct {
+	Fixed time.Duration
+	// PerOp is in nanoseconds, so that a setup of well under a
+	// nanosecond an op still adds up over a billion ops.
+	PerOp float64
+}
+
+// At returns the setup of one call at b.N = n.
+func (s Setup) At(n float64) time.Duration {
+	return s.Fixed + time.Duration(s.PerOp*n)
+}
+
+// FitSetup returns the setup through what calls spent outside the timer
+// at two b.N: s1 at n1 (a probe's) and s2 at a larger n2 (a run's
+// slices). A setup that grew between them grows op by op; one that did
+// not is fixed at s2, the larger b.N's, which a probe's first leaf does
+// not inflate with its process's start.
+func FitSetup(n1 float64, s1 time.Duration, n2 float64, s2 time.Duration) Setup {
+	if !(n2 > n1) || s2 <= s1 {
+		return Setup{Fixed: max(0, s2)}
+	}
+	perOp := float64(s2-s1) / (n2 - n1)
+	return Setup{Fixed: max(0, s1-time.Duration(perOp*n1)), PerOp: perOp}
+}
+
+// GoTestTime returns about how long go test -bench spends measuring a
+// benchmark of nsPerOp whose every call spends setup outside its timer,
+// at -benchtime d: the calls of its ramp (GoTestRamp), each with its
+// setup. It leaves out the process start, so it errs short.
+func GoTestTime(nsPerOp float64, setup, d time.Duration) time.Duration {
+	return GoTestTimeOf(nsPerOp, Setup{Fixed: setup}, d)
+}
+
+// GoTestTimeOf is GoTestTime for a setup that may grow with b.N: each
+// call of the ramp pays the setup at its own b.N.
+func GoTestTimeOf(nsPerOp float64, setup Setup, d time.Duration) time.Duration {
+	var total time.Duration
+	for _, n := range goTestCalls(nsPerOp, d) {
+		total += time.Duration(n*nsPerOp) + setup.At(n)
+	}
+	return total
+}
+
+// GoTestRamp returns the calls of a benchmark function of nsPerOp that go
+// test -bench makes at -benchtime d, and the time their timed ops take:
+// the one-op run, then the runs whose b.N it predicts from the last
+// one's time, growing at most 100 times and aiming 20% past d, until one
+// lasts d, as package testing's B.launch does.
+func GoTestRamp(nsPerOp float64, d time.Duration) (calls int, timed time.Duration) {
+	ns := goTestCalls(nsPerOp, d)
+	total := 0.0
+	for _, n := range ns {
+		total += n * nsPerOp
+	}
+	return len(ns), time.Duration(total)
+}
+
+// goTestCalls returns the b.N of each call of go test's ramp
+// (GoTestRamp).
+func goTestCalls(nsPerOp float64, d time.Duration) []float64 {
+	if !(nsPerOp > 0) || math.IsInf(nsPerOp, 0) {
+		return nil
+	}
+	goal := float64(d.Nanoseconds())
+	n, took := 1.0, nsPerOp
+	calls := []float64{n}
+	for took < goal && n < 1e9 {
+		last := n
+		next := math.Floor(goal * n / max(took, 1))
+		next += math.Floor(next / 5)
+		next = min(next, 100*last)
+		next = max(next, last+1)
+		next = min(next, 1e9)
+		n, took = next, next*nsPerOp
+		calls = append(calls, n)
+	}
+	return calls
+}
