@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -102,7 +103,7 @@ func TestPairRunOptions(t *testing.T) {
 	assert.Equal(t, gate.RuleCI, o.Pair.Compare.Rule)
 	require.True(t, o.Pair.Judged)
 	var paired rmit.Paired
-	o.Pair.Compare.Plan.JudgePaired(&paired, o.Pair.Compare.Threshold, o.Pair.Compare.Confidence, false)
+	session.JudgePaired(&paired, o.Pair)
 	base := [][]float64{{100}, {101}, {99}, {100}, {100}}
 	head := [][]float64{{1000}, {1010}, {990}, {1000}, {1001}}
 	assert.Equal(t, record.ReasonSettled, paired.Judge(base, head), "a tenfold change at the first look")

@@ -2,16 +2,16 @@ package gate
 
 import (
 	"fmt"
-	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -299,21 +299,6 @@ func JudgeDuets(d []float64, threshold, confidence float64, p Plan) PairState {
 		}
 	}
 	return p.judgeLook(d, threshold, 1-confidence)
-}
-
-// JudgePaired has paired stop each pair of a paired run under p, as the
-// comparison at the end will judge it, saying why: duet by duet, with the
-// turns of its duets planned from its first ones (DuetTurns), when the
-// pairs run in turns (inTurns); otherwise by the processes of its paired
-// suite runs (JudgePair). Every paired run (run --baseline, abs, history
-// --confirm) stops its pairs through it.
-func (p Plan) JudgePaired(paired *rmit.Paired, threshold, confidence float64, inTurns bool) {
-	if inTurns {
-		paired.JudgeDuets = func(d []float64) string { return JudgeDuets(d, threshold, confidence, p).Reason() }
-		paired.PlanDuet = DuetTurns
-		return
-	}
-	paired.Judge = func(base, head [][]float64) string { return JudgePair(base, head, threshold, confidence, p).Reason() }
 }
 
 // MinDuetTurns is the fewest measured turns of each version a planned

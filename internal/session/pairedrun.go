@@ -14,7 +14,7 @@ type PairOptions struct {
 	// them, or not, as the rank-sum rule of abs does.
 	Compare gate.Options
 	// Judged stops each pair once Compare.Plan decides it or puts its
-	// verdict out of reach (gate.Plan.JudgePaired); otherwise a pair stops
+	// verdict out of reach (JudgePaired); otherwise a pair stops
 	// once its policy holds both versions stable, or at its cap.
 	Judged bool
 	// Turns, when set, runs each pair as duets of this shape, with turns
@@ -38,9 +38,29 @@ type PairedRun struct {
 func NewPairedRun(policy rmit.Policy, base, head []*rmit.Benchmark, o PairOptions) *PairedRun {
 	paired := rmit.NewPaired(policy, base, head)
 	if o.Judged {
-		o.Compare.Plan.JudgePaired(paired, o.Compare.Threshold, o.Compare.Confidence, o.Turns != nil)
+		JudgePaired(paired, o)
 	}
 	return &PairedRun{paired: paired, opts: o}
+}
+
+// JudgePaired has paired stop each pair under o.Compare's plan, as the
+// comparison at the end will judge it, saying why: duet by duet, with the
+// turns of its duets planned from its first ones (gate.DuetTurns), when
+// the pairs run in turns (o.Turns); otherwise by the processes of its
+// paired suite runs (gate.JudgePair). Every paired run (run --baseline,
+// abs, history --confirm) stops its pairs through it. It joins the gate's
+// rules to the runner here rather than in gate, so that what only reads
+// comparisons (report) does not depend on what runs processes.
+func JudgePaired(paired *rmit.Paired, o PairOptions) {
+	c := o.Compare
+	if o.Turns != nil {
+		paired.JudgeDuets = func(d []float64) string { return gate.JudgeDuets(d, c.Threshold, c.Confidence, c.Plan).Reason() }
+		paired.PlanDuet = gate.DuetTurns
+		return
+	}
+	paired.Judge = func(base, head [][]float64) string {
+		return gate.JudgePair(base, head, c.Threshold, c.Confidence, c.Plan).Reason()
+	}
 }
 
 // Drive sets r to run the pairs: their policy and schedule, their turns,
