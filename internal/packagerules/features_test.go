@@ -31,6 +31,7 @@ var engine = []string{"internal/session", "internal/runreport", "rmit"}
 var running = []string{"rmit", "internal/session", "internal/worktree", "internal/gitrepo", "internal/coverage", "internal/impact", "os/exec"}
 
 func TestFeaturesSideBySide(t *testing.T) {
+	watchModule(t)
 	deps := loadDeps(t, append(slices.Clone(features), engine...)...)
 	for _, f := range features {
 		for _, other := range features {

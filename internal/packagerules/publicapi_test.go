@@ -24,6 +24,7 @@ var publicPackages = []string{"rmit", "stopper", "optime", "rmit/record", "stopp
 // another module could not name that type, so it could not implement or
 // call what mentions it.
 func TestPublicAPIUsesOnlyPublicTypes(t *testing.T) {
+	watchModule(t)
 	var patterns []string
 	for _, p := range publicPackages {
 		patterns = append(patterns, module+"/"+p)
