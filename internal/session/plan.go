@@ -40,9 +40,10 @@ type runPlan struct {
 }
 
 // plan decides the resume and raw-file rule, the seed, the stopping
-// policy and the comparison's plan, reading the run to resume and the
-// configuration file: a resumed run appends to its own raw file with its
-// own seed, and a fresh one without --seed draws one.
+// policy and the comparison's plan, reading the run to resume, the
+// configuration file and the shard times: a resumed run appends to its
+// own raw file with its own seed, and a fresh one without --seed draws
+// one.
 func plan(o Options, log io.Writer) (runPlan, error) {
 	if o.Resume != "" {
 		if o.Raw != "" && o.Raw != o.Resume {
