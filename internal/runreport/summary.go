@@ -76,7 +76,7 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	}
 	switch cut := len(sum.BudgetCut); {
 	case cut > 0 && r.AutoBudget > 0:
-		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass, %s, cut %s short before %s stable, each after at least %d processes; --budget 0 runs each to its criterion\n",
+		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass as the calibration priced it, %s, cut %s short before %s stable, each after at least %d processes; --budget 0 runs each to its criterion\n",
 			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), max(1, o.Stop.MinIterations))
 	case cut > 0:
 		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"))

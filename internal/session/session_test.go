@@ -797,7 +797,7 @@ func TestAutoBudgetIsAboutOneGoTestPass(t *testing.T) {
 
 	var text bytes.Buffer
 	WriteSummary(&text, auto.res)
-	assert.Regexp(t, `--budget auto: about one go test -bench pass, \S+, cut \d benchmarks? short before (it was|they were) stable, each after at least 3 processes; --budget 0 runs each to its criterion`, text.String())
+	assert.Regexp(t, `--budget auto: about one go test -bench pass as the calibration priced it, \S+, cut \d benchmarks? short before (it was|they were) stable, each after at least 3 processes; --budget 0 runs each to its criterion`, text.String())
 	assert.Regexp(t, `cut by the budget; about \d+ processes for ±3%`, text.String())
 
 	// A shard's price is its own benchmarks' pass: the whole suite's
