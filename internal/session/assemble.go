@@ -88,7 +88,7 @@ func (r *run) budget(a *assembly, bs []*rmit.Benchmark, single bool) (time.Durat
 	o := r.opts
 	budget := o.Budget
 	if single {
-		a.goTest = goTestTime(bs)
+		a.goTest = goTestTime(bs, nil)
 	}
 	auto := o.autoBudget() && a.goTest > 0
 	if auto {
@@ -325,11 +325,16 @@ func (r *run) warnBudget(runner *rmit.Runner, prep time.Duration) time.Duration 
 // goTestTime returns about how long one go test -bench pass of the
 // benchmarks bs of one version would take, each call's setup included:
 // those of the run's shard, so that each shard's budget and price are its
-// own.
-func goTestTime(bs []*rmit.Benchmark) time.Duration {
+// own. A benchmark's setup is its entry in setups (seenSetups) or, without
+// one, its probe's.
+func goTestTime(bs []*rmit.Benchmark, setups map[record.Key]rmit.Setup) time.Duration {
 	var d time.Duration
 	for _, b := range bs {
-		d += rmit.GoTestTime(b.Probed, b.Setup, rmit.DefaultBenchtime)
+		setup, ok := setups[b.Key()]
+		if !ok {
+			setup = rmit.Setup{Fixed: b.Setup}
+		}
+		d += rmit.GoTestTimeOf(b.Probed, setup, rmit.DefaultBenchtime)
 	}
 	return d
 }

@@ -23,7 +23,7 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
 		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if a.goTest > 0 {
-		res.GoTest = goTestTimeSeen(a.runner.Benchmarks, obs.head)
+		res.GoTest = goTestTime(a.runner.Benchmarks, seenSetups(a.runner.Benchmarks, obs.head))
 	}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {
@@ -40,12 +40,12 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	return res
 }
 
-// goTestTimeSeen is goTestTime with each benchmark's setup refitted from
-// what its measured slices spent outside the timer (record.Slice's wall
-// beyond its ops), at the largest b.N it ran: a setup that grows with b.N
-// shows there, and go test's ramp to a second pays it at a b.N ten times
-// a slice's. A benchmark with no measured slice keeps its probe's setup.
-func goTestTimeSeen(bs []*rmit.Benchmark, run *record.Run) time.Duration {
+// seenSetups returns the setup of each benchmark of bs that has measured
+// slices in run, refitted from what they spent outside the timer
+// (record.Slice's wall beyond its ops) at the largest b.N it ran: a setup
+// that grows with b.N shows there, and go test's ramp to a second pays it
+// at a b.N ten times a slice's (goTestTime).
+func seenSetups(bs []*rmit.Benchmark, run *record.Run) map[record.Key]rmit.Setup {
 	seen := map[record.Key]*seenSetup{}
 	for i := range run.Slices {
 		s := &run.Slices[i]
@@ -59,15 +59,13 @@ func goTestTimeSeen(bs []*rmit.Benchmark, run *record.Run) time.Duration {
 		}
 		seen[k].add(s.N, time.Duration(s.WallNs)-time.Duration(float64(s.N)*ns))
 	}
-	var d time.Duration
+	setups := map[record.Key]rmit.Setup{}
 	for _, b := range bs {
-		setup := rmit.Setup{Fixed: b.Setup}
 		if s := seen[b.Key()]; s != nil {
-			setup = rmit.FitSetup(b.SetupN, b.Setup, float64(s.n), s.median())
+			setups[b.Key()] = rmit.FitSetup(b.SetupN, b.Setup, float64(s.n), s.median())
 		}
-		d += rmit.GoTestTimeOf(b.Probed, setup, rmit.DefaultBenchtime)
 	}
-	return d
+	return setups
 }
 
 // seenSetup holds what a benchmark's slices at its largest b.N, n, spent

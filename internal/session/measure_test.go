@@ -35,8 +35,9 @@ func TestGoTestTimeSeenRefitsSetups(t *testing.T) {
 	perOp := float64(10*time.Millisecond-10*time.Microsecond) / (1e5 - 100)
 	want := rmit.GoTestTimeOf(1000, rmit.Setup{Fixed: 10*time.Microsecond - time.Duration(perOp*100), PerOp: perOp}, rmit.DefaultBenchtime) +
 		rmit.GoTestTime(1000, time.Millisecond, rmit.DefaultBenchtime)
-	got := goTestTimeSeen([]*rmit.Benchmark{grows, unseen}, run)
+	bs := []*rmit.Benchmark{grows, unseen}
+	got := goTestTime(bs, seenSetups(bs, run))
 	assert.Equal(t, want, got)
-	probed := goTestTime([]*rmit.Benchmark{grows, unseen})
+	probed := goTestTime(bs, nil)
 	assert.Greater(t, got, probed+time.Second/10, "go test's 10⁶ ops pay 0.1 s of setup that the probe's b.N did not show")
 }

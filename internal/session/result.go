@@ -26,7 +26,7 @@ type Result struct {
 	Inconclusive bool
 	// GoTest is about how long one go test -bench pass of the benchmarks
 	// measured would have taken: rmit.GoTestTimeOf their calibration,
-	// with the setups their measured slices showed (goTestTimeSeen); 0
+	// with the setups their measured slices showed (seenSetups); 0
 	// in a comparison, which go test does not make.
 	GoTest time.Duration
 	// AutoBudget is the budget of about one go test -bench pass that
