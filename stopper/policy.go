@@ -100,7 +100,7 @@ type benchState struct {
 	costed  int           // iterations with costs
 	held    int           // consecutive decisions at which the interval met its target
 	slowOp  bool          // each slice is one op that fills it (SetSlowOp)
-	coldOp  bool          // a slow op measured without warmup, as go test measures it
+	coldOp  bool          // a slow op measured without warmup (SetSlowOp)
 }
 
 // NewPolicy returns a Policy for cfg, with a zero threshold and resample
@@ -260,16 +260,17 @@ func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
 // that takes at least the slice time, so that its slices cannot be made
 // shorter and a warmup slice costs as much as a measured one; or that
 // each call of its function spends a slice or more outside the timer,
-// which every slice pays again (a setup-heavy benchmark, never cold). Under
-// Interval, the pilot's processes after the first then measure one slice
-// each. Under a criterion that learns its warmup, bench warms up for one
-// slice in every process, as go test's ramp runs such an op once at
-// b.N = 1 before the run it reports; looking for the steady state took a
-// first process one to four ops more for nothing the rule found
-// (docs/EVALUATION.md). A cold op, one that takes go test's whole
-// -benchtime or more, gets no warmup: go test reports its first run of
-// it, and so does every process here. It applies only before bench's
-// first iteration, and reports whether it did.
+// which every slice pays again (a setup-heavy benchmark). Under Interval,
+// the pilot's processes after the first then measure one slice each.
+// Under a criterion that learns its warmup, bench warms up for one slice
+// in every process, as go test's ramp runs such an op once at b.N = 1
+// before the run it reports; looking for the steady state took a first
+// process one to four ops more for nothing the rule found
+// (docs/EVALUATION.md). A cold bench gets no warmup: an op that takes go
+// test's whole -benchtime or more, whose first run go test reports, or a
+// setup-heavy benchmark, whose setup runs its code before the timer starts
+// in every call. It applies only before bench's first iteration, and
+// reports whether it did.
 func (p *Policy) SetSlowOp(bench string, cold bool) bool {
 	st := p.state(bench)
 	if st.iterations > 0 || st.decided > 0 || p.cfg.Criterion == None {

@@ -201,11 +201,13 @@ func applyConfig(path string, cf *optime.ConfigFile, bs []*rmit.Benchmark, polic
 // a warmup slice costs a whole op; or each call of the benchmark function
 // spends a slice or more outside its timer (its setup), which every slice,
 // warmup or not, pays again. A policy that plans by cost (stopper's
-// Interval) warms them up for one slice, or none for an op of a second or
-// more, which go test reports cold, and measures one slice in most of
-// their processes, where such benchmarks took most of a run's slice time
-// (docs/EVALUATION.md, "Slow ops" and "Setup-heavy benchmarks"). Only a
-// run of one version: a pair's two versions keep one plan.
+// Interval) measures one slice in most of their processes, where such
+// benchmarks took most of a run's slice time. It warms a slow op up for
+// one slice, or none for an op of a second or more, which go test reports
+// cold. A setup-heavy benchmark gets no warmup: its setup runs before the
+// timer in every call, and its first call read as its later ones (docs/
+// EVALUATION.md, "Slow ops", "Setup-heavy benchmarks" and "No warmup for a
+// setup"). Only a run of one version: a pair's two versions keep one plan.
 func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark, sliceTime time.Duration) {
 	p, ok := policy.(slowOpPlanner)
 	if !ok {
@@ -216,14 +218,14 @@ func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark, sliceTime time.Durati
 		case b.N == 1 && b.Probed > 0:
 			p.SetSlowOp(b.ID, b.Probed >= float64(rmit.DefaultBenchtime))
 		case sliceTime > 0 && b.Setup >= sliceTime:
-			p.SetSlowOp(b.ID, false)
+			p.SetSlowOp(b.ID, true)
 		}
 	}
 }
 
-// A slowOpPlanner plans a benchmark whose slices are one op each by what
-// its slices cost (stopper's Interval), and measures one that takes go
-// test's whole -benchtime cold, as go test does.
+// A slowOpPlanner plans a benchmark whose slices cost a slice time or
+// more beyond their timed ops by what its slices cost (stopper's
+// Interval), and measures a cold one without warmup.
 type slowOpPlanner interface {
 	SetSlowOp(bench string, cold bool) bool
 }
