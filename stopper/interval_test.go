@@ -318,9 +318,9 @@ func simulatedCoverage(t *testing.T, between func(*rand.Rand) float64, minIterat
 }
 
 // TestSlowOpPilot: a slow op warms up for one slice from its first
-// process on, or for none when go test measures it cold, measures two
-// slices in its first process and one in each other process of the
-// pilot, and is then planned from one slice up.
+// process on, or for none when go test measures it cold, unless --warmup
+// asks for more; it measures two slices in its first process and one in
+// each other process of the pilot, and is then planned from one slice up.
 func TestSlowOpPilot(t *testing.T) {
 	ms := time.Millisecond
 	p := newPolicy(t, intervalConfig(0.03, 2))
@@ -361,6 +361,18 @@ func TestSlowOpPilot(t *testing.T) {
 	warmup, measured = runIteration(cold, "d", []float64{500, 100})
 	assert.Empty(t, warmup)
 	assert.Equal(t, []float64{500}, measured)
+
+	// --warmup 3: a warmup asked for, cold or not.
+	cfg := intervalConfig(0.03, 2)
+	cfg.WarmupMin = 3
+	asked := newPolicy(t, cfg)
+	require.True(t, asked.SetSlowOp("e", true))
+	require.True(t, asked.SetSlowOp("f", false))
+	for _, b := range []string{"e", "f"} {
+		warmup, measured = runIteration(asked, b, []float64{900, 800, 700, 100, 101, 1})
+		assert.Equal(t, []float64{900, 800, 700}, warmup, b)
+		assert.Equal(t, []float64{100, 101}, measured, b)
+	}
 }
 
 // TestSlowOpCoverage: a slow op's pilot of two slices and then one per

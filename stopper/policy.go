@@ -269,8 +269,9 @@ func (p *Policy) SetLearnedWarmup(bench string, slices int) bool {
 // (docs/EVALUATION.md). A cold bench gets no warmup: an op that takes go
 // test's whole -benchtime or more, whose first run go test reports, or a
 // setup-heavy benchmark, whose setup runs its code before the timer starts
-// in every call. It applies only before bench's first iteration, and
-// reports whether it did.
+// in every call. A WarmupMin above 1 is a warmup asked for, and every
+// process of bench takes it. It applies only before bench's first
+// iteration, and reports whether it did.
 func (p *Policy) SetSlowOp(bench string, cold bool) bool {
 	st := p.state(bench)
 	if st.iterations > 0 || st.decided > 0 || p.cfg.Criterion == None {
@@ -280,11 +281,11 @@ func (p *Policy) SetSlowOp(bench string, cold bool) bool {
 	if !p.cfg.Criterion.spec().learns || st.learned > 0 {
 		return true
 	}
-	if cold {
+	if cold && p.cfg.WarmupMin <= 1 {
 		st.coldOp = true
 		return true
 	}
-	st.learned, st.settled = 1, true
+	st.learned, st.settled = max(1, p.cfg.WarmupMin), true
 	return true
 }
 

@@ -18,7 +18,7 @@ func bindStopFlags(fs *pflag.FlagSet, c *stopper.Config) {
 	fs.Float64("target", stopper.IntervalTarget, "with --stop interval, the relative half-width of the 95% interval of each mean to reach")
 	fs.Float64Var(&c.Threshold, "threshold", 0, thresholdHelp())
 	fs.IntVar(&c.Window, "window", c.Window, "sliding window of the criterion, in slices")
-	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum")
+	fs.IntVar(&c.WarmupMin, "warmup", c.WarmupMin, "warmup slices per iteration; with a --stop criterion the minimum, except that a benchmark measured cold (an op of a second or more, or a setup in every call) takes none unless this is above 1")
 	fs.IntVar(&c.WarmupMax, "warmup-max", c.WarmupMax, fmt.Sprintf("most warmup slices per iteration with a --stop criterion: under --stop interval, those of a benchmark's first process, which learns the warmup its later processes take; %d under the other criteria", stopper.Default(stopper.CV).WarmupMax))
 	fs.IntVar(&c.Measure, "slices", c.Measure, "measurement slices per iteration")
 	fs.IntVar(&c.MinIterations, "min-iterations", c.MinIterations, "iterations of a benchmark before the criterion may stop it")
