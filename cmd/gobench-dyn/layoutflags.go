@@ -9,7 +9,7 @@ import (
 )
 
 // bindLayoutFlag binds --layout, which says how the test binaries of a
-// baseline run are linked.
+// run are linked.
 func bindLayoutFlag(fs *pflag.FlagSet, layout *string) {
-	fs.StringVar(layout, "layout", session.LayoutRandom, fmt.Sprintf("with --baseline, the code layout of the test binaries: random (each pair of processes runs a fresh link of each version, both with one -ldflags=-randlayout seed, up to %d links a version, %d of them linked before measuring and the others when first drawn, so that where the code lands varies between pairs and the interval holds it) or fixed (each version linked once)", session.MaxLayouts, session.DefaultLayouts))
+	fs.StringVar(layout, "layout", session.LayoutRandom, fmt.Sprintf("the code layout of the test binaries: random (each process runs a fresh link with an -ldflags=-randlayout seed, and with --baseline each pair of processes runs both versions on one seed, up to %d links a version, %d of them linked before measuring (a benchmark's least processes without --baseline) and the others when first drawn, so that where the code lands varies between processes and the interval holds it) or fixed (each version linked once)", session.MaxLayouts, session.DefaultLayouts))
 }

@@ -13,7 +13,8 @@ import (
 // runs. A link costs a fraction of a second once the packages are
 // compiled (docs/GATE.md, "Code layout"), and most comparisons decide
 // within 8 pairs, so these cover them; the pairs past them link the
-// layouts they draw from MaxLayouts.
+// layouts they draw from MaxLayouts. A run of one version links only as
+// many as a benchmark's least processes while preparing (eagerLayouts).
 const DefaultLayouts = 8
 
 // MaxLayouts is how many links each version of a baseline run may have.
@@ -37,9 +38,15 @@ func layoutKey(version string) string {
 // from the run's seed, the same for both versions, so that each pair runs
 // its two versions on one seed (rmit's layoutOf says why). None when each
 // version is linked once.
+//
+// A run of one version draws its links too: where the linker puts a
+// benchmark's code can move it by half or more (docs/EVALUATION.md, "One
+// link is one draw of the code layout"), and measured on one link, every
+// process repeats that draw and the interval leaves it out, so that a
+// rebuild of code the benchmark never runs reads as a change.
 func (r *run) layoutSeeds(version string) []uint64 {
 	o := r.opts
-	if o.Layouts <= 0 || o.Baseline == "" {
+	if o.Layouts <= 0 {
 		return nil
 	}
 	if r.past != nil {
@@ -75,8 +82,21 @@ func headerLayouts(pkgs []*rmit.Package) map[string][]uint64 {
 // layoutOption is the header option of the layouts: the number of links
 // of each version, or "" for one, which older runs leave out.
 func layoutOption(o *Options) string {
-	if o.Layouts <= 0 || o.Baseline == "" {
+	if o.Layouts <= 0 {
 		return ""
 	}
 	return strconv.Itoa(o.Layouts)
+}
+
+// eagerLayouts returns how many of each version's links are linked while
+// preparing: DefaultLayouts for a baseline run, whose pairs most often
+// decide within them, and a benchmark's least processes for a run of one
+// version, which the others would wait for in every package it builds;
+// processes past them link the layouts they draw before their suite run
+// (rmit.Runner.linkAhead).
+func eagerLayouts(o *Options) int {
+	if o.Baseline != "" {
+		return o.Layouts
+	}
+	return min(o.Layouts, max(o.Stop.MinIterations, 1))
 }

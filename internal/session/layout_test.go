@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,5 +144,61 @@ func TestLayoutFixed(t *testing.T) {
 	assert.NotContains(t, run.Header.Options, "layouts")
 	for _, seed := range layouts(t, run) {
 		assert.Zero(t, seed)
+	}
+}
+
+// A run of one version draws a link for each process, as a baseline run
+// does, so that the layout's spread is part of each mean's interval; it
+// links a benchmark's least processes' worth while preparing, and the
+// others as its processes draw them.
+func TestLayoutsOfARunOfOneVersion(t *testing.T) {
+	f := newFake("BenchmarkA", "BenchmarkB")
+	o := testOptions(t.TempDir())
+	o.SuiteRuns, o.Layouts, o.Stop.MinIterations = 4, DefaultLayouts, 3
+	env := fakeEnv(f)
+	prepare := env.Prepare
+	eager := -1
+	env.Prepare = func(ctx context.Context, opts rmit.PrepareOptions) (*rmit.Suite, error) {
+		eager = opts.LinkedLayouts
+		return prepare(ctx, opts)
+	}
+	var out buffer
+	_, err := Run(context.Background(), o, Outputs{Results: &out, Log: io.Discard}, env)
+	require.NoError(t, err)
+	assert.Equal(t, 3, eager, "linked while preparing")
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	h := run.Header
+	require.Len(t, h.Layouts["head"], MaxLayouts)
+	assert.Equal(t, "8", h.Options["layouts"])
+	byBench := map[string][]uint64{}
+	for p, seed := range layouts(t, run) {
+		require.Contains(t, h.Layouts["head"], seed, p)
+		b := p[strings.LastIndex(p, " ")+1:]
+		byBench[b] = append(byBench[b], seed)
+	}
+	require.Len(t, byBench, 2)
+	for b, seeds := range byBench {
+		slices.Sort(seeds)
+		assert.Len(t, slices.Compact(seeds), 4, "%s: each of its 4 processes on a link of its own", b)
+	}
+}
+
+// A run of one version recorded before such runs drew links resumes on
+// its one link: the processes it has ran there.
+func TestResumeOfOneLinkStaysOnIt(t *testing.T) {
+	f := newFake("BenchmarkA")
+	o := testOptions(t.TempDir())
+	o.Layouts = 0
+	interrupted(t, f, o, 5)
+	o.Resume, o.SeedSet, o.Layouts = o.Raw, false, DefaultLayouts
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err, got.log)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	require.True(t, run.Complete)
+	assert.Empty(t, run.Header.Layouts)
+	for p, seed := range layouts(t, run) {
+		assert.Zero(t, seed, p)
 	}
 }

@@ -94,9 +94,11 @@ type Options struct {
 	Pairing  Pairing
 	Turns    rmit.TurnPlan
 	TurnTime time.Duration
-	// Layouts, with a baseline, links each version's test binaries this
-	// many times with randomised code layouts, and each process runs one
-	// of them (rmit.Layout); 0 links each once.
+	// Layouts links each version's test binaries this many times with
+	// randomised code layouts while preparing (a run of one version, at
+	// most a benchmark's least processes), and up to MaxLayouts when its
+	// processes draw them; each process runs one (rmit.Layout). 0 links
+	// each once.
 	Layouts int
 	// Impact, with a baseline, measures only the benchmarks the change
 	// can reach (package impact) and reports the others unaffected.

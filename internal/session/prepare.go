@@ -174,7 +174,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 	suite, err := r.env.Prepare(ctx, rmit.PrepareOptions{
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
 		Discover:    skip.options(rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Clock: r.env.Clock}),
-		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: o.Layouts, Hooked: hooked,
+		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: eagerLayouts(o), Hooked: hooked,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -17,8 +17,9 @@ import (
 
 // readResume reads the raw file of the run to resume and checks that it
 // can be continued with these options: it must be an unfinished run with
-// the same options and, if a seed is given, the same seed. It returns nil
-// when there is nothing to resume.
+// the same options and, if a seed is given, the same seed. A run of one
+// version recorded on one link goes on there (o.Layouts is set to 0). It
+// returns nil when there is nothing to resume.
 func readResume(o *Options, log io.Writer) (*record.Run, error) {
 	if o.Resume == "" {
 		return nil, nil
@@ -45,6 +46,12 @@ func readResume(o *Options, log io.Writer) (*record.Run, error) {
 		return nil, usage.ValueErrorf("resume", o.Resume, "the run was instance %q, not %q", h.Instance, o.Instance)
 	case h.Shard != o.Shard.String() && !(h.Shard == "" && o.Shard.IsZero()):
 		return nil, usage.ValueErrorf("resume", o.Resume, "the run was shard %q, not %q", h.Shard, o.Shard)
+	}
+	if o.Baseline == "" && len(h.Layouts) == 0 {
+		// A run of one version on one link, as --layout fixed and the
+		// runs before links were drawn for one version: the rest of its
+		// processes run there too.
+		o.Layouts = 0
 	}
 	// The plan is derived, and left out of the comparison.
 	if diff := diffMaps(chosen(h.Options), chosen(headerOptions(o, gate.Plan{}))); len(diff) > 0 {
