@@ -223,9 +223,9 @@ func markSlowOps(policy rmit.Policy, bs []*rmit.Benchmark, sliceTime time.Durati
 	}
 }
 
-// A slowOpPlanner plans a benchmark whose slices cost a slice time or
-// more beyond their timed ops by what its slices cost (stopper's
-// Interval), and measures a cold one without warmup.
+// A slowOpPlanner (stopper's Interval) plans by what its slices cost a
+// benchmark whose slices spend a slice time or more beyond their timed
+// ops, and measures a cold one without warmup.
 type slowOpPlanner interface {
 	SetSlowOp(bench string, cold bool) bool
 }
