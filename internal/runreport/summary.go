@@ -9,6 +9,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
@@ -76,10 +77,14 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	}
 	switch cut := len(sum.BudgetCut); {
 	case cut > 0 && r.AutoBudget > 0:
-		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass as the calibration priced it, %s, cut %s short before %s stable, each after at least %d processes; --budget 0 runs each to its criterion\n",
-			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), max(1, o.Stop.MinIterations))
+		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass as the calibration priced it, %s, cut %s short before %s stable, each after at least %s; %s\n",
+			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), render.Plural(max(1, o.Stop.MinIterations), "process"), pastBudget(r))
 	case cut > 0:
-		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"))
+		past := ""
+		if beyond, _ := beyondCap(r); beyond > 0 {
+			past = "; " + pastBudget(r)
+		}
+		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable%s\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), past)
 	}
 	writeTogether(w, sum.Together)
 	for i, e := range r.Unsettled {
@@ -156,4 +161,46 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pastBudget says what lifting the budget would buy the benchmarks it cut
+// short. Under the interval criterion, one predicted to need over
+// stopper.OutOfReach times the cap for its target stops as out of reach a
+// process later whatever the budget: on a machine whose processes spread
+// far, that is most of a suite, and a longer budget is not what they lack.
+func pastBudget(r *session.Result) string {
+	beyond, target := beyondCap(r)
+	if beyond == 0 {
+		return "--budget 0 runs each to its criterion"
+	}
+	reach := fmt.Sprintf("over %d processes for %s, %d times the cap", outOfReachLimit(r.Options), render.Precision(target, 0, 0), stopper.OutOfReach)
+	if n := len(r.Summary.BudgetCut); beyond < n {
+		others := pick(n-beyond == 1, "the other one to its criterion", fmt.Sprintf("the other %d to their criterion", n-beyond))
+		return fmt.Sprintf("%d of them %s predicted to need %s, and --budget 0 would stop %s as out of reach; it runs %s", beyond, pick(beyond == 1, "is", "are"), reach, pick(beyond == 1, "it", "them"), others)
+	}
+	return fmt.Sprintf("%s predicted to need %s, and --budget 0 would stop %s as out of reach", pick(beyond == 1, "it is", "each is"), reach, pick(beyond == 1, "it", "them"))
+}
+
+// outOfReachLimit is the processes past which the interval criterion
+// stops a benchmark as out of reach of its target.
+func outOfReachLimit(o *session.Options) int { return stopper.OutOfReach * o.SuiteRuns * o.Iterations }
+
+// beyondCap counts the benchmarks the budget cut short that are predicted
+// to need more than outOfReachLimit processes for their target, and
+// returns that target.
+func beyondCap(r *session.Result) (n int, target float64) {
+	sum, o := r.Summary, r.Options
+	if o.Stop.Criterion != stopper.Interval || outOfReachLimit(o) <= 0 {
+		return 0, 0
+	}
+	cut := map[record.Key]bool{}
+	for _, b := range sum.BudgetCut {
+		cut[b.Key()] = true
+	}
+	for _, p := range sum.Precision {
+		if pr := p.Precision; cut[p.Bench.Key()] && pr.Known() && pr.Target > 0 && pr.Width > pr.Target && pr.Processes > outOfReachLimit(o) {
+			n, target = n+1, pr.Target
+		}
+	}
+	return n, target
 }

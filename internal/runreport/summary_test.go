@@ -119,3 +119,41 @@ func TestSummarySaysWhereTheSpreadLies(t *testing.T) {
 	WriteSummary(&text, result(procs([][]float64{{8, 12}, {12, 8}, {9, 11}}), ""))
 	assert.NotContains(t, text.String(), "the spread is between processes", "the spread lies within processes")
 }
+
+// TestBudgetSaysWhatMoreTimeWouldBuy: of the benchmarks a budget cut
+// short, those predicted to need over OutOfReach times the cap for the
+// target are counted apart, since lifting the budget would stop them as
+// out of reach a process later; the others are the ones it would run to
+// their criterion.
+func TestBudgetSaysWhatMoreTimeWouldBuy(t *testing.T) {
+	pkg := &rmit.Package{ImportPath: "p"}
+	near, far, farther := rmit.NewBenchmark(pkg, "BenchmarkNear", 1, false), rmit.NewBenchmark(pkg, "BenchmarkFar", 1, false), rmit.NewBenchmark(pkg, "BenchmarkFarther", 1, false)
+	prec := func(b *rmit.Benchmark, processes int) rmit.BenchPrecision {
+		return rmit.BenchPrecision{Bench: b, Iterations: 3, Precision: policy.Precision{Width: 0.2, Confidence: 0.95, Target: 0.03, Processes: processes, Next: 0.15}}
+	}
+	o := &session.Options{SuiteRuns: 10, Iterations: 1}
+	o.Stop.Criterion = stopper.Interval
+	auto := time.Minute
+	summary := func(precs ...rmit.BenchPrecision) string {
+		sum := &rmit.Summary{Precision: precs}
+		for _, p := range precs {
+			sum.BudgetCut = append(sum.BudgetCut, p.Bench)
+		}
+		var text strings.Builder
+		WriteSummary(&text, &session.Result{Summary: sum, Options: o, Head: &record.Run{}, AutoBudget: auto})
+		return text.String()
+	}
+	assert.Contains(t, summary(prec(near, 8), prec(far, 31), prec(farther, 2000)),
+		"cut 3 benchmarks short before they were stable, each after at least 1 process; 2 of them are predicted to need over 30 processes for ±3%, 3 times the cap, and --budget 0 would stop them as out of reach; it runs the other one to its criterion\n")
+	assert.Contains(t, summary(prec(far, 31), prec(farther, 2000)),
+		"; each is predicted to need over 30 processes for ±3%, 3 times the cap, and --budget 0 would stop them as out of reach\n")
+	assert.Contains(t, summary(prec(near, 30)), "; --budget 0 runs each to its criterion\n", "30 is the cap's limit, not past it")
+
+	o.Stop.Criterion = stopper.CV
+	assert.Contains(t, summary(prec(far, 2000)), "; --budget 0 runs each to its criterion\n", "only the interval criterion stops a benchmark out of reach")
+
+	// A budget the user chose says so only of those out of reach.
+	o.Stop.Criterion, o.Budget, auto = stopper.Interval, time.Minute, 0
+	assert.Contains(t, summary(prec(near, 8), prec(far, 31)), "--budget 1m0s cut 2 benchmarks short before they were stable; 1 of them is predicted to need over 30 processes for ±3%, 3 times the cap, and --budget 0 would stop it as out of reach; it runs the other one to its criterion\n")
+	assert.Contains(t, summary(prec(near, 8)), "--budget 1m0s cut 1 benchmark short before it was stable\n")
+}
