@@ -160,6 +160,13 @@ type benchState struct {
 	// setup grew with b.N then, and its slices stay at the slice time.
 	stretchedFrom callCost
 	setupPerOp    bool
+	// fewOps is the b.N and time per op from which recalibrate tried a
+	// b.N FewOpsStep times larger (checkFewOps), n < 0 when it will not;
+	// fewOpsChecked says the try has been judged, and minN is the b.N
+	// it kept, below which recalibrate does not go.
+	fewOps        perOpAt
+	fewOpsChecked bool
+	minN          int64
 }
 
 // A Summary describes a finished run.
@@ -917,6 +924,12 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	if ns <= 0 {
 		return
 	}
+	if st != nil && st.stretchedFrom.n == 0 {
+		if n, ok := r.checkFewOps(st, b.N, ns); ok {
+			b.N = n
+			return
+		}
+	}
 	want := r.SliceTime
 	got := time.Duration(ns * float64(b.N))
 	var outside float64
@@ -942,7 +955,60 @@ func (r *Runner) recalibrate(b *Benchmark, times *processTimes) {
 	if st != nil && want > r.SliceTime && n > b.N {
 		st.stretchedFrom = callCost{n: b.N, outside: outside}
 	}
+	if st != nil {
+		n = max(n, st.minN)
+	}
 	b.N = n
+}
+
+// A perOpAt is a benchmark's median time per op, in ns, at one b.N.
+type perOpAt struct {
+	n  int64
+	ns float64
+}
+
+// FewOps is the most ops a slice may hold for its benchmark to be tried
+// at FewOpsStep times its b.N, and AmortizedRatio how much faster per op
+// the larger b.N must be for it to keep it. A cost that each call of a
+// benchmark function pays inside its timer (a heap grown again after the
+// garbage collection go test runs before each call, goroutines started
+// per call) reads as a cost per op: go test's ramp spreads it over the
+// ops of a second, a slice of a few ops hardly at all, and recalibration
+// never moves such a b.N threefold, which is how a run sees it for any
+// other benchmark. A noise that moves a process mean by a quarter moves
+// it either way.
+const (
+	FewOps         = 3
+	FewOpsStep     = 4
+	AmortizedRatio = 1.25
+)
+
+// checkFewOps returns the b.N of a benchmark's next process, and true,
+// when its slices hold FewOps ops or fewer and it has not been tried at
+// more: FewOpsStep times as many, within maxStretched. After that try it
+// keeps the larger b.N as the least it runs at when its time per op fell
+// by AmortizedRatio, as go test's ramp would have measured it, and goes
+// back to the b.N it had otherwise. The run then compares the processes
+// at both (the session's amortized check).
+func (r *Runner) checkFewOps(st *benchState, n int64, ns float64) (int64, bool) {
+	switch {
+	case st.fewOps.n == 0 && n <= FewOps && NForSlice(ns, r.SliceTime) <= FewOps:
+		more := n * FewOpsStep
+		if time.Duration(ns*float64(more)) > maxStretched(r.SliceTime) {
+			st.fewOps.n = -1
+			return 0, false
+		}
+		st.fewOps = perOpAt{n: n, ns: ns}
+		return more, true
+	case st.fewOps.n > 0 && !st.fewOpsChecked:
+		st.fewOpsChecked = true
+		if ns*AmortizedRatio <= st.fewOps.ns {
+			st.minN = n
+			return n, true
+		}
+		return st.fewOps.n, true
+	}
+	return 0, false
 }
 
 // A callCost is the time a benchmark's calls spent outside the timer, in

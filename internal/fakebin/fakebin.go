@@ -66,6 +66,8 @@ type Slice struct {
 	// Siblings says that the process runs Name with other leaves: a
 	// family's process.
 	Siblings bool
+	// N is the slice's b.N; 0 where the caller does not know it (Hang).
+	N int64
 }
 
 // A Line is one result line a fake process printed.
@@ -334,7 +336,7 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 						f.counts = map[string]int{}
 					}
 					key := dir + "|" + name
-					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name], Siblings: !alone})
+					ns := f.NsPerOp(Slice{Dir: dir, Binary: bin, Name: name, Index: f.counts[key], InProcess: inProcess[name], Siblings: !alone, N: bn})
 					f.counts[key]++
 					setup := f.Setup[name]
 					switch {

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -52,16 +53,12 @@ type Amortized struct {
 	LowNs, HighNs float64 // the mean of the process means at each
 }
 
-// amortizedRatio is how much slower the processes at the smallest b.N
-// must be, on average, for a benchmark to be Amortized. A recalibration
-// between processes changes b.N at least threefold (rmit.Runner), and
-// noise that moves a mean by a quarter moves it either way.
-const amortizedRatio = 1.25
-
 // amortized returns the benchmarks of run whose processes ran at b.N
 // values at least 3 apart, the smallest first, and measured, at the
-// smallest, amortizedRatio times the ns/op they measured at the largest,
-// in the run's order.
+// smallest, rmit.AmortizedRatio times the ns/op they measured at the
+// largest, in the run's order. A recalibration between processes changes
+// b.N at least threefold, and a benchmark of few ops per slice is tried
+// at rmit.FewOpsStep times its b.N (rmit.Runner).
 //
 // The smallest must come first: b.N grows when a benchmark's slices ran
 // shorter than its calibration planned, as they do when the one-op start
@@ -123,7 +120,7 @@ func amortized(run *record.Run) []Amortized {
 			continue
 		}
 		a.LowNs, a.HighNs = stat.Mean(lo, nil), stat.Mean(hi, nil)
-		if a.LowNs > amortizedRatio*a.HighNs {
+		if a.LowNs > rmit.AmortizedRatio*a.HighNs {
 			out = append(out, a)
 		}
 	}

@@ -192,3 +192,41 @@ func TestSetupPerOpIsNotStretched(t *testing.T) {
 	assert.Equal(t, map[int]int64{1: 1000, 2: stretched, 3: stretched}, n["BenchmarkSetup"])
 	assert.Equal(t, map[int]int64{1: 1000, 2: 3000, 3: 1000}, n["BenchmarkBigInputs"])
 }
+
+// TestFewOpsTriedAtALargerN runs two benchmarks of about two ops per
+// slice. BenchmarkPerCall pays 1.5ms inside its timer once per call of
+// its function, over ops of 0.5ms: at b.N = 2 it reads 1.25ms/op, where
+// go test's ramp, over the ops of a second, reads about 0.5. Its second
+// process is tried at FewOpsStep times its b.N, reads 0.69ms/op there,
+// and keeps that b.N; the run names it NOT STEADY with both. BenchmarkFlat
+// costs 1.25ms an op at any b.N: its try reads the same, and it goes back.
+func TestFewOpsTriedAtALargerN(t *testing.T) {
+	f := newFake("BenchmarkPerCall", "BenchmarkFlat")
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		if s.Name == "BenchmarkPerCall" {
+			return 500e3 + 1.5e6/float64(max(s.N, 1))
+		}
+		return 1.25e6
+	}
+	o := testOptions(t.TempDir())
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	n := map[string]map[int]int64{}
+	for _, s := range run.Slices {
+		name := strings.TrimSuffix(s.Benchmark, suffix())
+		if n[name] == nil {
+			n[name] = map[int]int64{}
+		}
+		n[name][s.SuiteRun] = s.N
+	}
+	assert.Equal(t, map[int]int64{1: 2, 2: 2 * rmit.FewOpsStep, 3: 2 * rmit.FewOpsStep}, n["BenchmarkPerCall"])
+	assert.Equal(t, map[int]int64{1: 1, 2: rmit.FewOpsStep, 3: 1}, n["BenchmarkFlat"])
+	require.Len(t, got.res.Amortized, 1)
+	a := got.res.Amortized[0]
+	assert.Equal(t, "BenchmarkPerCall"+suffix(), a.Key.Benchmark)
+	assert.Equal(t, [2]int64{2, 2 * rmit.FewOpsStep}, [2]int64{a.LowN, a.HighN})
+	assert.InDelta(t, 1.25e6, a.LowNs, 1)
+	assert.InDelta(t, 500e3+1.5e6/8, a.HighNs, 1)
+}
