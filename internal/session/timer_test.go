@@ -175,16 +175,7 @@ func TestSetupPerOpIsNotStretched(t *testing.T) {
 	o := testOptions(t.TempDir())
 	_, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
-	n := map[string]map[int]int64{}
-	for _, s := range run.Slices {
-		name := strings.TrimSuffix(s.Benchmark, suffix())
-		if n[name] == nil {
-			n[name] = map[int]int64{}
-		}
-		n[name][s.SuiteRun] = s.N
-	}
+	n := nBySuiteRun(t, o.Raw)
 	// 1ms of 1µs ops; then TimerShare of the slice at 10ms outside.
 	share := rmit.TimerShare
 	stretched := rmit.NForSlice(1000, time.Duration(float64(10*time.Millisecond)*share/(1-share)))
@@ -211,7 +202,22 @@ func TestFewOpsTriedAtALargerN(t *testing.T) {
 	o := testOptions(t.TempDir())
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
+	n := nBySuiteRun(t, o.Raw)
+	assert.Equal(t, map[int]int64{1: 2, 2: 2 * rmit.FewOpsStep, 3: 2 * rmit.FewOpsStep}, n["BenchmarkPerCall"])
+	assert.Equal(t, map[int]int64{1: 1, 2: rmit.FewOpsStep, 3: 1}, n["BenchmarkFlat"])
+	require.Len(t, got.res.Amortized, 1)
+	a := got.res.Amortized[0]
+	assert.Equal(t, "BenchmarkPerCall"+suffix(), a.Key.Benchmark)
+	assert.Equal(t, [2]int64{2, 2 * rmit.FewOpsStep}, [2]int64{a.LowN, a.HighN})
+	assert.InDelta(t, 1.25e6, a.LowNs, 1)
+	assert.InDelta(t, 500e3+1.5e6/8, a.HighNs, 1)
+}
+
+// nBySuiteRun returns the b.N of each benchmark's slices in each suite
+// run of the raw file at path, by name without the GOMAXPROCS suffix.
+func nBySuiteRun(t *testing.T, path string) map[string]map[int]int64 {
+	t.Helper()
+	run, _, err := record.ReadFile(path)
 	require.NoError(t, err)
 	n := map[string]map[int]int64{}
 	for _, s := range run.Slices {
@@ -221,12 +227,5 @@ func TestFewOpsTriedAtALargerN(t *testing.T) {
 		}
 		n[name][s.SuiteRun] = s.N
 	}
-	assert.Equal(t, map[int]int64{1: 2, 2: 2 * rmit.FewOpsStep, 3: 2 * rmit.FewOpsStep}, n["BenchmarkPerCall"])
-	assert.Equal(t, map[int]int64{1: 1, 2: rmit.FewOpsStep, 3: 1}, n["BenchmarkFlat"])
-	require.Len(t, got.res.Amortized, 1)
-	a := got.res.Amortized[0]
-	assert.Equal(t, "BenchmarkPerCall"+suffix(), a.Key.Benchmark)
-	assert.Equal(t, [2]int64{2, 2 * rmit.FewOpsStep}, [2]int64{a.LowN, a.HighN})
-	assert.InDelta(t, 1.25e6, a.LowNs, 1)
-	assert.InDelta(t, 500e3+1.5e6/8, a.HighNs, 1)
+	return n
 }
