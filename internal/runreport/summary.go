@@ -75,14 +75,15 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	if sum.Padded > 0 {
 		fmt.Fprintf(w, "  %d padding iterations kept late suite runs interleaved\n", sum.Padded)
 	}
+	beyond, target := beyondCap(r)
 	switch cut := len(sum.BudgetCut); {
 	case cut > 0 && r.AutoBudget > 0:
 		fmt.Fprintf(w, "  --budget auto: about one go test -bench pass as the calibration priced it, %s, cut %s short before %s stable, each after at least %s; %s\n",
-			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), render.Plural(max(1, o.Stop.MinIterations), "process"), pastBudget(r))
+			render.Duration(r.AutoBudget), render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), render.Plural(max(1, o.Stop.MinIterations), "process"), pastBudget(r, beyond, target))
 	case cut > 0:
 		past := ""
-		if beyond, _ := beyondCap(r); beyond > 0 {
-			past = "; " + pastBudget(r)
+		if beyond > 0 {
+			past = "; " + pastBudget(r, beyond, target)
 		}
 		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable%s\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), past)
 	}
@@ -164,12 +165,12 @@ func tail(s string, n int) string {
 }
 
 // pastBudget says what lifting the budget would buy the benchmarks it cut
-// short. Under the interval criterion, one predicted to need over
-// stopper.OutOfReach times the cap for its target stops as out of reach a
-// process later whatever the budget: on a machine whose processes spread
-// far, that is most of a suite, and a longer budget is not what they lack.
-func pastBudget(r *session.Result) string {
-	beyond, target := beyondCap(r)
+// short, beyond of them past the cap for target (beyondCap). Under the
+// interval criterion, one predicted to need over stopper.OutOfReach times
+// the cap for its target stops as out of reach a process later whatever
+// the budget: on a machine whose processes spread far, that is most of a
+// suite, and a longer budget is not what they lack.
+func pastBudget(r *session.Result, beyond int, target float64) string {
 	if beyond == 0 {
 		return "--budget 0 runs each to its criterion"
 	}
