@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,13 +79,13 @@ type hookedResult struct {
 	n    int
 }
 
-// hookedResults runs the family binary, built with the hooks, over all
-// its benchmarks at b.N = 3 with env added and args added, and returns its
-// result lines.
+// hookedResults runs the family binary, built with the hooks, over
+// BenchmarkFamily and BenchmarkAlone at b.N = 3 with env added and args
+// added, and returns its result lines.
 func hookedResults(t *testing.T, env []string, args ...string) []hookedResult {
 	t.Helper()
 	pkg := familyPackage(t)
-	cmd := exec.Command(pkg.Binary, append([]string{"-test.run=^$", "-test.bench=.", "-test.benchtime=3x"}, args...)...)
+	cmd := exec.Command(pkg.Binary, append([]string{"-test.run=^$", "-test.bench=^Benchmark(Family|Alone)$", "-test.benchtime=3x"}, args...)...)
 	cmd.Dir = pkg.Dir
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
@@ -109,6 +111,47 @@ func TestRepsHook(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"BenchmarkFamily/first": 1, "BenchmarkFamily/first#01": 3, "BenchmarkFamily/with_space": 2,
 		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got)
+}
+
+// A pattern for BenchmarkNested/outer/inner matches BenchmarkNested/outer
+// in part, and go test runs it once as a parent, printing nothing: a
+// lone process's turns are the inner leaf's alone, and the outer one, at
+// b.N = 1 (loneFixedN), runs one op, where it would run the leaf's b.N.
+func TestPartlyMatchedSiblingTakesNoTurns(t *testing.T) {
+	pkg := familyPackage(t)
+	inner := &Benchmark{Name: "BenchmarkNested/outer/inner", Base: "BenchmarkNested/outer/inner", N: 5, Package: pkg}
+	outer := &Benchmark{Name: "BenchmarkNested/outer", Base: "BenchmarkNested/outer", N: 1000, Package: pkg}
+	inner.Family = &Family{Members: []*Benchmark{outer, inner}}
+	outer.Family = inner.Family
+	for _, c := range []struct {
+		env      string
+		outerOps string
+	}{
+		{FixedNValue([]*Benchmark{inner}), "5.000"},
+		{loneFixedN(inner), "1.000"},
+	} {
+		cmd := exec.Command(pkg.Binary, inner.args(3)...)
+		cmd.Dir = pkg.Dir
+		cmd.Env = append(os.Environ(), TurnEnv+"=3", FixedNEnv+"="+c.env)
+		out, err := cmd.Output()
+		require.NoError(t, err, "%s", out)
+		var names []string
+		ops := ""
+		for _, l := range strings.Split(string(out), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 2 || !strings.HasPrefix(f[0], "Benchmark") {
+				continue
+			}
+			names = append(names, f[0]+" "+f[1])
+			if i := slices.Index(f, "outer-ops"); i > 0 {
+				ops = f[i-1]
+			}
+		}
+		want := WithProcs(inner.Name, runtime.GOMAXPROCS(0)) + " 5"
+		assert.Equal(t, []string{want, want, want}, names, "%s", c.env)
+		// The metric comes after the loop, in the last turn's line.
+		assert.Equal(t, c.outerOps, ops, "%s", c.env)
+	}
 }
 
 // In a family's process, every slice is free (TurnEnv at the process's
@@ -202,7 +245,7 @@ func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
 	for _, l := range []uint64{11, 12, 13} {
 		pkg.Layouts = append(pkg.Layouts, Layout{Seed: l, Binary: pkg.Binary})
 	}
-	bs, fails, err := Discover(context.Background(), &pkg, DiscoverOptions{Bench: ".", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
+	bs, fails, err := Discover(context.Background(), &pkg, DiscoverOptions{Bench: "^Benchmark(Family|Alone)$", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
 	require.NoError(t, err)
 	require.Empty(t, fails)
 	require.Equal(t, []string{"BenchmarkFamily/first", "BenchmarkFamily/with_space", "BenchmarkFamily/first#01", "BenchmarkFamily/loop", "BenchmarkAlone"}, names(bs))

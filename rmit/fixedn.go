@@ -87,6 +87,24 @@ func FixedNValue(bs []*Benchmark) string {
 	return sb.String()
 }
 
+// loneFixedN returns the value of FixedNEnv for a process of b alone: b
+// at its own b.N, and at b.N = 1 each sibling whose name is the first
+// levels of b's. b's pattern matches such a sibling in part, and go test
+// runs it once, as the parent it might be; a b.Loop loop would run it at
+// b's b.N, for a result nobody reads, however slow its op.
+func loneFixedN(b *Benchmark) string {
+	var sb strings.Builder
+	writeNamed(&sb, b.N, b)
+	if f := familyOf(b); f != nil {
+		for _, m := range f.Members {
+			if strings.HasPrefix(b.Base, m.Base+"/") {
+				writeNamed(&sb, 1, m)
+			}
+		}
+	}
+	return sb.String()
+}
+
 // repsValue returns the value of RepsEnv for a family process of bs in
 // which runs, by name, are the members it measures: each runs its count
 // of slices, no more, and a sibling it does not measure runs once, as its

@@ -17,7 +17,7 @@ func (r *Runner) startSlices(b *Benchmark, bin string, slices int) (*process, er
 	ts, turns := r.Starter.(TurnStarter)
 	switch ws, env := r.envWorkers(b.Package); {
 	case env:
-		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), []string{FixedNEnv + "=" + FixedNValue([]*Benchmark{b})}, slices)
+		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), []string{FixedNEnv + "=" + loneFixedN(b)}, slices)
 	case turns && b.Package.Hooked:
 		w, err = ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
 	default:

@@ -182,12 +182,15 @@ func gobenchdynSkipRun1(b *B) bool {
 // the same call. It prints the turn's result as processBench prints a
 // repetition's, waits for the turn after it with the timer stopped, and
 // restarts the timer with fresh counters. The last turn is left to
-// processBench, as is any call it cannot print the name of.
+// processBench, as is any call it cannot print the name of. A benchmark
+// with sub-benchmarks takes no turn, nor does one that the pattern
+// matches in part (hasSub): go test runs it once, as a parent, and
+// prints no result of it.
 func (b *B) gobenchdynNextTurn() bool {
 	if gobenchdynTurnsOf != b {
 		gobenchdynTurnsOf, gobenchdynTurnsInCall = b, 0
 	}
-	if gobenchdynFree <= 0 || b.benchTime.n <= 0 || b.bstate == nil || b.chatty != nil || len(cpuList) != 1 ||
+	if gobenchdynFree <= 0 || b.benchTime.n <= 0 || b.bstate == nil || b.chatty != nil || len(cpuList) != 1 || b.hasSub.Load() ||
 		b.loop.i != uint64(b.benchTime.n) || uint(gobenchdynTurnsInCall+1) >= *count || b.failed ||
 		gobenchdynRepsDone(b, gobenchdynTurnsInCall+1) {
 		return false

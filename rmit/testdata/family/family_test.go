@@ -46,3 +46,22 @@ func BenchmarkAlone(b *testing.B) {
 		sink += i
 	}
 }
+
+var outerOps int
+
+// BenchmarkNested has a leaf whose name is the first levels of another's:
+// a pattern for the longer one matches the shorter one in part, which go
+// test then runs once, as a parent, without a result of its own.
+func BenchmarkNested(b *testing.B) {
+	b.Run("outer", func(b *testing.B) {
+		for b.Loop() {
+			outerOps++
+		}
+	})
+	b.Run("outer/inner", func(b *testing.B) {
+		for b.Loop() {
+			sink++
+		}
+		b.ReportMetric(float64(outerOps), "outer-ops")
+	})
+}
