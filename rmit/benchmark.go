@@ -43,6 +43,10 @@ type Benchmark struct {
 	// SetupN is the mean b.N of the probe's calls that Setup was seen
 	// over, for a setup that grows with b.N (FitSetup).
 	SetupN float64
+	// Loop says that its function runs a b.Loop loop, which go test
+	// ramps inside one call (GoTestLoopTime); a probe of a binary built
+	// with the turn hook tells it.
+	Loop bool
 	// Config caps the benchmark's suite runs and iterations.
 	Config Config
 	// Family holds the leaves discovery ran with this one.

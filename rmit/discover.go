@@ -101,8 +101,9 @@ func Discover(ctx context.Context, pkg *Package, opts DiscoverOptions) ([]*Bench
 			for _, f := range found {
 				b := NewBenchmark(pkg, f.name, procs, setCPU)
 				b.N, b.Probed = NForSlice(f.nsPerOp, opts.SliceTime), f.nsPerOp
-				b.Setup = probeSetup(f.nsPerOp, f.n, f.wall, probe)
-				b.SetupN = probeN(f.nsPerOp, f.n, probe)
+				b.Setup = probeSetup(f, probe)
+				b.SetupN = probeN(f, probe)
+				b.Loop = f.loop
 				b.Family, b.Parallel = family, parallel[top]
 				family.Members = append(family.Members, b)
 				if opts.SkipLeaf == nil || !opts.SkipLeaf(b) {
@@ -186,41 +187,45 @@ type probed struct {
 	// start for the first: its calls of the benchmark function, setup
 	// and timed ops, and for the first also the process's start.
 	wall time.Duration
+	loop bool // it ran a b.Loop loop (loopUnit)
 }
 
 // probeSetup estimates the time each call of a benchmark function spends
-// outside its timer from its probe: the probe's wall time beyond the ops
-// go test's ramp to probeTime timed, over the calls that ramp made. The
-// first leaf of a probe also carries its process's start, its package's
-// initialisation and its parent's setup, which this counts as its own:
-// an estimate that errs long for it, and short for a setup that grows
-// with b.N, which the probe's small b.N hardly shows. Erring long plans
-// the leaf as a slow op, whose intervals cover about as often in
-// simulation (TestSlowOpCoverage). A result at b.N = 1 is run1's alone:
-// an op that lasts the probe, or a ramp that ProbeEnv ended there.
-func probeSetup(nsPerOp float64, n int64, wall, probeTime time.Duration) time.Duration {
-	calls, timed := GoTestRamp(nsPerOp, probeTime)
-	if n == 1 {
-		calls, timed = 1, time.Duration(nsPerOp)
+// outside its timer from its probe f: the probe's wall time beyond the
+// ops go test's ramp to probeTime timed, over the calls that ramp made
+// (one, for a b.Loop loop, which ramps inside it, and whose result's b.N
+// counts every op of the ramp). The first leaf of a probe also carries
+// its process's start, its package's initialisation and its parent's
+// setup, which this counts as its own: an estimate that errs long for
+// it, and short for a setup that grows with b.N, which the probe's small
+// b.N hardly shows. Erring long plans the leaf as a slow op, whose
+// intervals cover about as often in simulation (TestSlowOpCoverage). A
+// result at b.N = 1 is run1's alone: an op that lasts the probe, or a
+// ramp that ProbeEnv ended there.
+func probeSetup(f probed, probeTime time.Duration) time.Duration {
+	calls, timed := GoTestRamp(f.nsPerOp, probeTime)
+	if f.n == 1 || f.loop {
+		calls, timed = 1, time.Duration(float64(f.n)*f.nsPerOp)
 	}
-	if calls == 0 || wall <= timed {
+	if calls == 0 || f.wall <= timed {
 		return 0
 	}
-	return (wall - timed) / time.Duration(calls)
+	return (f.wall - timed) / time.Duration(calls)
 }
 
-// probeN returns the mean b.N of the calls a probe made, over which
+// probeN returns the mean b.N of the calls a probe f made, over which
 // probeSetup spread what they spent outside the timer: 1 for a result at
-// b.N = 1, run1's alone.
-func probeN(nsPerOp float64, n int64, probeTime time.Duration) float64 {
-	if n == 1 {
+// b.N = 1, run1's alone, and for a b.Loop loop, whose setup runs before
+// the loop, at go test's b.N = 1 of run1.
+func probeN(f probed, probeTime time.Duration) float64 {
+	if f.n == 1 || f.loop {
 		return 1
 	}
-	calls, timed := GoTestRamp(nsPerOp, probeTime)
+	calls, timed := GoTestRamp(f.nsPerOp, probeTime)
 	if calls == 0 {
 		return 0
 	}
-	return float64(timed) / nsPerOp / float64(calls)
+	return float64(timed) / f.nsPerOp / float64(calls)
 }
 
 // goRampOvershoot is how much longer than its -test.benchtime go test's
@@ -286,12 +291,13 @@ func probeRun(ctx context.Context, pkg *Package, top string, args []string, prob
 			t := now()
 			wall := t.Sub(last)
 			last = t
+			loop := it.values[loopUnit] > 0
 			if i := slices.IndexFunc(found, func(p probed) bool { return p.name == it.name }); i >= 0 {
-				found[i].nsPerOp, found[i].n = ns, it.n
+				found[i].nsPerOp, found[i].n, found[i].loop = ns, it.n, loop
 				found[i].wall += wall
 				break
 			}
-			found = append(found, probed{it.name, ns, it.n, wall})
+			found = append(found, probed{it.name, ns, it.n, wall, loop})
 		case itemFailure, itemPanic:
 			failText.add(it, fail == nil)
 			if fail == nil {

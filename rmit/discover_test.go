@@ -42,10 +42,13 @@ func TestProbeSetup(t *testing.T) {
 	// 1µs ops: the ramp to 10ms calls 1, 100, then 10⁴ ops; 3 calls.
 	calls, timed := GoTestRamp(1000, probe)
 	assert.Equal(t, 3, calls)
-	assert.Equal(t, 2*time.Second, probeSetup(1000, 11000, timed+6*time.Second, probe))
-	assert.Zero(t, probeSetup(1000, 11000, timed, probe))
-	assert.Zero(t, probeSetup(1000, 11000, timed/2, probe), "a probe faster than its model has no setup to show")
-	assert.Zero(t, probeSetup(0, 0, time.Second, probe), "no ns/op, no ramp")
+	assert.Equal(t, 2*time.Second, probeSetup(probed{nsPerOp: 1000, n: 11000, wall: timed + 6*time.Second}, probe))
+	assert.Zero(t, probeSetup(probed{nsPerOp: 1000, n: 11000, wall: timed}, probe))
+	assert.Zero(t, probeSetup(probed{nsPerOp: 1000, n: 11000, wall: timed / 2}, probe), "a probe faster than its model has no setup to show")
+	assert.Zero(t, probeSetup(probed{nsPerOp: 0, n: 0, wall: time.Second}, probe), "no ns/op, no ramp")
 	// A ramp that ProbeEnv ended at run1 made that one call.
-	assert.Equal(t, 3*time.Second-time.Microsecond, probeSetup(1000, 1, 3*time.Second, probe))
+	assert.Equal(t, 3*time.Second-time.Microsecond, probeSetup(probed{nsPerOp: 1000, n: 1, wall: 3 * time.Second}, probe))
+	// A b.Loop loop ramps inside one call, and its result's b.N counts
+	// every op of the ramp.
+	assert.Equal(t, 6*time.Second, probeSetup(probed{nsPerOp: 1000, n: 12000, wall: 12*time.Millisecond + 6*time.Second, loop: true}, probe))
 }

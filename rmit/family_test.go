@@ -113,6 +113,21 @@ func TestRepsHook(t *testing.T) {
 		"BenchmarkFamily/loop": 1, "BenchmarkAlone": 3}, got)
 }
 
+// A probe of a binary with the hooks tells a b.Loop loop from a b.N one,
+// for the price of go test's pass (GoTestLoopTime).
+func TestProbeTellsALoop(t *testing.T) {
+	pkg := *familyPackage(t)
+	bs, fails, err := Discover(context.Background(), &pkg, DiscoverOptions{Bench: "^Benchmark(Family|Alone)$", SliceTime: 2 * time.Millisecond, Timeout: time.Minute})
+	require.NoError(t, err)
+	require.Empty(t, fails)
+	loops := map[string]bool{}
+	for _, b := range bs {
+		loops[b.Base] = b.Loop
+	}
+	assert.Equal(t, map[string]bool{"BenchmarkFamily/first": false, "BenchmarkFamily/with_space": false, "BenchmarkFamily/first#01": false,
+		"BenchmarkFamily/loop": true, "BenchmarkAlone": false}, loops)
+}
+
 // A pattern for BenchmarkNested/outer/inner matches BenchmarkNested/outer
 // in part, and go test runs it once as a parent, printing nothing: a
 // lone process's turns are the inner leaf's alone, and the outer one, at

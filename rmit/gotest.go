@@ -53,6 +53,18 @@ func GoTestTimeOf(nsPerOp float64, setup Setup, d time.Duration) time.Duration {
 	return total
 }
 
+// GoTestLoopTime is GoTestTimeOf for a benchmark whose function runs a
+// b.Loop loop: B.Loop ramps inside the one call go test makes, to the
+// b.N of the ramp's last call, and the setup before the loop runs once,
+// at b.N = 1.
+func GoTestLoopTime(nsPerOp float64, setup Setup, d time.Duration) time.Duration {
+	calls := goTestCalls(nsPerOp, d)
+	if len(calls) == 0 {
+		return 0
+	}
+	return time.Duration(calls[len(calls)-1]*nsPerOp) + setup.At(1)
+}
+
 // GoTestRamp returns the calls of a benchmark function of nsPerOp that go
 // test -bench makes at -benchtime d, and the time their timed ops take:
 // the one-op run, then the runs whose b.N it predicts from the last

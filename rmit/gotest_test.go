@@ -19,6 +19,16 @@ func TestGoTestTimeOfASetupThatGrows(t *testing.T) {
 	assert.Equal(t, 10*time.Millisecond+500*time.Microsecond, grows.At(1000))
 }
 
+// A b.Loop loop is ramped inside one call: go test times the ops of the
+// ramp's last call alone, and pays the setup once, at b.N = 1.
+func TestGoTestLoopTime(t *testing.T) {
+	grows := Setup{Fixed: 10 * time.Millisecond, PerOp: 500}
+	// 1µs ops: the ramp's last call is at 10⁶ ops.
+	assert.Equal(t, time.Second+grows.At(1), GoTestLoopTime(1000, grows, DefaultBenchtime))
+	assert.Less(t, GoTestLoopTime(1000, grows, DefaultBenchtime), GoTestTimeOf(1000, grows, DefaultBenchtime))
+	assert.Zero(t, GoTestLoopTime(0, grows, DefaultBenchtime), "no ns/op, no ramp")
+}
+
 // FitSetup draws the line through a probe's setup and a run's: growth
 // between them is per op; no growth, or a probe inflated by its process's
 // start, leaves the run's own setup, fixed.
@@ -38,7 +48,8 @@ func TestFitSetup(t *testing.T) {
 // its setup.
 func TestProbeN(t *testing.T) {
 	probe := 10 * time.Millisecond
-	assert.InDelta(t, (1.0+100+1e4)/3, probeN(1000, 11000, probe), 1e-9)
-	assert.Equal(t, 1.0, probeN(1000, 1, probe), "a ramp ProbeEnv ended at run1")
-	assert.Zero(t, probeN(0, 0, probe))
+	assert.InDelta(t, (1.0+100+1e4)/3, probeN(probed{nsPerOp: 1000, n: 11000}, probe), 1e-9)
+	assert.Equal(t, 1.0, probeN(probed{nsPerOp: 1000, n: 1}, probe), "a ramp ProbeEnv ended at run1")
+	assert.Equal(t, 1.0, probeN(probed{nsPerOp: 1000, n: 12000, loop: true}, probe), "a b.Loop loop's setup runs at run1's b.N")
+	assert.Zero(t, probeN(probed{}, probe))
 }

@@ -21,6 +21,20 @@ const ProbeEnv = "GOBENCH_DYN_PROBE"
 // begins, after run1 has run one op.
 var rampStart = regexp.MustCompile(`\n(\t+)d := b\.benchTime\.d\n`)
 
+// resultSet finds, at the end of B.launch, where a benchmark's result
+// is set, and loopStarted the check before it of whether a b.Loop loop
+// has run: the loop hook marks a probe's result there (loopUnit).
+var (
+	resultSet   = regexp.MustCompile(`\n(\t+)b\.result = BenchmarkResult\{`)
+	loopStarted = regexp.MustCompile(`\n\tif b\.loop\.n == 0 \{\n`)
+)
+
+// loopUnit is the unit of the metric that the probe hook adds to the
+// result of a benchmark that ran a b.Loop loop: go test ramps it inside
+// one call, where a b.N loop takes a call for each step of the ramp, and
+// a pass of go test takes that much less time (GoTestLoopTime).
+const loopUnit = "gobench-dyn-loop"
+
 // addProbeHook patches src, a testing/benchmark.go that has the fixed-b.N
 // hook already, to read ProbeEnv, and adds the file that does it to
 // files. A release whose B.launch has no ramp of the known shape is left
@@ -31,12 +45,19 @@ func addProbeHook(goroot string, src []byte, files map[string][]byte) []byte {
 		return src
 	}
 	in := string(src[ramp[2]:ramp[3]])
-	out := applyEdits(src, []sourceEdit{
+	edits := []sourceEdit{
 		{run1[0] + 1, run1[0] + 1, string(src[run1[2]:run1[3]]) + "gobenchdynRun1Starts(sub)\n"},
 		{ramp[1], ramp[1], in + "if gobenchdynOneCallEnough(b) {\n" + in + "\td = 0\n" + in + "}\n"},
-	})
-	files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_probe.go")] = []byte(probeHookSource)
-	return out
+	}
+	hook := probeHookSource
+	// A release whose B has no b.Loop state of this shape is probed as
+	// before: its benchmarks are priced as b.N loops.
+	if res := resultSet.FindSubmatchIndex(src); res != nil && loopStarted.Match(src) {
+		edits = append(edits, sourceEdit{res[0] + 1, res[0] + 1, string(src[res[2]:res[3]]) + "gobenchdynMarkLoop(b)\n"})
+		hook += probeLoopSource
+	}
+	files[filepath.Join(goroot, "src", "testing", "zz_gobenchdyn_probe.go")] = []byte(hook)
+	return applyEdits(src, edits)
 }
 
 // probeValue returns the value of ProbeEnv for calls of at least least.
@@ -83,5 +104,21 @@ func gobenchdynOneCallEnough(b *B) bool {
 	}
 	wall := time.Since(gobenchdynRun1.start)
 	return wall >= time.Duration(gobenchdynProbeCall) && 10*b.duration < wall
+}
+`
+
+// probeLoopSource is the part of the probe hook's file that marks a
+// probe's result as a b.Loop loop's.
+const probeLoopSource = `
+// gobenchdynMarkLoop adds, in a probe, the metric ` + loopUnit + ` to the
+// result of b when it ran a b.Loop loop.
+func gobenchdynMarkLoop(b *B) {
+	if gobenchdynProbeCall <= 0 || b.loop.n == 0 {
+		return
+	}
+	if b.extra == nil {
+		b.extra = map[string]float64{}
+	}
+	b.extra["` + loopUnit + `"] = 1
 }
 `

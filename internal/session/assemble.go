@@ -328,15 +328,20 @@ func (r *run) warnBudget(runner *rmit.Runner, prep time.Duration) time.Duration 
 // benchmarks bs of one version would take, each call's setup included:
 // those of the run's shard, so that each shard's budget and price are its
 // own. A benchmark's setup is its entry in setups (seenSetups) or, without
-// one, its probe's.
+// one, its probe's. A b.Loop loop's is its probe's: its slices are turns
+// of one call, and show none of the setup go test pays once.
 func goTestTime(bs []*rmit.Benchmark, setups map[record.Key]rmit.Setup) time.Duration {
 	var d time.Duration
 	for _, b := range bs {
+		price := rmit.GoTestTimeOf
 		setup, ok := setups[b.Key()]
+		if b.Loop {
+			price, ok = rmit.GoTestLoopTime, false
+		}
 		if !ok {
 			setup = rmit.Setup{Fixed: b.Setup}
 		}
-		d += rmit.GoTestTimeOf(b.Probed, setup, rmit.DefaultBenchtime)
+		d += price(b.Probed, setup, rmit.DefaultBenchtime)
 	}
 	return d
 }

@@ -41,3 +41,19 @@ func TestGoTestTimeSeenRefitsSetups(t *testing.T) {
 	probed := goTestTime(bs, nil)
 	assert.Greater(t, got, probed+time.Second/10, "go test's 10⁶ ops pay 0.1 s of setup that the probe's b.N did not show")
 }
+
+// A b.Loop loop is priced as go test runs it: one call, whose setup is
+// the probe's, since its slices are turns of one call that show none.
+func TestGoTestTimeOfALoop(t *testing.T) {
+	pkg := &rmit.Package{ImportPath: "example.com/p", Version: record.VersionHead}
+	loop := rmit.NewBenchmark(pkg, "BenchmarkLoop", 1, false)
+	loop.Probed, loop.Setup, loop.SetupN, loop.Loop = 1000, 50*time.Millisecond, 1, true
+	k := loop.Key()
+	run := &record.Run{Slices: []record.Slice{{Package: k.Package, Benchmark: k.Benchmark, Version: k.Version, N: 1e5,
+		Values: map[string]float64{"ns/op": 1000}, WallNs: int64(100 * time.Millisecond)}}}
+	bs := []*rmit.Benchmark{loop}
+	want := rmit.GoTestLoopTime(1000, rmit.Setup{Fixed: 50 * time.Millisecond}, rmit.DefaultBenchtime)
+	assert.Equal(t, want, goTestTime(bs, seenSetups(bs, run)))
+	loop.Loop = false
+	assert.Greater(t, goTestTime(bs, nil), want, "a b.N loop's ramp calls it again and again")
+}
