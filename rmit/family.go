@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
@@ -282,6 +283,9 @@ type memberRun struct {
 	slice   int // slices recorded
 	printed int // result lines printed, recorded or not
 	count   int
+	// warmN is the b.N of its first slice, a warmup at warmupN's b.N,
+	// or 0 when that slice runs at its own b.N.
+	warmN   int64
 	done    bool
 	skipped bool // told to leave out its later slices (Worker.Skip)
 	times   processTimes
@@ -620,6 +624,17 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	// does, and each member's slices name it.
 	link := r.layoutOf(e.Bench, k, e.Iteration)
 	env := []string{FixedNEnv + "=" + FixedNValue(f.Members), RepsEnv + "=" + repsValue(f.Members, byName)}
+	var warm strings.Builder
+	for _, mr := range runs {
+		mr.feed = r.loop.Begin(mr.b.ID)
+		if mr.feed.Step.Warmup && mr.count > 1 && mr.b.N > 1 {
+			mr.warmN = warmupN(mr.b.N)
+			writeNamed(&warm, mr.warmN, mr.b)
+		}
+	}
+	if warm.Len() > 0 {
+		env = append(env, WarmNEnv+"="+warm.String())
+	}
 	p, w, err := r.startFamily(e.Bench.Package, link.Binary, args, env, count)
 	if err != nil {
 		failAll("cannot start test binary", err.Error())
@@ -663,10 +678,10 @@ func (r *Runner) scanFamily(ctx context.Context, p *process, w Worker, e Entry, 
 	timeout := r.familyTimeout(f)
 	stop := p.watch(ctx, timeout)
 	defer stop()
-	for _, mr := range runs {
-		mr.feed = r.loop.Begin(mr.b.ID)
-	}
 	accept := func(name string, n int64) bool {
+		if mr := byName[name]; mr != nil && mr.slice == 0 && mr.warmN > 0 && n == mr.warmN {
+			return true
+		}
 		for _, m := range f.Members {
 			if m.Name == name {
 				return n == m.N

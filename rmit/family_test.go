@@ -169,6 +169,27 @@ func TestPartlyMatchedSiblingTakesNoTurns(t *testing.T) {
 	}
 }
 
+// A worker runs a benchmark's first repetition at WarmNEnv's b.N and the
+// others at its own, whether it loops over b.N or with b.Loop.
+func TestWarmupRunsAtItsOwnN(t *testing.T) {
+	pkg := familyPackage(t)
+	for _, name := range []string{"BenchmarkAlone", "BenchmarkNested/outer/inner"} {
+		b := &Benchmark{Name: name, Base: name, N: 8, Package: pkg}
+		cmd := exec.Command(pkg.Binary, b.args(4)...)
+		cmd.Dir = pkg.Dir
+		cmd.Env = append(os.Environ(), TurnEnv+"=4", FixedNEnv+"="+FixedNValue([]*Benchmark{b}), WarmNEnv+"="+namedValue(warmupN(b.N), b))
+		out, err := cmd.Output()
+		require.NoError(t, err, "%s", out)
+		var ns []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == WithProcs(name, runtime.GOMAXPROCS(0)) {
+				ns = append(ns, f[1])
+			}
+		}
+		assert.Equal(t, []string{"4", "8", "8", "8"}, ns, name)
+	}
+}
+
 // In a family's process, every slice is free (TurnEnv at the process's
 // count): a member with a b.N loop is called once per repetition after
 // the run1 that b.Run makes, not twice, and a b.Loop member runs its
@@ -321,7 +342,13 @@ func testFamilyMeasuredTogether(t *testing.T, seed uint64) {
 		for _, s := range run.Slices {
 			if s.Benchmark == b.Name {
 				slices++
-				assert.Equal(t, b.N, s.N, "%s runs at its own b.N", b.Name)
+				want := b.N
+				if s.Warmup {
+					// Its warmup, the first slice of a process, at half.
+					want = warmupN(b.N)
+					assert.Equal(t, 1, s.Slice, "%s warms up in its first slice", b.Name)
+				}
+				assert.Equal(t, want, s.N, "%s runs at its own b.N", b.Name)
 			}
 		}
 		assert.Equal(t, 4*3, slices, "%s: each of its 4 processes measured once, 3 slices each", b.Name)

@@ -18,6 +18,13 @@ import (
 // calibrated for it alone.
 const FixedNEnv = "GOBENCH_DYN_N"
 
+// WarmNEnv is the environment variable that gives a worker built with the
+// turn hook a b.N of its own for the first repetition of each benchmark
+// it names, one line per benchmark as in FixedNEnv: its warmup slice,
+// which a shorter b.N than FixedNEnv's ends sooner. The repetitions after
+// it run at FixedNEnv's b.N.
+const WarmNEnv = "GOBENCH_DYN_WARMN"
+
 // RepsEnv is the environment variable that gives a test binary built with
 // the turn hook the number of -test.count repetitions each benchmark it
 // names runs: one line per benchmark, "count name", as in FixedNEnv. A
@@ -77,6 +84,15 @@ func addFirstCall(src []byte) []byte {
 	})
 }
 
+// warmupN returns the b.N of the first warmup slice of a process whose
+// slices run at n: half of it, rounded up. The slices after a warmup of
+// half a slice read as they do after a whole one, and a whole one cost
+// up to half of a run's slice time (docs/EVALUATION.md, "Half a slice of
+// warmup").
+func warmupN(n int64) int64 {
+	return (n + 1) / 2
+}
+
 // FixedNValue returns the value of FixedNEnv that runs each benchmark of
 // bs at its own b.N.
 func FixedNValue(bs []*Benchmark) string {
@@ -118,6 +134,14 @@ func repsValue(bs []*Benchmark, runs map[string]*memberRun) string {
 		}
 		writeNamed(&sb, int64(n), b)
 	}
+	return sb.String()
+}
+
+// namedValue returns the value of FixedNEnv, or of WarmNEnv, that gives b
+// alone v.
+func namedValue(v int64, b *Benchmark) string {
+	var sb strings.Builder
+	writeNamed(&sb, v, b)
 	return sb.String()
 }
 
@@ -168,11 +192,31 @@ func gobenchdynRepsDone(b *B, rep int) bool {
 	return ok && rep >= n
 }
 
-// gobenchdynFixN gives b its own fixed b.N, if gobench-dyn named it.
+// gobenchdynWarmN holds, in a worker, the b.N of the first repetition of
+// each benchmark it names, read from ` + WarmNEnv + `.
+var gobenchdynWarmN = gobenchdynParseN(os.Getenv("` + WarmNEnv + `"))
+
+// gobenchdynFixN gives b its own fixed b.N, if gobench-dyn named it, or
+// the b.N of its warmup, in a worker, when it named one.
 func gobenchdynFixN(b *B) {
 	if n, ok := gobenchdynN[b.name]; ok {
 		b.benchTime.n = n
 	}
+	if n, ok := gobenchdynWarmN[b.name]; ok && gobenchdynFree > 0 {
+		b.benchTime.n = n
+	}
+}
+
+// gobenchdynAfterWarmup gives b, after its first repetition, its own
+// fixed b.N back if it ran that repetition at its warmup's, and reports
+// whether it did.
+func gobenchdynAfterWarmup(b *B) bool {
+	n, ok := gobenchdynN[b.name]
+	if _, warm := gobenchdynWarmN[b.name]; !ok || !warm || b.benchTime.n == n {
+		return false
+	}
+	b.benchTime.n = n
+	return true
 }
 
 // gobenchdynFirstN is the b.N of b's run1: its fixed b.N when b is a

@@ -10,23 +10,37 @@ package rmit
 //
 // Named in FixedNEnv too, its first call runs at its b.N: go test's
 // one-op run1 before it would only learn what discovery knows, that it
-// has no sub-benchmarks, and would pay its setup once more.
-func (r *Runner) startSlices(b *Benchmark, bin string, slices int) (*process, error) {
+// has no sub-benchmarks, and would pay its setup once more. When warmup
+// is set, its first slice is a warmup, which runs at warmupN's b.N
+// (WarmNEnv); startSlices returns the b.N that slice runs at, 0 when it
+// runs at b.N as the others do.
+func (r *Runner) startSlices(b *Benchmark, bin string, slices int, warmup bool) (*process, int64, error) {
 	var w Worker
 	var err error
 	ts, turns := r.Starter.(TurnStarter)
 	switch ws, env := r.envWorkers(b.Package); {
 	case env:
-		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), []string{FixedNEnv + "=" + loneFixedN(b)}, slices)
+		vars := []string{FixedNEnv + "=" + loneFixedN(b)}
+		var warmN int64
+		if warmup && slices > 1 && b.N > 1 {
+			warmN = warmupN(b.N)
+			vars = append(vars, WarmNEnv+"="+namedValue(warmN, b))
+		}
+		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), vars, slices)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, warmN, nil
 	case turns && b.Package.Hooked:
 		w, err = ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
 	default:
-		return startProcess(r.Starter, bin, b.Package.Dir, b.args(slices))
+		p, err := startProcess(r.Starter, bin, b.Package.Dir, b.args(slices))
+		return p, 0, err
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, nil
+	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, 0, nil
 }
 
 // envWorkers returns the starter of workers with an environment of

@@ -223,6 +223,9 @@ func (b *B) gobenchdynNextTurn() bool {
 		b.StartTimer()
 		return false
 	}
+	if gobenchdynAfterWarmup(b) {
+		b.loop.n = uint64(b.benchTime.n)
+	}
 	b.ResetTimer()
 	b.loop.i = 0
 	b.StartTimer()

@@ -719,7 +719,12 @@ func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event
 	ev.Met, ev.CriterionNs = d.Met, int64(r.loop.Spent(b.ID))
 	ev.Precision = precisionRecord(d.Precision)
 	if u := d.Unsettled; u != nil {
-		ev.Unsettled = &record.Unsettled{Slices: u.Slices, Ops: int64(u.Slices) * b.N, Drop: u.Drop}
+		ops := int64(u.Slices) * b.N
+		if b.Package.Hooked && u.Slices > 0 {
+			// Its first warmup slice ran at warmupN's b.N.
+			ops -= b.N - warmupN(b.N)
+		}
+		ev.Unsettled = &record.Unsettled{Slices: u.Slices, Ops: ops, Drop: u.Drop}
 	}
 	return ev
 }
@@ -777,7 +782,8 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	if maxSlices < 1 {
 		return nil, fail("policy allows no slices", "")
 	}
-	p, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices)
+	feed := r.loop.Begin(b.ID)
+	p, warmN, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices, feed.Step.Warmup)
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}
@@ -785,15 +791,17 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	stop := p.watch(ctx, r.Timeout)
 	defer stop()
 
-	feed := r.loop.Begin(b.ID)
 	done := feed.Step.Done
 	last := r.now()
 	var failure *Failure
 	var failText failureDetail
 	slice := 0
 	// The result of a slice is the line of this benchmark over the b.N
-	// asked for; any other is a print of the benchmark's own.
-	accept := func(name string, n int64) bool { return name == b.Name && n == b.N }
+	// asked for, the warmup's for the first; any other is a print of the
+	// benchmark's own.
+	accept := func(name string, n int64) bool {
+		return name == b.Name && (n == b.N || warmN > 0 && slice == 0 && n == warmN)
+	}
 	scanErr := scanOutput(p.stdout, accept, func(it outputItem) bool {
 		if ctx.Err() != nil {
 			// Interrupted: the slices printed since belong to an

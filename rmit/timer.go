@@ -35,9 +35,11 @@ type processTimes struct {
 	perOp, untimed        []float64
 	held                  *heldRecords
 	// first is the wall time of the first slice, from the process's
-	// start, and sliceWalls those of the measurement slices, by which
-	// sharedCost tells the process's own slices from what it ran besides.
+	// start, and its b.N, and sliceWalls those of the measurement slices,
+	// at b.N n, by which sharedCost tells the process's own slices from
+	// what it ran besides.
 	first      time.Duration
+	firstN, n  int64
 	sliceWalls []float64
 }
 
@@ -77,7 +79,7 @@ func (t *processTimes) medians() (perOp, untimed float64) {
 func (t *processTimes) add(s *record.Slice) {
 	d := time.Duration(s.WallNs)
 	if t.slices == 0 {
-		t.first = d
+		t.first, t.firstN = d, s.N
 	}
 	t.wall += d
 	t.slices++
@@ -86,6 +88,7 @@ func (t *processTimes) add(s *record.Slice) {
 		return
 	}
 	t.inSlices += d
+	t.n = s.N
 	t.perOp = append(t.perOp, timePerOp(s))
 	t.untimed = append(t.untimed, untimedNs(s))
 	t.sliceWalls = append(t.sliceWalls, float64(d))
@@ -95,15 +98,19 @@ func (t *processTimes) add(s *record.Slice) {
 // counts, ran besides its benchmark's slices: starting, a parent's code
 // before the benchmark's first call and after its last, and what the
 // first slice took beyond a measurement slice's median (a setup that the
-// first call does once for the whole process); and the time of the
-// slices at that median. Siblings run in one process pay the first part
-// once. Without a measurement slice, or when the process took no longer
-// than its slices, nothing is shared.
+// first call does once for the whole process, the median scaled to the
+// first slice's b.N, a warmup's shorter one); and the time of the slices
+// at that median. Siblings run in one process pay the first part once.
+// Without a measurement slice, or when the process took no longer than
+// its slices, nothing is shared.
 func (t *processTimes) sharedCost(wall time.Duration) (shared, own time.Duration) {
 	if len(t.sliceWalls) == 0 {
 		return 0, t.wall
 	}
 	typical := time.Duration(stats.Median(t.sliceWalls))
+	if t.n > 0 && t.firstN > 0 && t.firstN < t.n {
+		typical = time.Duration(float64(typical) * float64(t.firstN) / float64(t.n))
+	}
 	extra := max(t.first-typical, 0)
 	return max(wall-t.wall, 0) + extra, t.wall - extra
 }

@@ -69,7 +69,11 @@ func TurnHook(goroot string) (map[string][]byte, error) {
 	cpu, rep := string(src[m[2]:m[3]]), string(src[m[4]:m[5]])
 	// A repetition past those RepsEnv gives the benchmark is left out
 	// before it waits for a turn or prints anything.
-	call := fmt.Sprintf("\t\t\tif gobenchdynRepsDone(b, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tif gobenchdynAwaitTurn(b, %s, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n", rep, cpu, rep)
+	// Before that, a repetition after a warmup at WarmNEnv's b.N takes
+	// the benchmark's own b.N back, which the next B copies.
+	call := fmt.Sprintf("\t\t\tif %s > 0 || %s > 0 {\n\t\t\t\tgobenchdynAfterWarmup(b)\n\t\t\t}\n"+
+		"\t\t\tif gobenchdynRepsDone(b, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tif gobenchdynAwaitTurn(b, %s, int(%s)) {\n\t\t\t\tcontinue\n\t\t\t}\n",
+		cpu, rep, rep, cpu, rep)
 	var out bytes.Buffer
 	out.Write(src[:m[1]])
 	out.WriteString(call)

@@ -208,6 +208,13 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 	// the setup, and it prints the ops of its fixed n.
 	probeTime, _ := time.ParseDuration(flags["test.benchtime"])
 	fixed, reps := namedValues(env, rmit.FixedNEnv), namedValues(env, rmit.RepsEnv)
+	if p.free > 0 {
+		// A worker runs a benchmark's first repetition at its warmup's
+		// b.N, when rmit.WarmNEnv gives one.
+		for name, w := range namedValues(env, rmit.WarmNEnv) {
+			fixed[name+"#warmup"] = w
+		}
+	}
 	run := matching(f.Names, flags["test.bench"])
 	alone := len(run) == 1
 	if !probe {
@@ -322,6 +329,9 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 				}
 				bn := n
 				if v, ok := fixed[name]; ok {
+					bn = v
+				}
+				if v, ok := fixed[name+"#warmup"]; ok && i == 0 {
 					bn = v
 				}
 				parent := time.Duration(0)
