@@ -11,9 +11,9 @@ package rmit
 // Named in FixedNEnv too, its first call runs at its b.N: go test's
 // one-op run1 before it would only learn what discovery knows, that it
 // has no sub-benchmarks, and would pay its setup once more. When warmup
-// is set, its first slice is a warmup, which runs at warmupN's b.N
-// (WarmNEnv); startSlices returns the b.N that slice runs at, 0 when it
-// runs at b.N as the others do.
+// is set, its first slice is a warmup that runs at warmupN's b.N
+// (WarmNEnv, Runner.halfWarmup); startSlices returns the b.N that slice
+// runs at, 0 when it runs at b.N as the others do.
 func (r *Runner) startSlices(b *Benchmark, bin string, slices int, warmup bool) (*process, int64, error) {
 	var w Worker
 	var err error

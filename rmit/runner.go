@@ -783,7 +783,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 		return nil, fail("policy allows no slices", "")
 	}
 	feed := r.loop.Begin(b.ID)
-	p, warmN, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices, feed.Step.Warmup)
+	p, warmN, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices, r.halfWarmup(b, feed.Step))
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}
@@ -858,6 +858,15 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	}
 	r.recalibrate(b, times)
 	return feed.Measured, nil
+}
+
+// halfWarmup reports whether b's process, whose first slice first
+// announces, warms up at half its b.N (warmupN): once a process of b has
+// run, so that its first, which learns the warmup, compares slices of
+// one length.
+func (r *Runner) halfWarmup(b *Benchmark, first policy.Step) bool {
+	st := r.state[b]
+	return first.Warmup && st != nil && st.iterations > 0
 }
 
 // recordSlice records slice number slice of entry e, printed as it and
