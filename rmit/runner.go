@@ -719,12 +719,9 @@ func (r *Runner) stopEvent(b *Benchmark, k, it int, reason string) *record.Event
 	ev.Met, ev.CriterionNs = d.Met, int64(r.loop.Spent(b.ID))
 	ev.Precision = precisionRecord(d.Precision)
 	if u := d.Unsettled; u != nil {
-		ops := int64(u.Slices) * b.N
-		if b.Package.Hooked && u.Slices > 0 {
-			// Its first warmup slice ran at warmupN's b.N.
-			ops -= b.N - warmupN(b.N)
-		}
-		ev.Unsettled = &record.Unsettled{Slices: u.Slices, Ops: ops, Drop: u.Drop}
+		// The warmup of a benchmark's first process, whose slices all
+		// ran at its b.N (halfWarmup).
+		ev.Unsettled = &record.Unsettled{Slices: u.Slices, Ops: int64(u.Slices) * b.N, Drop: u.Drop}
 	}
 	return ev
 }
