@@ -101,24 +101,29 @@ func Measurements(series []IterationSample) []float64 {
 
 // MergeSlices returns the measured slices ss of one process as one slice
 // of all their operations: N their sum, each unit the mean weighted by N
-// (for ns/op, the total time over the total operations), WallNs the sum,
-// and the rest the first slice's. A duet's worker runs hundreds of short
-// turns; written one line each, a results file would hand benchstat
-// hundreds of samples per process that share its layout and heap, and
-// benchstat's intervals, which take every line as independent, would
-// come out far narrower than the processes allow.
+// over the slices that report it (for ns/op, the total time over the
+// total operations), WallNs the sum, and the rest the first slice's. A
+// duet's worker runs hundreds of short turns; written one line each, a
+// results file would hand benchstat hundreds of samples per process that
+// share its layout and heap, and benchstat's intervals, which take every
+// line as independent, would come out far narrower than the processes
+// allow. The totals are divided once, so that turns that all report 4
+// allocs/op merge to 4, not to a float a rounding away from it.
 func MergeSlices(ss []Slice) Slice {
 	out := ss[0]
 	out.Values = map[string]float64{}
 	out.N, out.Turn, out.WallNs = 0, 0, 0
+	ops := map[string]float64{}
 	for _, s := range ss {
 		out.N += s.N
 		out.WallNs += s.WallNs
-	}
-	for _, s := range ss {
 		for u, v := range s.Values {
-			out.Values[u] += v * float64(s.N) / float64(out.N)
+			out.Values[u] += v * float64(s.N)
+			ops[u] += float64(s.N)
 		}
+	}
+	for u := range out.Values {
+		out.Values[u] /= ops[u]
 	}
 	return out
 }

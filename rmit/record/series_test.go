@@ -63,4 +63,17 @@ func TestWithDuetsMerged(t *testing.T) {
 	assert.Equal(t, 20.0, r.Slices[2].Values["ns/op"], "the run itself is left alone")
 	plain := &record.Run{Slices: []record.Slice{s(2, 1, 0, false, 10, 7)}}
 	assert.Same(t, plain, plain.WithDuetsMerged())
+
+	// Turns of 4 allocs/op each merge to 4 exactly, and a metric that
+	// only the last turn reports (b.ReportMetric after a b.Loop loop) to
+	// its own value, not one diluted by the turns without it.
+	var turns []record.Slice
+	for i, n := range []int64{36896, 29978, 29978, 29978, 12345} {
+		turns = append(turns, record.Slice{Benchmark: "BenchmarkT", SuiteRun: 1, Iteration: 1, Slice: i + 1, Turn: i + 1, N: n,
+			Values: map[string]float64{"allocs/op": 4, "ns/op": 305.4}})
+	}
+	turns[4].Values["frames/op"] = 3
+	merged = (&record.Run{Slices: turns}).WithDuetsMerged().Slices[0]
+	assert.Equal(t, 4.0, merged.Values["allocs/op"])
+	assert.Equal(t, 3.0, merged.Values["frames/op"])
 }
