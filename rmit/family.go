@@ -627,7 +627,7 @@ func (r *Runner) familyRun(ctx context.Context, e Entry, k, order int, sum *Summ
 	var warm strings.Builder
 	for _, mr := range runs {
 		mr.feed = r.loop.Begin(mr.b.ID)
-		if r.halfWarmup(mr.b, mr.feed.Step) && mr.count > 1 && mr.b.N > 1 {
+		if r.halfWarmup(mr.b, mr.feed.Step, mr.count) {
 			mr.warmN = warmupN(mr.b.N)
 			writeNamed(&warm, mr.warmN, mr.b)
 		}

@@ -17,20 +17,16 @@ package rmit
 func (r *Runner) startSlices(b *Benchmark, bin string, slices int, warmup bool) (*process, int64, error) {
 	var w Worker
 	var err error
+	var warmN int64
 	ts, turns := r.Starter.(TurnStarter)
 	switch ws, env := r.envWorkers(b.Package); {
 	case env:
 		vars := []string{FixedNEnv + "=" + loneFixedN(b)}
-		var warmN int64
-		if warmup && slices > 1 && b.N > 1 {
+		if warmup {
 			warmN = warmupN(b.N)
 			vars = append(vars, WarmNEnv+"="+namedValue(warmN, b))
 		}
 		w, err = ws.StartWorkerEnv(bin, b.Package.Dir, b.args(slices), vars, slices)
-		if err != nil {
-			return nil, 0, err
-		}
-		return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, warmN, nil
 	case turns && b.Package.Hooked:
 		w, err = ts.StartWorker(bin, b.Package.Dir, b.args(slices), slices)
 	default:
@@ -40,7 +36,7 @@ func (r *Runner) startSlices(b *Benchmark, bin string, slices int, warmup bool) 
 	if err != nil {
 		return nil, 0, err
 	}
-	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, 0, nil
+	return &process{proc: w, stdout: w.Stdout(), stderr: stderrTail{w}}, warmN, nil
 }
 
 // envWorkers returns the starter of workers with an environment of

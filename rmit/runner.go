@@ -780,7 +780,7 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 		return nil, fail("policy allows no slices", "")
 	}
 	feed := r.loop.Begin(b.ID)
-	p, warmN, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices, r.halfWarmup(b, feed.Step))
+	p, warmN, err := r.startSlices(b, r.layoutOf(b, k, e.Iteration).Binary, maxSlices, r.halfWarmup(b, feed.Step, maxSlices))
 	if err != nil {
 		return nil, fail("cannot start test binary", err.Error())
 	}
@@ -857,13 +857,14 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 	return feed.Measured, nil
 }
 
-// halfWarmup reports whether b's process, whose first slice first
-// announces, warms up at half its b.N (warmupN): once a process of b has
-// run, so that its first, which learns the warmup, compares slices of
-// one length.
-func (r *Runner) halfWarmup(b *Benchmark, first policy.Step) bool {
+// halfWarmup reports whether b's process of slices slices, whose first
+// slice first announces, warms up at half its b.N (warmupN): once a
+// process of b has run, so that its first, which learns the warmup,
+// compares slices of one length, and when there is a slice after the
+// warmup and more than one op to halve.
+func (r *Runner) halfWarmup(b *Benchmark, first policy.Step, slices int) bool {
 	st := r.state[b]
-	return first.Warmup && st != nil && st.iterations > 0
+	return first.Warmup && slices > 1 && b.N > 1 && st != nil && st.iterations > 0
 }
 
 // recordSlice records slice number slice of entry e, printed as it and

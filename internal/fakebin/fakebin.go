@@ -208,12 +208,11 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 	// the setup, and it prints the ops of its fixed n.
 	probeTime, _ := time.ParseDuration(flags["test.benchtime"])
 	fixed, reps := namedValues(env, rmit.FixedNEnv), namedValues(env, rmit.RepsEnv)
+	// A worker runs a benchmark's first repetition at its warmup's b.N,
+	// when rmit.WarmNEnv gives one.
+	var warm map[string]int64
 	if p.free > 0 {
-		// A worker runs a benchmark's first repetition at its warmup's
-		// b.N, when rmit.WarmNEnv gives one.
-		for name, w := range namedValues(env, rmit.WarmNEnv) {
-			fixed[name+"#warmup"] = w
-		}
+		warm = namedValues(env, rmit.WarmNEnv)
 	}
 	run := matching(f.Names, flags["test.bench"])
 	alone := len(run) == 1
@@ -224,7 +223,7 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 			}
 		}
 	}
-	go f.print(p, bin, dir, run, alone, fixed, reps, count, n, probe, probeTime)
+	go f.print(p, bin, dir, run, alone, fixed, warm, reps, count, n, probe, probeTime)
 	return p, nil
 }
 
@@ -274,7 +273,7 @@ func matching(names []string, pattern string) []string {
 // its line, so that a process killed after the slices it was asked for
 // runs no other: the slices counted and the clock stay the same however
 // the goroutines are scheduled.
-func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed, reps map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
+func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed, warm, reps map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
 	defer close(p.done)
 	line := func(s string) func() string { return func() string { return s } }
 	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
@@ -331,7 +330,7 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 				if v, ok := fixed[name]; ok {
 					bn = v
 				}
-				if v, ok := fixed[name+"#warmup"]; ok && i == 0 {
+				if v, ok := warm[name]; ok && i == 0 {
 					bn = v
 				}
 				parent := time.Duration(0)
