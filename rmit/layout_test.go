@@ -205,6 +205,7 @@ func TestPrepareLinksEachLayout(t *testing.T) {
 		Discover: DiscoverOptions{Bench: "BenchmarkFast", SliceTime: 2 * time.Millisecond, Timeout: time.Minute}})
 	require.NoError(t, err)
 	require.Empty(t, s.Failures)
+	assert.Positive(t, s.Building, "the build a go test pass pays too")
 	require.Len(t, s.Packages, 1)
 	p := s.Packages[0]
 	require.Len(t, p.Layouts, 4)

@@ -41,6 +41,11 @@ type PrepareOptions struct {
 type Suite struct {
 	Packages   []*Package
 	Benchmarks []*Benchmark
+	// Building is how long listing the packages and compiling and
+	// linking their test binaries took, before any ran: what a go test
+	// -bench pass of them spends too before its first benchmark, unlike
+	// the calibration and the links of other layouts that follow.
+	Building time.Duration
 	// Failures are packages that did not build and benchmarks that
 	// failed while being discovered: the run goes on without them.
 	Failures []*PrepareFailure
@@ -103,6 +108,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 			fmt.Fprintf(opts.Log, format+"\n", args...)
 		}
 	}
+	start := time.Now()
 	pkgs, notes, err := List(ctx, opts.Patterns, ListOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags})
 	if err != nil {
 		return nil, err
@@ -133,7 +139,7 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	for _, n := range notes {
 		logf("gobench-dyn: %s", n)
 	}
-	s := &Suite{}
+	s := &Suite{Building: time.Since(start)}
 	for _, f := range failed {
 		s.Failures = append(s.Failures, &PrepareFailure{Package: f.Package.ImportPath, Version: opts.Version, Reason: "build failed", Detail: f.Output})
 	}

@@ -174,7 +174,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	fs.StringVar(&opts.ConfigFile, "config", "", "per-benchmark configurations from gobench-dyn optimize (with --stop: caps)")
 	fs.IntVar(&opts.MinDistinct, "min-distinct", session.DefaultMinDistinct, "with --config, pad suite runs holding fewer distinct benchmarks with extra iterations")
 	opts.Budget = session.BudgetFlag{Auto: true}
-	fs.Var(&opts.Budget, "budget", "time budget for the whole run: auto gives a run without --baseline about one go test -bench pass of its benchmarks, from their calibration, and still each its --min-iterations processes; 0: none")
+	fs.Var(&opts.Budget, "budget", "time budget for the whole run: auto gives a run without --baseline about one go test -bench pass of its benchmarks, building included (as long as the run's own build) and its benchmarks' time from their calibration, and still each its --min-iterations processes; 0: none")
 	fs.Uint64Var(&opts.Seed, "seed", 0, "schedule seed (default: random, printed)")
 	fs.DurationVar(&opts.Timeout, "timeout", defaultTimeout, "kill an iteration that runs longer")
 	fs.StringVar(&opts.Tags, "tags", "", "build tags, passed to go test -c")

@@ -51,6 +51,21 @@ func TestSummarySaysWhatLinksCost(t *testing.T) {
 	assert.NotContains(t, text.String(), "links:")
 }
 
+// TestSummaryPutsTheRunBesideAGoTestPass: the pass a run is put beside
+// builds its test binaries as the run did, so a run of many packages and
+// few benchmarks is not charged with a build that go test pays too.
+func TestSummaryPutsTheRunBesideAGoTestPass(t *testing.T) {
+	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	sum := rmit.Summary{Start: start, End: start.Add(30 * time.Second), Processes: 60}
+	var text strings.Builder
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: &session.Options{}, Head: &record.Run{}, GoTest: 22 * time.Second, Building: 3 * time.Second})
+	assert.Contains(t, text.String(), "  60 processes of 500ms each on average, against about 25s for one go test -bench pass of these benchmarks (its build as long as this run's, 3s; its ramp from the calibration, its setups from the slices): 1.20×\n")
+
+	text.Reset()
+	WriteSummary(&text, &session.Result{Summary: &sum, Options: &session.Options{}, Head: &record.Run{}})
+	assert.NotContains(t, text.String(), "go test -bench pass", "no price: a comparison, which go test does not make")
+}
+
 // A benchmark whose time per op fell as b.N grew between its processes is
 // said to be not steady, with its time per op at each b.N.
 func TestSummarySaysWhenTimePerOpFallsAsBNGrows(t *testing.T) {

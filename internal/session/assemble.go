@@ -29,9 +29,11 @@ type assembly struct {
 	// included, as estimated before the run (zero without a budget).
 	prepTime, minimumBudget time.Duration
 	// goTest is about how long one go test -bench pass of the
-	// benchmarks would take (goTestTime), and autoBudget the budget it
-	// gave the run under Options.AutoBudget, or zero.
-	goTest, autoBudget time.Duration
+	// benchmarks would take to run them (goTestTime), building the
+	// time it would take to build them, as long as this run's
+	// (rmit.Suite.Building), and autoBudget the budget the two gave the
+	// run under Options.AutoBudget, or zero.
+	goTest, building, autoBudget time.Duration
 }
 
 // assemble builds the runner of the prepared suite from the plan: its
@@ -53,7 +55,7 @@ func (r *run) assemble(pl *runPlan, p *prepared) (*assembly, error) {
 		return nil, err
 	}
 	a := &assembly{paired: ap.paired, prepTime: r.now().Sub(r.start)}
-	budget, pb := r.budget(a, bs, p.base == nil)
+	budget, pb := r.budget(a, bs, p)
 	a.obs = newObserver(o, bs, header, pb, r.outs, r.log)
 	if err := r.recordUnaffected(rw, a.obs, p.unaffected); err != nil {
 		return nil, err
@@ -80,22 +82,24 @@ func (r *run) assemble(pl *runPlan, p *prepared) (*assembly, error) {
 }
 
 // budget returns the run's budget of time and how its progress shows it,
-// for the benchmarks bs of a run of one version (single) or of a baseline
-// run, and sets a's estimate of a go test pass and the budget that
-// estimate gave. Only a run of one version has the estimate: go test
-// makes no comparison.
-func (r *run) budget(a *assembly, bs []*rmit.Benchmark, single bool) (time.Duration, progress.Budget) {
+// for the benchmarks bs of the prepared suite p, and sets a's estimate of
+// a go test pass and the budget that estimate gave. Only a run of one
+// version has the estimate: go test makes no comparison.
+func (r *run) budget(a *assembly, bs []*rmit.Benchmark, p *prepared) (time.Duration, progress.Budget) {
 	o := r.opts
 	budget := o.Budget
-	if single {
-		a.goTest = goTestTime(bs, nil)
+	if p.base == nil {
+		a.goTest, a.building = goTestTime(bs, nil), p.suite.Building
 	}
 	auto := o.autoBudget() && a.goTest > 0
 	if auto {
-		budget = a.prepTime + a.goTest
+		// A go test pass builds its binaries as this run did, then
+		// ramps each benchmark; the calibration and the links of other
+		// layouts are this run's own, and come out of the pass's time.
+		budget = a.building + a.goTest
 		a.autoBudget = budget
-		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s from their calibration) after %s of building and calibrating; each still gets %d processes, and --budget 0 lifts it\n",
-			render.Duration(budget), render.Duration(a.goTest), render.Duration(a.prepTime), max(1, o.Stop.MinIterations))
+		fmt.Fprintf(r.log, "gobench-dyn: budget %s: about one go test -bench pass of these benchmarks (%s of building, as this run's, and %s from their calibration), of which building and calibrating took %s; each still gets %d processes, and --budget 0 lifts it\n",
+			render.Duration(budget), render.Duration(a.building), render.Duration(a.goTest), render.Duration(a.prepTime), max(1, o.Stop.MinIterations))
 	}
 	if budget <= 0 {
 		return budget, progress.Budget{}

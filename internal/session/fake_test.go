@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/fakebin"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -24,6 +25,9 @@ func suffix() string {
 	}
 	return ""
 }
+
+// fakeBuilding is how long the fake binaries take to build.
+const fakeBuilding = 2 * time.Second
 
 // env returns the seams of a run on the fake binaries: packages are
 // "built" without the toolchain, and the baseline is checked out in a
@@ -44,7 +48,7 @@ func fakeEnv(f *fakebin.Binaries) Env {
 			for _, b := range bs {
 				b.Parallel = f.Parallel[b.Base]
 			}
-			s := &rmit.Suite{Packages: []*rmit.Package{pkg}, Benchmarks: bs}
+			s := &rmit.Suite{Packages: []*rmit.Package{pkg}, Benchmarks: bs, Building: fakeBuilding}
 			for _, f := range fails {
 				s.Failures = append(s.Failures, &rmit.PrepareFailure{Package: pkg.ImportPath, Bench: f.Name, Version: opts.Version, Reason: f.Reason})
 			}

@@ -24,6 +24,7 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if a.goTest > 0 {
 		res.GoTest = goTestTime(a.runner.Benchmarks, seenSetups(a.runner.Benchmarks, obs.head))
+		res.Building = a.building
 	}
 	if p.base != nil && r.opts.ExtendPast > 0 {
 		for _, b := range p.head.Benchmarks {

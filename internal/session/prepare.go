@@ -120,6 +120,7 @@ func joinSuites(suites ...*rmit.Suite) *rmit.Suite {
 		out.Benchmarks = append(out.Benchmarks, s.Benchmarks...)
 		out.Failures = append(out.Failures, s.Failures...)
 		out.Skipped = append(out.Skipped, s.Skipped...)
+		out.Building += s.Building
 	}
 	return out
 }

@@ -29,6 +29,11 @@ type Result struct {
 	// with the setups their measured slices showed (seenSetups); 0
 	// in a comparison, which go test does not make.
 	GoTest time.Duration
+	// Building is how long this run took to list, compile and link the
+	// test binaries of one version (rmit.Suite.Building), which a go
+	// test -bench pass spends as well: with GoTest, the pass's wall
+	// time to compare the run's with; 0 where GoTest is.
+	Building time.Duration
 	// AutoBudget is the budget of about one go test -bench pass that
 	// Options.AutoBudget gave the run, or zero.
 	AutoBudget time.Duration

@@ -769,7 +769,8 @@ func TestAmortizedWhenNsFallsWithN(t *testing.T) {
 }
 
 // TestAutoBudgetIsAboutOneGoTestPass: a run of one version under --budget
-// auto costs about what go test -bench would, from the calibration: the
+// auto costs about what go test -bench would, its build as long as the
+// run's and its benchmarks' time from the calibration: the
 // benchmarks that would run on towards the cap are cut short once every
 // one has its minimum processes, and the summary says so and how to lift
 // it.
@@ -793,12 +794,13 @@ func TestAutoBudgetIsAboutOneGoTestPass(t *testing.T) {
 		assert.GreaterOrEqual(t, p.Iterations, 3, "%s: every benchmark keeps its minimum processes", p.Bench)
 	}
 	assert.NotEmpty(t, auto.res.Summary.BudgetCut)
-	assert.Contains(t, auto.log, "about one go test -bench pass of these benchmarks")
+	assert.Contains(t, auto.log, "about one go test -bench pass of these benchmarks (2s of building, as this run's, and ")
+	assert.Equal(t, fakeBuilding, auto.res.Building, "the pass builds as the run did")
 
 	var text bytes.Buffer
 	WriteSummary(&text, auto.res)
 	assert.Regexp(t, `--budget auto: about one go test -bench pass as the calibration priced it, \S+, cut \d benchmarks? short before (it was|they were) stable, each after at least 3 processes; --budget 0 runs each to its criterion`, text.String())
-	assert.Regexp(t, `cut by the budget; about \d+ processes for ±3%`, text.String())
+	assert.Regexp(t, `(cut by the budget; about \d+ processes for ±3%|at the target once, then cut by the budget)\n`, text.String())
 
 	// A shard's price is its own benchmarks' pass: the whole suite's
 	// would let every shard run as long as all of them together.
