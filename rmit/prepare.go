@@ -54,6 +54,17 @@ type Suite struct {
 	Skipped []*PrepareFailure
 }
 
+// A LoadError is why Prepare could not list the packages of its
+// patterns: patterns that resolve to nothing, or requirements of the
+// module that cannot be loaded (a module version the proxy does not
+// serve). Its message is go list's.
+type LoadError struct{ Err error }
+
+func (e *LoadError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error of go list.
+func (e *LoadError) Unwrap() error { return e.Err }
+
 // A PrepareFailure is a package or benchmark that could not be prepared.
 type PrepareFailure struct {
 	Package string
@@ -101,7 +112,8 @@ func indent(s string) string {
 // build or a benchmark that fails while being discovered is reported in
 // Suite.Failures, and the others are prepared all the same. The error is
 // for failures that leave nothing to run: patterns that do not resolve,
-// or a cancelled context.
+// or a cancelled context; a *LoadError when the packages could not be
+// listed.
 func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
@@ -111,7 +123,10 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 	start := time.Now()
 	pkgs, notes, err := List(ctx, opts.Patterns, ListOptions{Dir: opts.Dir, BuildFlags: opts.BuildFlags})
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &LoadError{Err: err}
 	}
 	for _, n := range notes {
 		logf("gobench-dyn: %s", n)

@@ -204,3 +204,43 @@ func BenchmarkOther(b *testing.B) {
 	assert.Regexp(t, `impact in module other: the change touches no code its build compiles \(from other\): not measured`, stderr)
 	assert.Contains(t, stdout+stderr, "BenchmarkSDK")
 }
+
+// TestAModuleThatDoesNotLoadLeavesTheOthers runs, with --all-modules, a
+// repository where one module's go.mod does not parse and another's test
+// needs a module its go.sum lacks: each fails as a package that does not
+// build does, and the third module is measured. Listing the impact of a
+// change to the module that does not parse names it as not analysed,
+// measured whole, where it used to end the list.
+func TestAModuleThatDoesNotLoadLeavesTheOthers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	bench := func(pkg, imports, body string) string {
+		return "package " + pkg + "\n\nimport (\n\t\"testing\"\n" + imports + ")\n\nvar sink int\n\nfunc Benchmark" + strings.ToUpper(pkg[:1]) + pkg[1:] + "(b *testing.B) {\n\tfor range b.N {\n\t\t" + body + "\n\t}\n}\n"
+	}
+	for _, files := range []map[string]string{{
+		"good/go.mod": "module example.com/good\n\ngo 1.26\n", "good/good_test.go": bench("good", "", "sink++"),
+		"broken/go.mod":         "module example.com/broken\n\ngo 1.26\n\nrequire example.com/nowhere v1.0.0\n",
+		"broken/broken_test.go": bench("broken", "\n\t\"example.com/nowhere\"\n", "sink += nowhere.F()"),
+		"bad/go.mod":            "module example.com/bad\n\ngo 1.26\n\nrequire (\n", "bad/bad_test.go": bench("bad", "", "sink++"),
+	}, {"bad/bad_test.go": bench("bad", "", "sink += 2")}} {
+		for name, content := range files {
+			path := filepath.Join(dir, filepath.FromSlash(name))
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		}
+		gittest.CommitAll(t, dir, "version")
+	}
+	stdout, stderr, code := gobenchDyn(t, dir, "run", "--all-modules", "--stop", "none", "--suite-runs", "1", "--slices", "1", "--warmup", "0", "--slice-time", "5ms", "--progress", "off", "./...")
+	assert.Equal(t, 1, code, stderr)
+	assert.Contains(t, stderr, "FAILED module bad: its packages could not be loaded\n")
+	assert.Contains(t, stderr, "go.mod:6: syntax error")
+	assert.Contains(t, stderr, "FAILED example.com/broken: build failed\n")
+	assert.Contains(t, stdout, "BenchmarkGood")
+
+	stdout, stderr, code = gobenchDyn(t, dir, "run", "--baseline", "HEAD~1", "--impact", "list", "--all-modules", "--progress", "off", "./...")
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `(?s)impact in module bad: .*syntax error \([^\n]*\); every benchmark is measured\n`, stderr)
+	assert.Regexp(t, `(?m)^bad\s+every benchmark measured\s+not analysed: `, stdout)
+	assert.Contains(t, stdout, "with 1 module not analysed")
+}

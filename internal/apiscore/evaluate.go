@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
 	"io"
 	"maps"
@@ -563,7 +564,7 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 		return rmit.ErrInterrupted
 	}
 	if len(failed) > 0 {
-		f.Verdict, f.Note = Inconclusive, "the slowed version did not build: "+firstLine(failed[0].Output)
+		f.Verdict, f.Note = Inconclusive, "the slowed version did not build: "+render.FirstLine(failed[0].Output)
 		return nil
 	}
 	var base, head []*rmit.Benchmark
@@ -590,12 +591,4 @@ func (e *evaluation) candidate(ctx context.Context, i int, rep *Report, budget t
 		f.Note = fmt.Sprintf("%d benchmark iterations failed", failures)
 	}
 	return err
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/coverage"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 )
 
@@ -155,7 +156,7 @@ func failureLine(out string) string {
 			return l
 		}
 	}
-	return firstLine(out)
+	return render.FirstLine(out)
 }
 
 // familyProfiles returns the coverage profiles of b, a member of a

@@ -112,6 +112,9 @@ type Report struct {
 	New []Benchmark
 	// Everything says why every benchmark counts as affected, or is "".
 	Everything string
+	// Unanalysed are the modules of a list across modules whose analysis
+	// failed: a run measures every benchmark of them.
+	Unanalysed []Unanalysed
 	// Changed lists the declarations that differ, and Packages the
 	// packages where something outside declarations differs.
 	Changed  []string
@@ -123,6 +126,12 @@ type Report struct {
 	// the coverage came from the cache.
 	Diff, Coverage, CallGraph, Leaves time.Duration
 	Cached                            bool
+}
+
+// An Unanalysed module is one whose impact could not be analysed, and why.
+type Unanalysed struct {
+	Module string
+	Why    string
 }
 
 // Unaffected returns the benchmarks the change cannot reach.

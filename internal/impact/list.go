@@ -32,6 +32,12 @@ func (r *Report) WriteList(w io.Writer) error {
 			}
 		}
 	}
+	if len(r.Unanalysed) > 0 {
+		fmt.Fprintf(tw, "\nmodule\toutcome\twhy\n")
+		for _, u := range r.Unanalysed {
+			fmt.Fprintf(tw, "%s\tevery benchmark measured\tnot analysed: %s\n", u.Module, render.FirstLine(u.Why))
+		}
+	}
 	if len(r.Paths) > 0 {
 		fmt.Fprintf(tw, "\nchanged path\tkind\treaches\twhy\n")
 		for _, p := range r.Paths {
@@ -44,6 +50,9 @@ func (r *Report) WriteList(w io.Writer) error {
 	leaves := ""
 	if n := len(r.UnaffectedLeaves()); n > 0 {
 		leaves = fmt.Sprintf(", and %d leaves of those reached", n)
+	}
+	if n := len(r.Unanalysed); n > 0 {
+		leaves += fmt.Sprintf(", with %s not analysed", render.Plural(n, "module"))
 	}
 	_, err := fmt.Fprintf(w, "\n%d of %d benchmarks reached, %d unaffected%s; %s and %s differ; diff %s, coverage %s (cached: %v), call graph %s, leaves %s\n",
 		len(r.Benchmarks)-len(r.Unaffected())+len(r.New), len(r.Benchmarks)+len(r.New), len(r.Unaffected()), leaves, render.Plural(len(r.Paths), "path"), render.Plural(len(r.Changed), "declaration"),
@@ -130,6 +139,7 @@ func Merge(reps ...*Report) *Report {
 		out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
 		out.New = append(out.New, r.New...)
 		out.Everything = cmp.Or(out.Everything, r.Everything)
+		out.Unanalysed = append(out.Unanalysed, r.Unanalysed...)
 		out.Changed = append(out.Changed, r.Changed...)
 		out.Packages = append(out.Packages, r.Packages...)
 		out.Diff += r.Diff

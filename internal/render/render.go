@@ -165,3 +165,10 @@ func Plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// FirstLine returns s, trimmed, up to its first line break: a table cell
+// or a note holds one line of a message that may run to several.
+func FirstLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return first
+}

@@ -37,7 +37,7 @@ func (r *run) findImpact(ctx context.Context, co *Checkout, tmp string, mods []m
 		}
 		rep, err := r.analyze(ctx, co, tmp, m)
 		if err != nil {
-			fmt.Fprintf(r.log, "gobench-dyn: impact%s: %v; every benchmark is measured\n", where, err)
+			fmt.Fprintf(r.log, "gobench-dyn: impact%s: %s; every benchmark is measured\n", where, strings.TrimSpace(err.Error()))
 			left = append(left, m)
 			continue
 		}
@@ -108,10 +108,14 @@ func Impact(ctx context.Context, opts Options, outs Outputs, env Env) (*impact.R
 		}
 		rep, err := r.analyze(ctx, co, tmp, m)
 		if err != nil {
-			if !opts.AllModules {
+			if !opts.AllModules || ctx.Err() != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("module %s: %w", m.name(opts.Dir), err)
+			// As a run does (findImpact): the module is measured whole,
+			// and the others are still listed.
+			fmt.Fprintf(r.log, "gobench-dyn: impact in module %s: %s; every benchmark is measured\n", m.name(opts.Dir), strings.TrimSpace(err.Error()))
+			reps = append(reps, &impact.Report{Unanalysed: []impact.Unanalysed{{Module: m.name(opts.Dir), Why: err.Error()}}})
+			continue
 		}
 		if opts.AllModules {
 			// The table merges every module's; the log says which were

@@ -84,6 +84,7 @@ func (r *run) prepare(ctx context.Context, tmp string) (*prepared, error) {
 // several modules, one without benchmarks is left out with a note.
 func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version string, co *Checkout, skip *unaffectedSkip) (*rmit.Suite, error) {
 	var suites []*rmit.Suite
+	var failed []*rmit.PrepareFailure
 	for _, m := range mods {
 		dir := m.dir
 		if co != nil {
@@ -93,19 +94,38 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 			}
 		}
 		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix(), skip)
-		if err != nil && r.opts.AllModules && errors.Is(err, errNoBenchmarks) {
+		var load *rmit.LoadError
+		var none *nonePrepared
+		// One module that does not load or build leaves the others to
+		// measure, and fails as a package that does not build does.
+		switch {
+		case err != nil && r.opts.AllModules && errors.Is(err, errNoBenchmarks):
 			fmt.Fprintf(r.log, "gobench-dyn: module %s: no benchmarks match\n", m.name(r.opts.Dir))
 			continue
-		}
-		if err != nil {
+		case err != nil && r.opts.AllModules && errors.As(err, &load):
+			f := &rmit.PrepareFailure{Package: "module " + m.name(r.opts.Dir), Version: version, Reason: "its packages could not be loaded", Detail: load.Error()}
+			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
+			failed = append(failed, f)
+			continue
+		case err != nil && r.opts.AllModules && errors.As(err, &none):
+			failed = append(failed, suite.Failures...)
+			continue
+		case err != nil:
 			return nil, err
 		}
 		suites = append(suites, suite)
 	}
+	if len(suites) == 0 && len(failed) > 0 {
+		return nil, fmt.Errorf("no benchmark could be prepared in any module, %s among them", failed[0].Package)
+	}
 	if len(suites) == 0 {
 		return nil, usage.Errorf("", "no benchmarks match %q in any module below %s", r.opts.Bench, cmp.Or(r.opts.Dir, "."))
 	}
-	return joinSuites(suites...), nil
+	suite := joinSuites(suites...)
+	if len(failed) > 0 {
+		suite = joinSuites(suite, &rmit.Suite{Failures: failed})
+	}
+	return suite, nil
 }
 
 // joinSuites returns one suite of all of suites' packages, benchmarks and
@@ -127,6 +147,13 @@ func joinSuites(suites ...*rmit.Suite) *rmit.Suite {
 
 // errNoBenchmarks is why a version has nothing to measure.
 var errNoBenchmarks = errors.New("no benchmarks match")
+
+// A nonePrepared error says that a version has nothing to measure
+// because each of its packages or benchmarks failed: the suite returned
+// with it holds the failures.
+type nonePrepared struct{ msg string }
+
+func (e *nonePrepared) Error() string { return e.msg }
 
 // checkoutBaseline checks out the baseline under tmp until the run's
 // cleanups.
@@ -188,10 +215,10 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
 		}
 		if len(suite.Failures) > 0 && version == record.VersionBaseline {
-			return nil, fmt.Errorf("no benchmark of the baseline %s could be prepared: nothing to compare with", o.Baseline)
+			return suite, &nonePrepared{fmt.Sprintf("no benchmark of the baseline %s could be prepared: nothing to compare with", o.Baseline)}
 		}
 		if len(suite.Failures) > 0 {
-			return nil, errors.New("no benchmark could be prepared")
+			return suite, &nonePrepared{"no benchmark could be prepared"}
 		}
 		where := strings.Join(o.Patterns, " ")
 		if where == "" {
