@@ -167,3 +167,21 @@ func TestOnlyCommentsDiffer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "no coverage was measured")
 }
+
+// TestMergeKeepsEachModulesReach: merging the list of a module whose
+// go.mod differs, where every benchmark is measured, with another
+// module's, the other's changed file reaches its own benchmark, not
+// "everything"; merging none gives an empty list.
+func TestMergeKeepsEachModulesReach(t *testing.T) {
+	a := &Report{Everything: "go.mod, go.sum, go.work or vendor/modules.txt differs",
+		Benchmarks: []Benchmark{{Package: "example.com/a", Name: "BenchmarkA", Affected: true, Why: "go.mod, go.sum, go.work or vendor/modules.txt differs"}},
+		Paths:      []Path{{Path: "a/go.mod", Kind: PathModule}}}
+	b := &Report{Benchmarks: []Benchmark{{Package: "example.com/b", Name: "BenchmarkB", Affected: true}, {Package: "example.com/b", Name: "BenchmarkC"}},
+		Paths: []Path{{Path: "b/b.go", Kind: PathSource, Reaches: []string{"example.com/b.BenchmarkB"}}}}
+	var list strings.Builder
+	require.NoError(t, Merge(a, b).WriteList(&list))
+	assert.Regexp(t, `(?m)^b/b\.go\s+declarations\s+example\.com/b\.BenchmarkB\s*$`, list.String())
+	assert.Regexp(t, `(?m)^a/go\.mod\s+module file\s+everything`, list.String())
+	assert.Equal(t, a.Everything, Merge(a, a).Everything, "a reason every module gives")
+	assert.Empty(t, Merge().Benchmarks)
+}

@@ -1,7 +1,6 @@
 package impact
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -138,7 +137,6 @@ func Merge(reps ...*Report) *Report {
 	for _, r := range reps {
 		out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
 		out.New = append(out.New, r.New...)
-		out.Everything = cmp.Or(out.Everything, r.Everything)
 		out.Unanalysed = append(out.Unanalysed, r.Unanalysed...)
 		out.Changed = append(out.Changed, r.Changed...)
 		out.Packages = append(out.Packages, r.Packages...)
@@ -159,6 +157,17 @@ func Merge(reps ...*Report) *Report {
 				q.Kind, q.Why = p.Kind, p.Why
 			}
 			q.Reaches = append(q.Reaches, p.Reaches...)
+		}
+	}
+	// A reason for every benchmark holds for the merged list only when it
+	// holds in every module: otherwise one module's go.mod would read as
+	// reaching the others' benchmarks, whose own Why says what reaches
+	// them.
+	for i, r := range reps {
+		if i == 0 {
+			out.Everything = r.Everything
+		} else if r.Everything != out.Everything {
+			out.Everything = ""
 		}
 	}
 	slices.Sort(out.Changed)
