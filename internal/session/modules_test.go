@@ -67,3 +67,26 @@ func TestModulesAndWhatTheirBuildsCompile(t *testing.T) {
 	assert.False(t, outsideBuild([]string{"attribute/hash.go"}, []string{".", "sdk"}, rel), "a replaced module's code")
 	assert.False(t, outsideBuild([]string{"ws/go.work"}, []string{"ws", "ws/a", "ws/b"}, rel), "the workspace file")
 }
+
+// TestPatternsIn: across modules, a relative pattern names packages of a
+// module only where its directory is in that module; a module where none
+// of the patterns can is left out as one without benchmarks, not failed
+// as one that does not load.
+func TestPatternsIn(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sdk", "trace"), 0o755))
+	for _, c := range []struct {
+		patterns []string
+		want     bool
+	}{
+		{nil, true},
+		{[]string{"./..."}, true},
+		{[]string{"./sdk/..."}, true},
+		{[]string{"./sdk/trace"}, true},
+		{[]string{"./metric/..."}, false},
+		{[]string{"./metric/...", "./sdk/..."}, true},
+		{[]string{"example.com/m/..."}, true},
+	} {
+		assert.Equal(t, c.want, patternsIn(dir, c.patterns), "%q", c.patterns)
+	}
+}

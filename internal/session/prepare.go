@@ -93,6 +93,10 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 				return nil, err
 			}
 		}
+		if r.opts.AllModules && !patternsIn(dir, r.opts.Patterns) {
+			fmt.Fprintf(r.log, "gobench-dyn: module %s: no benchmarks match\n", m.name(r.opts.Dir))
+			continue
+		}
 		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix(), skip)
 		var load *rmit.LoadError
 		var none *nonePrepared
@@ -116,7 +120,7 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 		suites = append(suites, suite)
 	}
 	if len(suites) == 0 && len(failed) > 0 {
-		return nil, fmt.Errorf("no benchmark could be prepared in any module, %s among them", failed[0].Package)
+		return nil, fmt.Errorf("no benchmark could be prepared in any module: %s", failed[0])
 	}
 	if len(suites) == 0 {
 		return nil, usage.Errorf("", "no benchmarks match %q in any module below %s", r.opts.Bench, cmp.Or(r.opts.Dir, "."))
@@ -126,6 +130,26 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 		suite = joinSuites(suite, &rmit.Suite{Failures: failed})
 	}
 	return suite, nil
+}
+
+// patternsIn reports whether any of patterns can name a package of the
+// module in dir: a relative pattern whose directory the module does not
+// hold names none there, where go list would fail as for a module that
+// does not load. Other patterns, and none (./...), can.
+func patternsIn(dir string, patterns []string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if !strings.HasPrefix(p, "./") {
+			return true
+		}
+		base, _ := strings.CutSuffix(p, "/...")
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(base))); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // joinSuites returns one suite of all of suites' packages, benchmarks and
