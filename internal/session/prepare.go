@@ -100,24 +100,25 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 		suite, err := r.prepareVersion(ctx, dir, tmp, version, m.suffix(), skip)
 		var load *rmit.LoadError
 		var none *nonePrepared
-		// One module that does not load or build leaves the others to
-		// measure, and fails as a package that does not build does.
+		// Across modules, one that does not load or build leaves the
+		// others to measure, and fails as a package that does not build
+		// does.
 		switch {
-		case err != nil && r.opts.AllModules && errors.Is(err, errNoBenchmarks):
+		case err == nil:
+			suites = append(suites, suite)
+		case !r.opts.AllModules:
+			return nil, err
+		case errors.Is(err, errNoBenchmarks):
 			fmt.Fprintf(r.log, "gobench-dyn: module %s: no benchmarks match\n", m.name(r.opts.Dir))
-			continue
-		case err != nil && r.opts.AllModules && errors.As(err, &load):
+		case errors.As(err, &load):
 			f := &rmit.PrepareFailure{Package: "module " + m.name(r.opts.Dir), Version: version, Reason: "its packages could not be loaded", Detail: load.Error()}
 			fmt.Fprintf(r.log, "gobench-dyn: FAILED %s\n", f)
 			failed = append(failed, f)
-			continue
-		case err != nil && r.opts.AllModules && errors.As(err, &none):
+		case errors.As(err, &none):
 			failed = append(failed, suite.Failures...)
-			continue
-		case err != nil:
+		default:
 			return nil, err
 		}
-		suites = append(suites, suite)
 	}
 	if len(suites) == 0 && len(failed) > 0 {
 		return nil, fmt.Errorf("no benchmark could be prepared in any module: %s", failed[0])
@@ -125,11 +126,10 @@ func (r *run) prepareModules(ctx context.Context, mods []module, tmp, version st
 	if len(suites) == 0 {
 		return nil, usage.Errorf("", "no benchmarks match %q in any module below %s", r.opts.Bench, cmp.Or(r.opts.Dir, "."))
 	}
-	suite := joinSuites(suites...)
 	if len(failed) > 0 {
-		suite = joinSuites(suite, &rmit.Suite{Failures: failed})
+		suites = append(suites, &rmit.Suite{Failures: failed})
 	}
-	return suite, nil
+	return joinSuites(suites...), nil
 }
 
 // patternsIn reports whether any of patterns can name a package of the
