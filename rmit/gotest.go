@@ -3,6 +3,9 @@ package rmit
 import (
 	"math"
 	"time"
+
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
+	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
 // A Setup is what a call of a benchmark function at b.N = n spends
@@ -100,3 +103,70 @@ func goTestCalls(nsPerOp float64, d time.Duration) []float64 {
 	}
 	return calls
 }
+
+// GoTestPassTime returns about how long one go test -bench pass of the
+// benchmarks bs would take at the default -benchtime, each call's setup
+// included, and without building: the sum of their GoTestTimeOf, or
+// GoTestLoopTime for a b.Loop loop. A benchmark's setup is refitted
+// (FitSetup) from what its measured slices in run spent outside the
+// timer at the largest b.N they ran, since a setup that grows with b.N
+// shows there and go test's ramp pays it at ten times a slice's b.N.
+// Without slices in run (run may be nil), it is its probe's; a b.Loop
+// loop's always is, since its slices are turns of one call and show none
+// of the setup go test pays once.
+func GoTestPassTime(bs []*Benchmark, run *record.Run) time.Duration {
+	seen := seenSetups(run)
+	var d time.Duration
+	for _, b := range bs {
+		price, setup := GoTestTimeOf, Setup{Fixed: b.Setup}
+		if s := seen[b.Key()]; s != nil {
+			setup = FitSetup(b.SetupN, b.Setup, float64(s.n), s.median())
+		}
+		if b.Loop {
+			price, setup = GoTestLoopTime, Setup{Fixed: b.Setup}
+		}
+		d += price(b.Probed, setup, DefaultBenchtime)
+	}
+	return d
+}
+
+// seenSetups returns what each benchmark's measured slices in run spent
+// outside the timer (record.Slice's wall beyond its ops) at the largest
+// b.N it ran.
+func seenSetups(run *record.Run) map[record.Key]*seenSetup {
+	seen := map[record.Key]*seenSetup{}
+	if run == nil {
+		return seen
+	}
+	for i := range run.Slices {
+		s := &run.Slices[i]
+		ns, ok := s.Values["ns/op"]
+		if s.Warmup || s.Turn != 0 || !ok || s.N <= 0 {
+			continue
+		}
+		k := s.Key()
+		if seen[k] == nil {
+			seen[k] = &seenSetup{}
+		}
+		seen[k].add(s.N, time.Duration(s.WallNs)-time.Duration(float64(s.N)*ns))
+	}
+	return seen
+}
+
+// seenSetup holds what a benchmark's slices at its largest b.N, n, spent
+// outside the timer.
+type seenSetup struct {
+	n      int64
+	setups []float64 // nanoseconds
+}
+
+func (s *seenSetup) add(n int64, setup time.Duration) {
+	switch {
+	case n > s.n:
+		s.n, s.setups = n, []float64{float64(setup)}
+	case n == s.n:
+		s.setups = append(s.setups, float64(setup))
+	}
+}
+
+func (s *seenSetup) median() time.Duration { return time.Duration(stats.MedianInPlace(s.setups)) }

@@ -29,7 +29,7 @@ type assembly struct {
 	// included, as estimated before the run (zero without a budget).
 	prepTime, minimumBudget time.Duration
 	// goTest is about how long one go test -bench pass of the
-	// benchmarks would take to run them (goTestTime), building the
+	// benchmarks would take to run them (rmit.GoTestPassTime), building the
 	// time it would take to build them, as long as this run's
 	// (rmit.Suite.Building), and autoBudget the budget the two gave the
 	// run under Options.AutoBudget, or zero.
@@ -89,7 +89,7 @@ func (r *run) budget(a *assembly, bs []*rmit.Benchmark, p *prepared) (time.Durat
 	o := r.opts
 	budget := o.Budget
 	if p.base == nil {
-		a.goTest, a.building = goTestTime(bs, nil), p.suite.Building
+		a.goTest, a.building = rmit.GoTestPassTime(bs, nil), p.suite.Building
 	}
 	auto := o.autoBudget() && a.goTest > 0
 	if auto {
@@ -326,28 +326,6 @@ func (r *run) warnBudget(runner *rmit.Runner, prep time.Duration) time.Duration 
 			o.Budget, left.Round(time.Second), max(1, o.Stop.MinIterations), need.Round(time.Second))
 	}
 	return minimum
-}
-
-// goTestTime returns about how long one go test -bench pass of the
-// benchmarks bs of one version would take, each call's setup included:
-// those of the run's shard, so that each shard's budget and price are its
-// own. A benchmark's setup is its entry in setups (seenSetups) or, without
-// one, its probe's. A b.Loop loop's is its probe's: its slices are turns
-// of one call, and show none of the setup go test pays once.
-func goTestTime(bs []*rmit.Benchmark, setups map[record.Key]rmit.Setup) time.Duration {
-	var d time.Duration
-	for _, b := range bs {
-		price := rmit.GoTestTimeOf
-		setup, ok := setups[b.Key()]
-		if b.Loop {
-			price, ok = rmit.GoTestLoopTime, false
-		}
-		if !ok {
-			setup = rmit.Setup{Fixed: b.Setup}
-		}
-		d += price(b.Probed, setup, rmit.DefaultBenchtime)
-	}
-	return d
 }
 
 // recordUnaffected writes an event for each benchmark not measured, to

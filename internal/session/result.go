@@ -25,9 +25,8 @@ type Result struct {
 	Regressed    bool
 	Inconclusive bool
 	// GoTest is about how long one go test -bench pass of the benchmarks
-	// measured would have taken: rmit.GoTestTimeOf their calibration,
-	// with the setups their measured slices showed (seenSetups); 0
-	// in a comparison, which go test does not make.
+	// measured would have taken (rmit.GoTestPassTime of their measured
+	// slices); 0 in a comparison, which go test does not make.
 	GoTest time.Duration
 	// Building is how long this run took to list, compile and link the
 	// test binaries of one version (rmit.Suite.Building), which a go
