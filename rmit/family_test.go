@@ -30,7 +30,7 @@ var buildFamily = sync.OnceValues(func() (*Package, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	out, err := os.MkdirTemp("", "rmit-test-")
+	out, err := os.MkdirTemp(testTemp, "family-")
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package rmit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,21 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
+// testTemp holds what the tests build once per test binary (buildSuite,
+// buildFamily), so that TestMain removes it when they end.
+var testTemp string
+
+func TestMain(m *testing.M) {
+	var err error
+	if testTemp, err = os.MkdirTemp("", "rmit-test-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(testTemp)
+	os.Exit(code)
+}
+
 // buildSuite builds the test binary of testdata/suite once per test binary.
 var buildSuite = sync.OnceValues(func() (*Package, error) {
 	dir, err := filepath.Abs("testdata/suite")
@@ -27,7 +43,7 @@ var buildSuite = sync.OnceValues(func() (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := os.MkdirTemp("", "rmit-test-")
+	out, err := os.MkdirTemp(testTemp, "suite-")
 	if err != nil {
 		return nil, err
 	}

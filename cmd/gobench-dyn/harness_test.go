@@ -99,9 +99,24 @@ func within(t *testing.T, limit time.Duration, dir string, env []string, args ..
 	return out.String(), errOut.String(), code
 }
 
+// binaryDir holds the command builtBinary builds, so that TestMain
+// removes it when the tests end.
+var binaryDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if binaryDir, err = os.MkdirTemp("", "gobench-dyn-e2e-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(binaryDir)
+	os.Exit(code)
+}
+
 // builtBinary builds the gobench-dyn command once per test run.
 var builtBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "gobench-dyn-e2e-")
+	dir, err := os.MkdirTemp(binaryDir, "bin-")
 	if err != nil {
 		return "", err
 	}
