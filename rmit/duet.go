@@ -82,7 +82,14 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	start := r.now()
 	plan := r.duetPlan(a.Bench)
 	sides := []*duetSide{{e: a, k: k}, {e: b, k: k}}
-	check := r.checkPairing(sides, plan, sum)
+	// Its records are held until it ends, so that a duet the pair
+	// leaves for process pairs, or starts again, leaves none.
+	var held heldRecords
+	before := sum.tally()
+	for _, s := range sides {
+		s.times.held = &held
+	}
+	check := r.checkPairing(sides, plan)
 	defer func() {
 		for _, s := range sides {
 			if s.stream != nil {
@@ -149,23 +156,22 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 				}
 			}
 		}
-		if check != nil && ok && t == checkRounds {
+		if check && ok && t == checkRounds {
 			why := r.turnsOutweighed(sides)
 			if a.Bench.Parallel {
 				why = parallelReason
 			}
 			if why != "" {
-				r.abandon(sides, check, sum)
+				r.abandon(sides, &held, before, sum)
 				r.byProcesses(sides, plan, why)
 				return r.processPair(ctx, a, b, k, order, sum)
 			}
 			if n := r.checkedN(sides); n > 0 {
-				r.abandon(sides, check, sum)
+				r.abandon(sides, &held, before, sum)
 				r.retuneChecked(sides, n)
 				return r.duet(ctx, a, b, k, order, sum)
 			}
-			r.release(sides, check)
-			check = nil
+			check = false
 		}
 		if ok && r.Budget > 0 && !r.now().Before(r.deadline) && t < plan.Warmup+plan.Turns {
 			// The budget ends now: keep the pairs measured and start
@@ -174,10 +180,13 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 			break
 		}
 	}
-	if check != nil {
-		r.release(sides, check)
-	}
 	r.endDuet(sides, plan)
+	if why := r.failedBeside(sides); why != "" && ctx.Err() == nil {
+		drop(&held, before, sum)
+		r.byProcesses(sides, plan, why)
+		return r.processPair(ctx, a, b, k, order, sum)
+	}
+	held.release()
 	judge, err := r.accountSides(ctx, sides, k, start, sum)
 	if err != nil {
 		return err

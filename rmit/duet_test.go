@@ -34,6 +34,9 @@ type fakeWorkers struct {
 	workers []*fakeWorker
 	// outside is what each granted turn costs before its timed run.
 	outside time.Duration
+	// onSlice, if set, is called after each slice runs, with the number
+	// run so far by every worker.
+	onSlice func(ran int)
 }
 
 func newFakeWorkers() *fakeWorkers {
@@ -95,7 +98,11 @@ func (f *fakeWorkers) StartWorker(bin, dir string, args []string, free int) (Wor
 			ns := f.ns(dir, i)
 			f.now = f.now.Add(time.Duration(float64(n) * ns))
 			f.log = append(f.log, fmt.Sprintf("%s/%d", dir, i))
+			ran := len(f.log)
 			f.mu.Unlock()
+			if f.onSlice != nil {
+				f.onSlice(ran)
+			}
 			if f.fail[dir] == i {
 				fmt.Fprintf(w, "--- FAIL: %s\n    x_test.go:9: boom\nFAIL\n", name)
 				<-p.killed
@@ -377,15 +384,22 @@ func TestDuetResume(t *testing.T) {
 	rw := record.NewWriter(&raw)
 	require.NoError(t, rw.Write(&record.Header{Seed: 1}))
 	ctx, cancel := context.WithCancel(context.Background())
-	obs := &cancelAfter{n: 8 + 3, measured: true, cancel: cancel} // in the second duet
+	// A duet runs 6 slices of each worker: the free one, the warmup and
+	// 4 turns. The 17th is in the second.
+	f.onSlice = func(ran int) {
+		if ran == 12+5 {
+			cancel()
+		}
+	}
 	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
 	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, FixedN: true,
-		Starter: f, Clock: f.clock, Raw: rw, Observer: obs}
+		Starter: f, Clock: f.clock, Raw: rw}
 	_, err := r.Run(ctx)
 	require.ErrorIs(t, err, ErrInterrupted)
 	past, _, err := record.Read(strings.NewReader(raw.String()), "raw")
 	require.NoError(t, err)
 
+	f.onSlice = nil
 	p2 := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
 	r2 := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p2, Seed: 1, Pairs: &p2.Pairing, Turns: &plan, FixedN: true,
 		Starter: f, Clock: f.clock, Raw: rw, Resume: NewResume(past)}

@@ -48,44 +48,24 @@ func (r *Runner) turnFor(cost time.Duration) time.Duration {
 	return min(max(timedFor(cost), r.TurnTime/2), r.maxTurn())
 }
 
-// pairingCheck holds the records of the first turns of a pair's first
-// duet, written only once the pair goes on in turns, and the summary's
-// counts from before them.
-type pairingCheck struct {
-	held   heldRecords
-	before sliceTally
-}
-
-// checkPairing starts holding the records of the duet of sides, the first
-// of their pair, until checkRounds turns tell whether the pair goes on in
-// turns. It returns nil for a duet with nothing to check: not the first,
-// both workers running at once, or fewer turns than the check needs.
-func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan, sum *Summary) *pairingCheck {
+// checkPairing reports whether the duet of sides, the first of their
+// pair, is checked after checkRounds turns for whether the pair goes on
+// in turns. It is not when there is nothing to check: not the first
+// duet, both workers running at once, or fewer turns than the check
+// needs.
+func (r *Runner) checkPairing(sides []*duetSide, plan TurnPlan) bool {
 	if plan.Together || r.TurnTime <= 0 || plan.Warmup+plan.Turns <= checkRounds {
-		return nil
+		return false
 	}
 	for _, s := range sides {
 		if st := r.state[s.e.Bench]; st.iterations > 0 || st.byProcess != "" || st.checked {
-			return nil
+			return false
 		}
 	}
 	for _, s := range sides {
 		r.state[s.e.Bench].checked = true
 	}
-	c := &pairingCheck{before: sum.tally()}
-	for _, s := range sides {
-		s.times.held = &c.held
-	}
-	return c
-}
-
-// release writes the records c held for sides, and writes theirs from
-// then on: the pair goes on in turns.
-func (r *Runner) release(sides []*duetSide, c *pairingCheck) {
-	for _, s := range sides {
-		s.times.held = nil
-	}
-	c.held.release()
+	return true
 }
 
 // turnsOutweighed returns why the pair of sides is to be measured by
@@ -170,11 +150,9 @@ func (r *Runner) retuneChecked(sides []*duetSide, n int64) {
 	}
 }
 
-// abandon ends the duet of sides that c checked, whose pair goes on by
-// process pairs: the workers are stopped, the records held are dropped,
-// and the summary counts as before them. The time spent stays in the
-// measuring phase.
-func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
+// abandon ends the duet of sides, whose pair goes on by process pairs
+// or starts again: the workers are stopped, and the duet is dropped.
+func (r *Runner) abandon(sides []*duetSide, held *heldRecords, before sliceTally, sum *Summary) {
 	for _, s := range sides {
 		if s.proc == nil {
 			continue
@@ -184,7 +162,37 @@ func (r *Runner) abandon(sides []*duetSide, c *pairingCheck, sum *Summary) {
 		s.stop()
 		s.stream.close()
 	}
-	sum.restore(c.before)
+	drop(held, before, sum)
+}
+
+// drop forgets a duet that ended: the records held are not written, and
+// the summary counts as before it. The time spent stays in the measuring
+// phase.
+func drop(held *heldRecords, before sliceTally, sum *Summary) {
+	*held = nil
+	sum.restore(before)
+}
+
+// failedBeside returns why the pair of sides, whose duet has ended, is to
+// be measured by process pairs because a side failed beside the other
+// version's process, or "" when none failed, or one failed only for a
+// timeout or an interrupt, or the pair was already measured so. go test
+// runs one process of a package at a time: a benchmark that writes a
+// fixed file, or holds a port or a lock, can fail only beside another
+// process, and a gate that failed it would be red for no regression.
+// A failure by process pairs too is the benchmark's own.
+func (r *Runner) failedBeside(sides []*duetSide) string {
+	for _, s := range sides {
+		if r.state[s.e.Bench].byProcess != "" {
+			return ""
+		}
+	}
+	for _, s := range sides {
+		if f := s.fail; f != nil && f.Reason != "interrupted" && f.Reason != "timeout" {
+			return fmt.Sprintf("it failed beside the other version's process (%s), and is measured one version after the other, as go test runs one process at a time", f.Reason)
+		}
+	}
+	return ""
 }
 
 // byProcesses sets the pair of sides to be measured by process pairs,
@@ -205,6 +213,14 @@ func (r *Runner) byProcesses(sides []*duetSide, plan TurnPlan, why string) {
 		for _, rec := range s.turns {
 			perOp = append(perOp, timePerOp(rec))
 			outside = append(outside, untimedNs(rec))
+		}
+	}
+	if len(perOp) == 0 {
+		// A duet that failed before its first turn measured nothing:
+		// the calibration's figures stand in.
+		for _, s := range sides {
+			perOp = append(perOp, s.e.Bench.Probed)
+			outside = append(outside, float64(s.e.Bench.Setup))
 		}
 	}
 	cost, base := time.Duration(stats.Median(outside)), max(r.SliceTime, r.maxTurn())

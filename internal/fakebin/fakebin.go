@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,6 +107,11 @@ type Binaries struct {
 	// pass with their family, as a leaf whose parent checks what its
 	// siblings computed.
 	Fails, FailsAlone map[string]int
+	// FailsBeside names the benchmarks whose processes fail at their
+	// first slice after another process running them started, while
+	// both were alive: as one whose init rewrites a fixed file that the
+	// other process reads.
+	FailsBeside map[string]bool
 	// Hang, if set, says which slices of an iteration never end: the
 	// process prints nothing more until it is killed. It is called
 	// under the fake's lock; once processes may run, set it with
@@ -141,6 +147,9 @@ type Binaries struct {
 	frees  []int
 	// skips counts the slices left out on a worker's Skip, by name.
 	skips map[string]int
+	// live holds the processes of an iteration alive, by the names
+	// they run (FailsBeside).
+	live map[string][]*Process
 }
 
 // Start implements rmit.Starter.
@@ -223,8 +232,35 @@ func (f *Binaries) start(bin, dir string, args, env []string, free int) (*Proces
 			}
 		}
 	}
+	if !probe {
+		f.enter(p, run)
+	}
 	go f.print(p, bin, dir, run, alone, fixed, warm, reps, count, n, probe, probeTime)
 	return p, nil
+}
+
+// enter counts p alive, running names, until it is killed or its output
+// ends, and marks it and every other process alive that runs one of
+// them as beside another (FailsBeside).
+func (f *Binaries) enter(p *Process, names []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.live == nil {
+		f.live = map[string][]*Process{}
+	}
+	for _, name := range names {
+		for _, q := range f.live[name] {
+			q.beside, p.beside = true, true
+		}
+		f.live[name] = append(f.live[name], p)
+	}
+	p.leave = func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, name := range names {
+			f.live[name] = slices.DeleteFunc(f.live[name], func(q *Process) bool { return q == p })
+		}
+	}
 }
 
 // namedValues returns the values by benchmark name that the environment
@@ -275,6 +311,7 @@ func matching(names []string, pattern string) []string {
 // the goroutines are scheduled.
 func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, fixed, warm, reps map[string]int64, count int, n int64, probe bool, probeTime time.Duration) {
 	defer close(p.done)
+	defer p.left()
 	line := func(s string) func() string { return func() string { return s } }
 	if !p.send(line("goos: linux\ngoarch: amd64\npkg: example.com/p\n")) {
 		return
@@ -377,6 +414,12 @@ func (f *Binaries) print(p *Process, bin, dir string, run []string, alone bool, 
 					p.send(line("--- FAIL: " + top + f.Suffix + "\n    x_test.go:9: boom\nFAIL\n"))
 					return
 				}
+				if !probe && f.FailsBeside[name] && f.besideAnother(p) {
+					top, _, _ := strings.Cut(name, "/")
+					p.fail(errors.New("exit status 1"))
+					p.send(line("--- FAIL: " + top + f.Suffix + "\n    x_test.go:12: testdata.json: unexpected end of JSON input\nFAIL\n"))
+					return
+				}
 				if probe || f.OnSlice == nil {
 					continue
 				}
@@ -459,9 +502,18 @@ func (f *Binaries) Frees() []int {
 	return append([]int(nil), f.frees...)
 }
 
+// besideAnother reports whether p was alive while another process ran
+// one of its benchmarks.
+func (f *Binaries) besideAnother(p *Process) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return p.beside
+}
+
 // Process is a process of Binaries. Its output goroutine makes each line
 // when Read asks for one (want), and hands it over on lines.
 type Process struct {
+	mu     sync.Mutex
 	err    error     // what Wait returns
 	free   int       // slices of each benchmark run before its first grant; 0: no grants
 	grants chan bool // true: skip
@@ -471,6 +523,26 @@ type Process struct {
 	buf    string
 	once   sync.Once
 	killed chan struct{}
+	// leave, when set, counts the process no longer alive (enter);
+	// beside says that another process ran one of its benchmarks while
+	// it was alive. Both are under its Binaries' lock.
+	leave     func()
+	leaveOnce sync.Once
+	beside    bool
+}
+
+// left counts p no longer alive, once.
+func (p *Process) left() {
+	if p.leave != nil {
+		p.leaveOnce.Do(p.leave)
+	}
+}
+
+// fail sets what Wait returns.
+func (p *Process) fail(err error) {
+	p.mu.Lock()
+	p.err = err
+	p.mu.Unlock()
 }
 
 // send waits until the reader asks for a line, then makes it and hands it
@@ -514,10 +586,17 @@ func (p *Process) Stdout() io.Reader { return p }
 func (p *Process) StderrTail() string { return "" }
 
 // Kill implements rmit.Process.
-func (p *Process) Kill() { p.once.Do(func() { close(p.killed) }) }
+func (p *Process) Kill() {
+	p.once.Do(func() { close(p.killed) })
+	p.left()
+}
 
 // Wait implements rmit.Process.
-func (p *Process) Wait() error { return p.err }
+func (p *Process) Wait() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
 
 // Grant implements rmit.Worker.
 func (p *Process) Grant() error { return p.answer(false) }

@@ -134,12 +134,6 @@ func WriteSummary(w io.Writer, r *session.Result) {
 	if failed > listed {
 		fmt.Fprintf(w, "  FAILED: %d more; --raw keeps each failure's output\n", failed-listed)
 	}
-	if len(sum.Failed) > 0 && o.Duets() {
-		// go test runs one process of a package at a time; a benchmark
-		// whose init rewrites a fixed path read another process's half
-		// written file here (docs/GATE.md).
-		fmt.Fprintf(w, "  the benchmarks that failed ran beside the other version's process: one that writes a fixed file, or holds a port or a lock, can fail only so, where go test runs one process at a time; --pairing process runs the two versions one after the other\n")
-	}
 	switch {
 	case r.Stopped != nil && sum.Interrupted && o.Raw != "":
 		fmt.Fprintf(w, "  STOPPED: an output failed; the results are partial; --resume %s completes them\n", o.Raw)

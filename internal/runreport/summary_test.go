@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
@@ -65,29 +64,6 @@ func TestSummaryPutsTheRunBesideAGoTestPass(t *testing.T) {
 	text.Reset()
 	WriteSummary(&text, &session.Result{Summary: &sum, Options: &session.Options{}, Head: &record.Run{}})
 	assert.NotContains(t, text.String(), "go test -bench pass", "no price: a comparison, which go test does not make")
-}
-
-// TestFailureBesideTheOtherVersionSaysSo: a benchmark that failed while
-// both versions' processes were alive gets the reason go test would not
-// have shown it, and the pairing that avoids it; a pairing of one process
-// at a time, or a run of one version, does not.
-func TestFailureBesideTheOtherVersionSaysSo(t *testing.T) {
-	sum := rmit.Summary{Failed: []*rmit.Failure{{Bench: &rmit.Benchmark{Name: "BenchmarkLargeFile", Package: &rmit.Package{ImportPath: "example.com/p"}}, SuiteRun: 1, Iteration: 1, Reason: "unexpected end of JSON input"}}}
-	hint := "ran beside the other version's process"
-	for _, c := range []struct {
-		o    session.Options
-		want bool
-	}{
-		{session.Options{Baseline: "HEAD~1"}, true},
-		{session.Options{Baseline: "HEAD~1", Pairing: session.PairTogether}, true},
-		{session.Options{Baseline: "HEAD~1", Pairing: session.PairProcesses}, false},
-		{session.Options{}, false},
-	} {
-		var text strings.Builder
-		WriteSummary(&text, &session.Result{Summary: &sum, Options: &c.o, Head: &record.Run{}})
-		require.Contains(t, text.String(), "FAILED")
-		assert.Equal(t, c.want, strings.Contains(text.String(), hint), "pairing %q, baseline %q", c.o.Pairing, c.o.Baseline)
-	}
 }
 
 // A benchmark whose time per op fell as b.N grew between its processes is

@@ -24,7 +24,7 @@ func headerOptions(o *Options, plan gate.Plan) map[string]string {
 	// The shape of a duet iteration, recorded only for runs that have
 	// duets.
 	var duet Options
-	if o.Duets() {
+	if o.duets() {
 		duet.TurnTime, duet.Turns = o.TurnTime, o.Turns
 	}
 	m := record.RunOptions{
@@ -144,7 +144,7 @@ func pairing(o *Options) string {
 		return ""
 	case o.Pairing == PairTogether:
 		return string(PairTogether)
-	case o.Duets():
+	case o.duets():
 		return string(PairSlices)
 	}
 	return string(PairProcesses)

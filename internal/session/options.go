@@ -213,8 +213,8 @@ func (o *Options) autoBudget() bool {
 	return o.AutoBudget && o.Budget == 0 && o.Baseline == "" && o.Stop.Criterion != stopper.None && o.ConfigFile == ""
 }
 
-// Duets reports whether o runs a baseline's pairs as duet iterations:
+// duets reports whether o runs a baseline's pairs as duet iterations:
 // both versions' processes alive at once, taking turns.
-func (o *Options) Duets() bool {
+func (o *Options) duets() bool {
 	return o.Baseline != "" && (o.Pairing == "" || o.Pairing == PairSlices || o.Pairing == PairTogether)
 }

@@ -90,7 +90,7 @@ func plan(o Options, log io.Writer) (runPlan, error) {
 func pairOptions(o *Options, cf *optime.ConfigFile) PairOptions {
 	po := PairOptions{Compare: o.Compare}
 	po.Compare.Paired = true
-	if o.Duets() {
+	if o.duets() {
 		turns := o.Turns
 		turns.Together = o.Pairing == PairTogether
 		po.Turns, po.TurnTime = &turns, o.TurnTime

@@ -209,7 +209,7 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 	}
 	flags, sliceTime := buildFlags(o, o.Overlay), o.SliceTime
 	hooked := false
-	if o.Duets() {
+	if o.duets() {
 		// Both versions' binaries wait for their turns through a hook
 		// in package testing, and calibrate b.N for one turn.
 		ov, err := r.turnOverlay(ctx, dir, filepath.Join(tmp, "overlay-"+version+suffix), o.Overlay)

@@ -187,3 +187,75 @@ func TestProcessPairsShortenWhereProcessesDiffer(t *testing.T) {
 		assert.Equal(t, []int{want, want}, perProcess[k], "suite run %d", k)
 	}
 }
+
+// A benchmark whose process fails beside the other version's, as one
+// whose init rewrites a fixed file the other reads, fails its first duet.
+// The duet leaves no records, and the pair goes on by process pairs, one
+// version after the other, as go test runs one process at a time: the
+// gate measures it rather than failing it. A benchmark that fails that way
+// too fails as its own.
+func TestFailureBesideTheOtherVersionGoesByProcessPairs(t *testing.T) {
+	for _, alsoAlone := range []bool{false, true} {
+		t.Run(map[bool]string{false: "beside only", true: "alone too"}[alsoAlone], func(t *testing.T) {
+			f := newFake("BenchmarkShared", "BenchmarkOwn")
+			f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
+			f.FailsBeside = map[string]bool{"BenchmarkShared": true}
+			if alsoAlone {
+				f.Fails = map[string]int{"BenchmarkShared": 2}
+			}
+			o := testOptions(t.TempDir())
+			o.Baseline, o.Pairing = "main", PairSlices
+			o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
+			got, err := runFake(t, context.Background(), f, o)
+			require.NoError(t, err)
+			run, _, err := record.ReadFile(o.Raw)
+			require.NoError(t, err)
+			var reasons []string
+			for _, ev := range run.Events {
+				if ev.Event == record.EventProcessPairs {
+					assert.True(t, strings.HasPrefix(ev.Benchmark, "BenchmarkShared"), ev.Benchmark)
+					reasons = append(reasons, ev.Reason)
+				}
+			}
+			require.Len(t, reasons, 2, "one event for each version")
+			assert.Contains(t, reasons[0], "it failed beside the other version's process (x_test.go:12: testdata.json: unexpected end of JSON input)")
+			for _, s := range run.Slices {
+				if strings.HasPrefix(s.Benchmark, "BenchmarkShared") {
+					assert.Zero(t, s.Turn, "the duet that failed left no records")
+				}
+			}
+			failed := got.res.Summary.Failed
+			if alsoAlone {
+				require.NotEmpty(t, failed, "a benchmark that fails alone too fails")
+				assert.Contains(t, failed[0].Reason, "boom")
+				return
+			}
+			assert.Empty(t, failed)
+			for _, c := range got.res.Comparison.Comparisons {
+				want := ""
+				if strings.HasPrefix(c.Benchmark, "BenchmarkShared") {
+					want = gate.PairingProcess
+					assert.Contains(t, c.Note, "measured by process pairs: it failed beside the other version's process")
+				}
+				assert.Equal(t, want, c.Pairing, "%s %s", c.Benchmark, c.Unit)
+			}
+			assert.Equal(t, 2*o.SuiteRuns, measuredProcesses(run, "BenchmarkShared"))
+		})
+	}
+}
+
+// measuredProcesses counts the processes of run that measured a slice of
+// the benchmark named name, of either version.
+func measuredProcesses(run *record.Run, name string) int {
+	type process struct {
+		version string
+		p       record.Process
+	}
+	procs := map[process]bool{}
+	for _, s := range run.Slices {
+		if !s.Warmup && strings.HasPrefix(s.Benchmark, name) {
+			procs[process{s.Version, s.Process()}] = true
+		}
+	}
+	return len(procs)
+}
