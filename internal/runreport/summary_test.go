@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -74,6 +76,17 @@ func TestSummarySaysWhenTimePerOpFallsAsBNGrows(t *testing.T) {
 	var text strings.Builder
 	WriteSummary(&text, &session.Result{Summary: &rmit.Summary{}, Options: &session.Options{}, Head: &record.Run{}, Amortized: []session.Amortized{citm}})
 	assert.Contains(t, text.String(), "NOT STEADY p.BenchmarkCitm-2: its time per op falls as b.N grows, 3.500ms at b.N = 6 and 450.0µs at b.N = 58")
+}
+
+// A benchmark whose processes read at two speeds is named with both and
+// the processes at each.
+func TestSummarySaysWhenProcessesReadAtTwoSpeeds(t *testing.T) {
+	equal := session.TwoSpeed{Key: record.Key{Bench: record.Bench{Package: "p", Benchmark: "BenchmarkEqual-2"}},
+		Speeds: stats.SpeedsOf([][]float64{{440, 445}, {463, 460}, {450}, {1372, 1380}})}
+	require.True(t, equal.Speeds.Two())
+	var text strings.Builder
+	WriteSummary(&text, &session.Result{Summary: &rmit.Summary{}, Options: &session.Options{}, Head: &record.Run{}, TwoSpeeds: []session.TwoSpeed{equal}})
+	assert.Contains(t, text.String(), "TWO SPEEDS p.BenchmarkEqual-2: 3 of its processes read 442.5ns–461.5ns and 1 read 1.376µs, 3.0× apart, each steady inside; a go test pass is one process and reads one of them")
 }
 
 // TestCutAtTheTargetSaysSo: a benchmark the budget cut while its interval

@@ -30,6 +30,32 @@ func drifting(run *record.Run) []Drift {
 	return out
 }
 
+// A TwoSpeed benchmark's processes read at two speeds, each process
+// steady inside (stats.Speeds.Two): where its code or data landed, or the
+// machine's moment, held for a whole process. A go test pass, one
+// process, reads one speed or the other, and a mean over processes lies
+// between them.
+type TwoSpeed struct {
+	Key    record.Key
+	Speeds stats.Speeds
+}
+
+// twoSpeeds returns the benchmarks of run whose processes read at two
+// speeds of ns/op, in the run's order.
+func twoSpeeds(run *record.Run) []TwoSpeed {
+	var out []TwoSpeed
+	for _, k := range run.Keys() {
+		var procs [][]float64
+		for _, it := range run.Series(k, "ns/op") {
+			procs = append(procs, it.Values)
+		}
+		if s := stats.SpeedsOf(procs); s.Two() {
+			out = append(out, TwoSpeed{Key: k, Speeds: s})
+		}
+	}
+	return out
+}
+
 // unsettled returns the stop events of run whose benchmark's warmup ran
 // to its cap still getting faster (record.Event.Unsettled), in the order
 // they stopped.

@@ -45,6 +45,9 @@ type Result struct {
 	// Drifting lists the benchmarks whose slices trend inside their
 	// processes: not steady, whatever their stoppage criterion said.
 	Drifting []Drift
+	// TwoSpeeds lists the benchmarks of a run of one version whose
+	// processes read at two speeds, each steady inside.
+	TwoSpeeds []TwoSpeed
 	// Head holds the records of the code under test, for what keeps a
 	// summary of the run (run --history).
 	Head *record.Run
