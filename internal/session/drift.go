@@ -19,11 +19,7 @@ type Drift struct {
 func drifting(run *record.Run) []Drift {
 	var out []Drift
 	for _, k := range run.Keys() {
-		var procs [][]float64
-		for _, it := range run.Series(k, "ns/op") {
-			procs = append(procs, it.Values)
-		}
-		if t := stats.TrendOf(procs); t.Drifts() {
+		if t := stats.TrendOf(processSlices(run, k)); t.Drifts() {
 			out = append(out, Drift{Key: k, Trend: t})
 		}
 	}
@@ -45,15 +41,21 @@ type TwoSpeed struct {
 func twoSpeeds(run *record.Run) []TwoSpeed {
 	var out []TwoSpeed
 	for _, k := range run.Keys() {
-		var procs [][]float64
-		for _, it := range run.Series(k, "ns/op") {
-			procs = append(procs, it.Values)
-		}
-		if s := stats.SpeedsOf(procs); s.Two() {
+		if s := stats.SpeedsOf(processSlices(run, k)); s.Two() {
 			out = append(out, TwoSpeed{Key: k, Speeds: s})
 		}
 	}
 	return out
+}
+
+// processSlices returns the ns/op of the measurement slices of k in run,
+// one list for each process.
+func processSlices(run *record.Run, k record.Key) [][]float64 {
+	var procs [][]float64
+	for _, it := range run.Series(k, "ns/op") {
+		procs = append(procs, it.Values)
+	}
+	return procs
 }
 
 // unsettled returns the stop events of run whose benchmark's warmup ran

@@ -17,6 +17,21 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/stopper"
 )
 
+// runInTurns gates the benchmarks of f against themselves in duets of
+// 1 ms turns, 2 of warmup and 10 measured, and returns what the run
+// returned, its raw records and its options.
+func runInTurns(t *testing.T, f *fakebin.Binaries) (outcome, *record.Run, Options) {
+	t.Helper()
+	o := testOptions(t.TempDir())
+	o.Baseline, o.Pairing = "main", PairSlices
+	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	return got, run, o
+}
+
 // TestCostlySetupGoesByProcessPairs compares b.N-loop benchmarks whose
 // every call spends 10× and 100× its 1 ms body in setup, on the fake
 // clock, with 1 ms turns (at most 64 ms). Either way the first duet stops
@@ -42,13 +57,7 @@ func TestCostlySetupGoesByProcessPairs(t *testing.T) {
 			f := newFake("BenchmarkSetup")
 			f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
 			f.Setup = map[string]time.Duration{"BenchmarkSetup": c.setup}
-			o := testOptions(t.TempDir())
-			o.Baseline, o.Pairing = "main", PairSlices
-			o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
-			got, err := runFake(t, context.Background(), f, o)
-			require.NoError(t, err)
-			run, _, err := record.ReadFile(o.Raw)
-			require.NoError(t, err)
+			got, run, o := runInTurns(t, f)
 
 			assert.Equal(t, c.setupCalls, f.Setups("BenchmarkSetup"))
 			var events []record.Event
@@ -112,13 +121,7 @@ func TestParallelBenchmarkGoesByProcessPairs(t *testing.T) {
 	f := newFake("BenchmarkPar", "BenchmarkSerial")
 	f.NsPerOp = func(fakebin.Slice) float64 { return 1000 }
 	f.Parallel = map[string]bool{"BenchmarkPar": true}
-	o := testOptions(t.TempDir())
-	o.Baseline, o.Pairing = "main", PairSlices
-	o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
-	got, err := runFake(t, context.Background(), f, o)
-	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
+	got, run, _ := runInTurns(t, f)
 	byProcess := map[string]string{}
 	for _, ev := range run.Events {
 		if ev.Event == record.EventProcessPairs {
@@ -203,13 +206,7 @@ func TestFailureBesideTheOtherVersionGoesByProcessPairs(t *testing.T) {
 			if alsoAlone {
 				f.Fails = map[string]int{"BenchmarkShared": 2}
 			}
-			o := testOptions(t.TempDir())
-			o.Baseline, o.Pairing = "main", PairSlices
-			o.TurnTime, o.Turns = time.Millisecond, rmit.TurnPlan{Warmup: 2, Turns: 10}
-			got, err := runFake(t, context.Background(), f, o)
-			require.NoError(t, err)
-			run, _, err := record.ReadFile(o.Raw)
-			require.NoError(t, err)
+			got, run, o := runInTurns(t, f)
 			var reasons []string
 			for _, ev := range run.Events {
 				if ev.Event == record.EventProcessPairs {
