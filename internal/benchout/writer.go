@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	// Named apart from the tests' render helper.
 	rendering "github.com/gobench-dyn/gobench-dyn/internal/render"
@@ -121,6 +123,10 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 //	# BenchmarkWork-2: mean over 4 processes ±62% (95%); over 100 processes for ±3%
 //	# BenchmarkParse-2: mean over 2 processes: too few processes to tell its precision
 //	# BenchmarkBuild-2: mean over 4 processes ±2.1% (95%); not steady after 20 ops: the first ops cost 3.1× the last
+//	# BenchmarkEqual-2: mean over 4 processes ±86% (95%); over 100 processes for ±3%; two speeds: 3 processes at 442.5ns–461.5ns and 1 at 1.376µs, 3.0× apart
+//
+// The last is for the speeds of its processes, when they read at two
+// (stats.Speeds.Two); a caller that does not look passes none.
 //
 // benchfmt, and so benchstat, skips the line, which a person reading the
 // file sees beside the results. It is not a configuration line: benchstat
@@ -130,7 +136,7 @@ func (w *Writer) WriteSlice(pkg Package, s *record.Slice) error {
 // benchmark of another package than the last result's is named with its
 // import path, as when the benchmarks that ran to the cap all end a
 // stream. It writes nothing when ev holds no precision.
-func (w *Writer) WritePrecision(ev *record.Event, processes int) error {
+func (w *Writer) WritePrecision(ev *record.Event, processes int, speeds stats.Speeds) error {
 	if ev == nil || ev.Precision.String() == "" {
 		return nil
 	}
@@ -144,6 +150,9 @@ func (w *Writer) WritePrecision(ev *record.Event, processes int) error {
 	}
 	if ev.Unsettled != nil {
 		line += "; " + ev.Unsettled.String()
+	}
+	if speeds.Two() {
+		line += "; two speeds: " + rendering.TwoSpeeds(speeds.Fast, speeds.Slow, speeds.Gap)
 	}
 	_, err := fmt.Fprintln(w.out, line)
 	return err
@@ -233,13 +242,18 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	bw := NewWriter(w)
 	bw.Versioned = versioned
 	stops := stopsOf(r)
-	procs, instances := map[record.Process]bool{}, map[string]bool{}
+	procs, instances := map[record.Process][]float64{}, map[string]bool{}
 	for n, i := range idx {
 		s := &r.Slices[i]
 		if err := bw.WriteSlice(PackageOf(r.Header, s.Package), s); err != nil {
 			return err
 		}
-		procs[s.Process()] = true
+		p := s.Process()
+		if ns, ok := s.Values["ns/op"]; ok && !s.Warmup {
+			procs[p] = append(procs[p], ns)
+		} else if _, seen := procs[p]; !seen {
+			procs[p] = nil
+		}
 		instances[s.Instance] = true
 		if n+1 < len(idx) && r.Slices[idx[n+1]].Key() == s.Key() {
 			continue
@@ -247,7 +261,13 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 		// After the benchmark's last result, its precision, when one
 		// run measured it all.
 		if evs := stops[s.Key()]; len(evs) == 1 && len(instances) == 1 {
-			if err := bw.WritePrecision(evs[0], len(procs)); err != nil {
+			// A run of two versions pairs their processes, and its
+			// comparison reads what their speeds do to it.
+			var speeds stats.Speeds
+			if !versioned {
+				speeds = stats.SpeedsOf(slices.Collect(maps.Values(procs)))
+			}
+			if err := bw.WritePrecision(evs[0], len(procs), speeds); err != nil {
 				return err
 			}
 		}

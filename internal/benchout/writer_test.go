@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
 
@@ -183,11 +184,36 @@ func TestWriteRunPrecision(t *testing.T) {
 	a := slice("p/a", "BenchmarkZ", 1, 1, 1, false, 11)
 	require.NoError(t, w.WriteSlice(Package{Path: "p/a"}, &a))
 	for _, ev := range r.Events[:2] {
-		require.NoError(t, w.WritePrecision(&ev, 4))
+		require.NoError(t, w.WritePrecision(&ev, 4, stats.Speeds{}))
 	}
 	assert.Equal(t, "# BenchmarkZ: mean over 4 processes ±1.4% (95%)\n"+
 		"# p/b.BenchmarkSort/size=16: mean over 4 processes ±60% (95%); over 100 processes for ±3%\n",
 		stream.String()[strings.Index(stream.String(), "#"):])
+}
+
+// The precision line of a benchmark of a run of one version whose
+// processes read at two speeds says so with both; a run of two versions
+// pairs their processes, and its lines leave it out.
+func TestPrecisionLineSaysTwoSpeeds(t *testing.T) {
+	r := &record.Run{Header: &record.Header{}}
+	for p, ns := range []float64{440, 463, 450, 1372} {
+		r.Slices = append(r.Slices, slice("p", "BenchmarkEqual", p+1, 1, 1, true, 4*ns), slice("p", "BenchmarkEqual", p+1, 1, 2, false, ns))
+	}
+	r.Events = []record.Event{{Event: record.EventStop, Package: "p", Benchmark: "BenchmarkEqual",
+		Precision: &record.Precision{RelHalfWidth: 0.86, Confidence: 0.95, Target: 0.03, Processes: 353}}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteRun(&buf, r))
+	assert.Contains(t, buf.String(), "# BenchmarkEqual: mean over 4 processes ±86% (95%); over 100 processes for ±3%; two speeds: 3 processes at 440.0ns–463.0ns and 1 at 1.372µs, 3.0× apart\n")
+
+	base := slices.Clone(r.Slices)
+	for i := range base {
+		base[i].Version = record.VersionBaseline
+	}
+	r.Slices = append(r.Slices, base...)
+	buf.Reset()
+	require.NoError(t, WriteRun(&buf, r))
+	assert.Contains(t, buf.String(), "# BenchmarkEqual: mean over 4 processes ±86% (95%); over 100 processes for ±3%\n")
+	assert.NotContains(t, buf.String(), "two speeds")
 }
 
 // TestWriteRunReadable reads the output back the way benchstat does, and

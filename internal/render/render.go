@@ -172,3 +172,17 @@ func FirstLine(s string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return first
 }
+
+// TwoSpeeds describes the process means, in ns/op, of a benchmark whose
+// processes read at two speeds, fast and slow, each ascending, gap apart:
+// "3 processes at 442.5ns–461.5ns and 1 at 1.376µs, 3.0× apart".
+func TwoSpeeds(fast, slow []float64, gap float64) string {
+	speed := func(means []float64) string {
+		sc := NewScale("ns/op", means...)
+		if means[0] == means[len(means)-1] {
+			return sc.Value(means[0])
+		}
+		return sc.Value(means[0]) + "–" + sc.Value(means[len(means)-1])
+	}
+	return fmt.Sprintf("%s at %s and %d at %s, %.1f× apart", Plural(len(fast), "process"), speed(fast), len(slow), speed(slow), gap)
+}

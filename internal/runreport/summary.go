@@ -122,8 +122,8 @@ func WriteSummary(w io.Writer, r *session.Result) {
 			break
 		}
 		s := ts.Speeds
-		fmt.Fprintf(w, "  TWO SPEEDS %s: %d of its processes read %s and %d read %s, %.1f× apart, each steady inside; a go test pass is one process and reads one of them, and the mean lies between\n",
-			ts.Key.Bench.String(), len(s.Fast), speedRange(s.Fast), len(s.Slow), speedRange(s.Slow), s.Gap)
+		fmt.Fprintf(w, "  TWO SPEEDS %s: %s, each steady inside; a go test pass is one process and reads one of them, and the mean lies between\n",
+			ts.Key.Bench.String(), render.TwoSpeeds(s.Fast, s.Slow, s.Gap))
 	}
 	writeNonFinite(w, r.NonFinite)
 	failed := 0
@@ -175,16 +175,6 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// speedRange renders ascending process means in ns/op as the one, or as
-// the range from the first to the last.
-func speedRange(means []float64) string {
-	sc := render.NewScale("ns/op", means...)
-	if len(means) == 1 || means[0] == means[len(means)-1] {
-		return sc.Value(means[0])
-	}
-	return sc.Value(means[0]) + "–" + sc.Value(means[len(means)-1])
 }
 
 // pastBudget says what lifting the budget would buy the benchmarks it cut

@@ -86,7 +86,7 @@ func TestSummarySaysWhenProcessesReadAtTwoSpeeds(t *testing.T) {
 	require.True(t, equal.Speeds.Two())
 	var text strings.Builder
 	WriteSummary(&text, &session.Result{Summary: &rmit.Summary{}, Options: &session.Options{}, Head: &record.Run{}, TwoSpeeds: []session.TwoSpeed{equal}})
-	assert.Contains(t, text.String(), "TWO SPEEDS p.BenchmarkEqual-2: 3 of its processes read 442.5ns–461.5ns and 1 read 1.376µs, 3.0× apart, each steady inside; a go test pass is one process and reads one of them")
+	assert.Contains(t, text.String(), "TWO SPEEDS p.BenchmarkEqual-2: 3 processes at 442.5ns–461.5ns and 1 at 1.376µs, 3.0× apart, each steady inside; a go test pass is one process and reads one of them")
 }
 
 // TestCutAtTheTargetSaysSo: a benchmark the budget cut while its interval

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gobench-dyn/gobench-dyn/internal/benchout"
 	"github.com/gobench-dyn/gobench-dyn/internal/progress"
+	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 )
@@ -29,6 +30,9 @@ type observer struct {
 	// in progress, which its results get as one line when it is done.
 	duet map[record.Key][]record.Slice
 	odd  nonFinites // NaN and infinite values, for the summary
+	// oneVersion says that the run measures one version, whose
+	// precision lines say when its processes read at two speeds.
+	oneVersion bool
 	// halt stops the run when a results file fails; nil does nothing.
 	halt func(error)
 	err  error
@@ -52,14 +56,15 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, budget
 		total += b.Config.SuiteRuns * b.Config.Iterations
 	}
 	obs := &observer{
-		out:      benchout.NewWriter(outs.Results),
-		header:   header,
-		progress: progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxSuiteRunsOf(bs), Iterations: total, Benchmarks: len(bs), Budget: budget}),
-		done:     map[*rmit.Benchmark]int{},
-		procs:    map[record.Key]map[record.Process]bool{},
-		duet:     map[record.Key][]record.Slice{},
-		head:     &record.Run{Header: header},
-		baseline: &record.Run{Header: header},
+		out:        benchout.NewWriter(outs.Results),
+		header:     header,
+		progress:   progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxSuiteRunsOf(bs), Iterations: total, Benchmarks: len(bs), Budget: budget}),
+		done:       map[*rmit.Benchmark]int{},
+		procs:      map[record.Key]map[record.Process]bool{},
+		duet:       map[record.Key][]record.Slice{},
+		head:       &record.Run{Header: header},
+		baseline:   &record.Run{Header: header},
+		oneVersion: o.Baseline == "",
 	}
 	for _, b := range bs {
 		if b.Package.Version == record.VersionHead {
@@ -146,7 +151,13 @@ func (o *observer) stopped(ev *record.Event) {
 		w, run = o.baseOut, o.baseline
 	}
 	run.Events = append(run.Events, *ev)
-	o.failed(w.WritePrecision(ev, len(o.procs[ev.Key()])))
+	var speeds stats.Speeds
+	if o.oneVersion {
+		// A comparison pairs the versions' processes, and reads what
+		// their speeds do to it.
+		speeds = stats.SpeedsOf(processSlices(run, ev.Key()))
+	}
+	o.failed(w.WritePrecision(ev, len(o.procs[ev.Key()]), speeds))
 }
 
 // stopWhy says in a few words why a benchmark stopped before its cap.
