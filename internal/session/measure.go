@@ -17,13 +17,14 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	obs.halt = halt
 	sum, runErr := a.runner.Run(ctx)
 	obs.progress.Close()
-	res := &Result{Summary: sum, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
-		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
+	var speeds []TwoSpeed
 	if r.opts.Baseline == "" {
 		// A comparison pairs the versions' processes, and a pair at
 		// two speeds reads as such in its interval.
-		res.TwoSpeeds = twoSpeeds(obs.head)
+		speeds = twoSpeeds(obs.head)
 	}
+	res := &Result{Summary: sum, TwoSpeeds: speeds, PrepareFailures: p.suite.Failures, Options: r.opts, Drifting: drifting(obs.head), Unsettled: unsettled(obs.head), Amortized: amortized(obs.head), GoTest: a.goTest, AutoBudget: a.autoBudget, Unaffected: len(p.unaffected),
+		Head: obs.head, NonFinite: obs.odd.list(), Order: obs.order, minimumBudget: a.minimumBudget, prepTime: a.prepTime}
 	if a.goTest > 0 {
 		res.GoTest = rmit.GoTestPassTime(a.runner.Benchmarks, obs.head)
 		res.Building = a.building
