@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/gate"
+	"github.com/gobench-dyn/gobench-dyn/internal/render"
 	"github.com/gobench-dyn/gobench-dyn/internal/stats"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"gonum.org/v1/gonum/stat"
@@ -182,6 +183,10 @@ type Benchmark struct {
 	// Drift is the within-process trend of the code under test when its
 	// slices drift (stats.Trend.Drifts); nil otherwise.
 	Drift *stats.Trend
+	// Speeds holds the process means of the code under test of a run of
+	// one version when they read at two speeds (stats.Speeds.Two); nil
+	// otherwise.
+	Speeds *stats.Speeds
 
 	points   []point
 	marks    []mark
@@ -347,6 +352,11 @@ func (b *Benchmark) build(keys []record.Key, slicesOf map[record.Key][]*record.S
 			if t := stats.TrendOf(procs); t.Drifts() {
 				b.Drift = &t
 			}
+			// A comparison pairs the versions' processes, and reads
+			// what their speeds do to it.
+			if sp := stats.SpeedsOf(procs); sp.Two() && len(keys) == 1 {
+				b.Speeds = &sp
+			}
 		}
 	}
 	b.timeline(slicesOf, keys, ev.stops, opts)
@@ -374,6 +384,9 @@ func (rep *Report) finish(run *record.Run, order []record.Bench) {
 	for _, b := range rep.Benchmarks {
 		if b.Drift != nil {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s.%s is not steady: its slices drift %+.1f%% inside each process (Mann-Kendall z = %.1f)", b.Package, b.Name, 100*b.Drift.Change, b.Drift.Z))
+		}
+		if sp := b.Speeds; sp != nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s.%s reads at two speeds: %s, each steady inside; a go test pass is one process and reads one of them", b.Package, b.Name, render.TwoSpeeds(sp.Fast, sp.Slow, sp.Gap)))
 		}
 	}
 	rep.Suite.Count = map[Status]int{}

@@ -58,8 +58,34 @@ func TestTimelineSegments(t *testing.T) {
 	require.NotEmpty(t, rep.Warnings)
 	assert.True(t, strings.Contains(strings.Join(rep.Warnings, "\n"), "p.BenchmarkWarm is not steady"))
 
+	assert.NotContains(t, strings.Join(rep.Warnings, "\n"), "two speeds", "its processes read alike")
+
 	// Short processes are not segmented.
 	rep, err = Build([]*record.Run{smallRun()}, Options{Seed: 1, Segments: steady.Segments})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Benchmarks[0].segments)
+}
+
+// A run of one version whose fourth process read three times the other
+// three's warns of it, with both speeds; the same slices as a baseline's
+// and its code under test's, paired, do not.
+func TestTwoSpeedsWarn(t *testing.T) {
+	run := &record.Run{Header: &record.Header{Type: record.TypeHeader, Schema: 1, Tool: "gobench-dyn test"}, Complete: true}
+	for p, ns := range []float64{440, 463, 450, 1372} {
+		for sl := range 3 {
+			run.Slices = append(run.Slices, record.Slice{Type: record.TypeSlice, Package: "p", Benchmark: "BenchmarkEqual", SuiteRun: p + 1, Iteration: 1, Order: 1, Slice: sl + 1, N: 1000, Values: map[string]float64{"ns/op": ns}, WallNs: 1e7})
+		}
+	}
+	rep, err := Build([]*record.Run{run}, Options{Seed: 1})
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(rep.Warnings, "\n"), "p.BenchmarkEqual reads at two speeds: 3 processes at 440.0ns–463.0ns and 1 at 1.372µs, 3.0× apart")
+
+	base := append([]record.Slice(nil), run.Slices...)
+	for i := range base {
+		base[i].Version = record.VersionBaseline
+	}
+	run.Slices = append(run.Slices, base...)
+	rep, err = Build([]*record.Run{run}, Options{Seed: 1})
+	require.NoError(t, err)
+	assert.NotContains(t, strings.Join(rep.Warnings, "\n"), "two speeds")
 }
