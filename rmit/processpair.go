@@ -175,12 +175,13 @@ func drop(held *heldRecords, before sliceTally, sum *Summary) {
 
 // failedBeside returns why the pair of sides, whose duet has ended, is to
 // be measured by process pairs because a side failed beside the other
-// version's process, or "" when none failed, or one failed only for a
-// timeout or an interrupt, or the pair was already measured so. go test
-// runs one process of a package at a time: a benchmark that writes a
-// fixed file, or holds a port or a lock, can fail only beside another
-// process, and a gate that failed it would be red for no regression.
-// A failure by process pairs too is the benchmark's own.
+// version's process, or "" when none failed, or one was interrupted, or
+// the pair was already measured so. go test runs one process of a
+// package at a time: a benchmark that writes a fixed file or binds a
+// fixed port can fail only beside another process, and one that waits
+// on a lock the other holds can only time out there, and a gate that
+// failed it would be red for no regression. A failure by process pairs
+// too is the benchmark's own; a hang costs a second timeout to tell.
 func (r *Runner) failedBeside(sides []*duetSide) string {
 	for _, s := range sides {
 		if r.state[s.e.Bench].byProcess != "" {
@@ -188,7 +189,7 @@ func (r *Runner) failedBeside(sides []*duetSide) string {
 		}
 	}
 	for _, s := range sides {
-		if f := s.fail; f != nil && f.Reason != "interrupted" && f.Reason != "timeout" {
+		if f := s.fail; f != nil && f.Reason != "interrupted" {
 			return fmt.Sprintf("it failed beside the other version's process (%s), and is measured one version after the other, as go test runs one process at a time", f.Reason)
 		}
 	}
