@@ -25,19 +25,21 @@ type Speeds struct {
 	Spread float64
 }
 
-// Two-speed thresholds: a gap of at least MinSpeedGap, at least
-// SpeedSeparation times as wide as either side's own range and as the
-// spread of one process's slices. Processes whose means spread 10%
-// (log-normal), with slices 2% apart, pass that by chance in about one
-// benchmark in a thousand at 3 or 4 processes; at a spread of 20%, in
-// one in ten at 3 processes and one in twenty at 4
-// (TestTwoSpeedsByChance). A gap of a half between processes whose
-// slices agree is then what a reader should be told of: a go test pass,
-// one process, reads one speed or the other.
+// Two-speed thresholds: a gap of at least MinSpeedGap (MinSpeedGapOfThree
+// between three processes, one on one side), at least SpeedSeparation
+// times as wide as either side's own range and as the spread of one
+// process's slices. Processes whose means spread 10% (log-normal), with
+// slices 2% apart, pass that by chance in about one benchmark in a
+// thousand; at a spread of 20%, in under one in a hundred at 3 processes
+// and one in twenty at 4 (TestTwoSpeedsByChance). With MinSpeedGap for
+// three processes too, one in ten did at 20%. A gap of a half between
+// processes whose slices agree is what a reader should be told of: a go
+// test pass, one process, reads one speed or the other.
 const (
-	MinSpeedProcesses = 3
-	MinSpeedGap       = 1.5
-	SpeedSeparation   = 3
+	MinSpeedProcesses  = 3
+	MinSpeedGap        = 1.5
+	MinSpeedGapOfThree = 2
+	SpeedSeparation    = 3
 )
 
 // SpeedsOf splits processes, each the values of its measurement slices,
@@ -71,10 +73,15 @@ func SpeedsOf(processes [][]float64) Speeds {
 }
 
 // Two reports whether the processes ran at two speeds: a gap of at least
-// MinSpeedGap, and SpeedSeparation times as wide as the range of either
-// side and as the spread of one process's slices.
+// MinSpeedGap (MinSpeedGapOfThree for three processes), and
+// SpeedSeparation times as wide as the range of either side and as the
+// spread of one process's slices.
 func (s Speeds) Two() bool {
-	if len(s.Fast) == 0 || len(s.Slow) == 0 || s.Gap < MinSpeedGap {
+	least := MinSpeedGap
+	if len(s.Fast)+len(s.Slow) == MinSpeedProcesses {
+		least = MinSpeedGapOfThree
+	}
+	if len(s.Fast) == 0 || len(s.Slow) == 0 || s.Gap < least {
 		return false
 	}
 	own := math.Max(rangeOf(s.Fast), rangeOf(s.Slow))
