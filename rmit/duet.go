@@ -184,6 +184,12 @@ func (r *Runner) duet(ctx context.Context, a, b Entry, k, order int, sum *Summar
 	if why := r.failedBeside(sides); why != "" && ctx.Err() == nil {
 		drop(&held, before, sum)
 		r.byProcesses(sides, plan, why)
+		if r.Budget > 0 && !r.now().Before(r.deadline) {
+			// The budget ended during the duet: no process pair
+			// starts after it, and the pair is cut, not failed.
+			r.spent = true
+			return nil
+		}
 		return r.processPair(ctx, a, b, k, order, sum)
 	}
 	held.release()

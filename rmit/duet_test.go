@@ -300,6 +300,25 @@ func TestDuetWorkerExits(t *testing.T) {
 	assert.Equal(t, "exit status 3", sum.Failed[0].Reason)
 }
 
+// A duet that fails beside the other version's process after the budget
+// ended starts no process pair: the pair is cut by the budget, not failed.
+func TestDuetFailedPastTheBudget(t *testing.T) {
+	f := newFakeWorkers()
+	f.fail["base"] = 3 // the base's first turn
+	head, base := duetPair(3)
+	p := NewPaired(Static{Slices: 1}, []*Benchmark{base}, []*Benchmark{head})
+	plan := TurnPlan{Warmup: 1, Turns: 4}
+	// Each slice takes 100 µs on the fake clock: the budget ends in
+	// the base's first turn, which fails.
+	r := &Runner{Benchmarks: []*Benchmark{head, base}, Policy: p, Seed: 1, Pairs: &p.Pairing, Turns: &plan, FixedN: true,
+		Starter: f, Clock: f.clock, Budget: 450 * time.Microsecond}
+	sum, err := r.Run(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, sum.Failed)
+	assert.Len(t, f.workers, 2, "no process pair after the budget")
+	assert.NotEmpty(t, sum.BudgetCut)
+}
+
 // A worker that hangs is killed at the timeout, and so is its partner.
 // The pair goes on by process pairs, where the hang is the benchmark's
 // own: it fails for the timeout again.
