@@ -242,18 +242,13 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	bw := NewWriter(w)
 	bw.Versioned = versioned
 	stops := stopsOf(r)
-	procs, instances := map[record.Process][]float64{}, map[string]bool{}
+	procs, instances := Processes{}, map[string]bool{}
 	for n, i := range idx {
 		s := &r.Slices[i]
 		if err := bw.WriteSlice(PackageOf(r.Header, s.Package), s); err != nil {
 			return err
 		}
-		p := s.Process()
-		if ns, ok := s.Values["ns/op"]; ok && !s.Warmup {
-			procs[p] = append(procs[p], ns)
-		} else if _, seen := procs[p]; !seen {
-			procs[p] = nil
-		}
+		procs.Add(s)
 		instances[s.Instance] = true
 		if n+1 < len(idx) && r.Slices[idx[n+1]].Key() == s.Key() {
 			continue
@@ -265,7 +260,7 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 			// comparison reads what their speeds do to it.
 			var speeds stats.Speeds
 			if !versioned {
-				speeds = stats.SpeedsOf(slices.Collect(maps.Values(procs)))
+				speeds = procs.Speeds()
 			}
 			if err := bw.WritePrecision(evs[0], len(procs), speeds); err != nil {
 				return err
@@ -276,6 +271,26 @@ func WriteInOrder(w io.Writer, r *record.Run, order []record.Key) error {
 	}
 	return nil
 }
+
+// Processes holds the processes of one benchmark whose slices a
+// precision line follows (Writer.WritePrecision): each with the ns/op
+// of its measurement slices, in order.
+type Processes map[record.Process][]float64
+
+// Add counts the process of slice s, and its ns/op when s is a
+// measurement slice that has one.
+func (p Processes) Add(s *record.Slice) {
+	k := s.Process()
+	if ns, ok := s.Values["ns/op"]; ok && !s.Warmup {
+		p[k] = append(p[k], ns)
+	} else if _, seen := p[k]; !seen {
+		p[k] = nil
+	}
+}
+
+// Speeds returns the processes split at the widest gap between their
+// means (stats.SpeedsOf).
+func (p Processes) Speeds() stats.Speeds { return stats.SpeedsOf(slices.Collect(maps.Values(p))) }
 
 // NoteLine returns a line of the results that a person reads and
 // benchfmt, and so benchstat, skips, such as the one that says that the

@@ -523,9 +523,9 @@ type Process struct {
 	buf    string
 	once   sync.Once
 	killed chan struct{}
-	// leave, when set, counts the process no longer alive (enter);
-	// beside says that another process ran one of its benchmarks while
-	// it was alive. Both are under its Binaries' lock.
+	// leave, when set, counts the process no longer alive (enter), set
+	// before the process runs; beside, under its Binaries' lock, says
+	// that another process ran one of its benchmarks while it was alive.
 	leave     func()
 	leaveOnce sync.Once
 	beside    bool

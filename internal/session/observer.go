@@ -23,9 +23,10 @@ type observer struct {
 	progress *progress.Reporter
 	done     map[*rmit.Benchmark]int // completed iterations
 	order    []record.Key            // the benchmarks as found
-	// procs holds each benchmark's processes with results, which the
-	// precision line after its results counts.
-	procs map[record.Key]map[record.Process]bool
+	// procs holds each benchmark's processes with results, and their
+	// ns/op, which the precision line after its results counts and
+	// splits by speed.
+	procs map[record.Key]benchout.Processes
 	// duet holds the measured slices of each benchmark's duet iteration
 	// in progress, which its results get as one line when it is done.
 	duet map[record.Key][]record.Slice
@@ -60,7 +61,7 @@ func newObserver(o *Options, bs []*rmit.Benchmark, header *record.Header, budget
 		header:     header,
 		progress:   progress.New(log, o.Progress, progress.Plan{SuiteRuns: maxSuiteRunsOf(bs), Iterations: total, Benchmarks: len(bs), Budget: budget}),
 		done:       map[*rmit.Benchmark]int{},
-		procs:      map[record.Key]map[record.Process]bool{},
+		procs:      map[record.Key]benchout.Processes{},
 		duet:       map[record.Key][]record.Slice{},
 		head:       &record.Run{Header: header},
 		baseline:   &record.Run{Header: header},
@@ -98,9 +99,9 @@ func (o *observer) Slice(b *rmit.Benchmark, s *record.Slice) {
 	if !s.Warmup {
 		k := s.Key()
 		if o.procs[k] == nil {
-			o.procs[k] = map[record.Process]bool{}
+			o.procs[k] = benchout.Processes{}
 		}
-		o.procs[k][s.Process()] = true
+		o.procs[k].Add(s)
 	}
 }
 
@@ -151,13 +152,14 @@ func (o *observer) stopped(ev *record.Event) {
 		w, run = o.baseOut, o.baseline
 	}
 	run.Events = append(run.Events, *ev)
+	procs := o.procs[ev.Key()]
 	var speeds stats.Speeds
 	if o.oneVersion {
 		// A comparison pairs the versions' processes, and reads what
 		// their speeds do to it.
-		speeds = stats.SpeedsOf(processSlices(run, ev.Key()))
+		speeds = procs.Speeds()
 	}
-	o.failed(w.WritePrecision(ev, len(o.procs[ev.Key()]), speeds))
+	o.failed(w.WritePrecision(ev, len(procs), speeds))
 }
 
 // stopWhy says in a few words why a benchmark stopped before its cap.
