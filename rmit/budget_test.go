@@ -50,12 +50,74 @@ func TestFitBudgetByGain(t *testing.T) {
 		}
 	}
 	// Gains per second: fresh +Inf, cheap 0.01/1 s, dear 0.02/4 s, done 0.
-	fit, cut := r.fitBudget([]*Benchmark{done, dear, cheap, fresh}, 6*time.Second)
+	fit, cut, beyond := r.fitBudget([]*Benchmark{done, dear, cheap, fresh}, 6*time.Second)
 	assert.Equal(t, []*Benchmark{fresh, cheap, dear}, fit)
 	assert.Equal(t, []*Benchmark{done}, cut)
-	fit, cut = r.fitBudget([]*Benchmark{done, dear, cheap, fresh}, 3*time.Second)
+	assert.Empty(t, beyond, "no stop predicted")
+	fit, cut, _ = r.fitBudget([]*Benchmark{done, dear, cheap, fresh}, 3*time.Second)
 	assert.Equal(t, []*Benchmark{fresh, cheap, done}, fit, "the dear one does not fit; the rest is spent on what does")
 	assert.Equal(t, []*Benchmark{dear}, cut)
+}
+
+// TestFitBudgetFundsTheSoonestStops: a budget first sets aside what the
+// benchmarks predicted to stop within their cap need to get there, the
+// soonest first, and then goes by gain; a benchmark it cuts whose stop
+// lies beyond what is left, or past its cap, is beyond the budget.
+func TestFitBudgetFundsTheSoonestStops(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	bench := func(name string) *Benchmark {
+		b := NewBenchmark(pkg, name, 1, false)
+		b.Config.Iterations = 1
+		return b
+	}
+	near, far, hopeless, capped, fresh := bench("BenchmarkNear"), bench("BenchmarkFar"), bench("BenchmarkHopeless"), bench("BenchmarkCapped"), bench("BenchmarkFresh")
+	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
+		// 4 processes done: near stops at its target after 2 more,
+		// far after 5 more, hopeless out of reach after 1 more, and
+		// capped would run to its cap first (no stop predicted) but
+		// narrows most per second.
+		near.ID:     {Width: 0.035, Next: 0.032, Target: 0.03, Confidence: 0.95, Processes: 5, Stop: 6},
+		far.ID:      {Width: 0.05, Next: 0.045, Target: 0.03, Confidence: 0.95, Processes: 8, Stop: 9},
+		hopeless.ID: {Width: 0.30, Next: 0.25, Target: 0.03, Confidence: 0.95, Processes: 400, Stop: 5},
+		capped.ID:   {Width: 0.12, Next: 0.08, Target: 0.03, Confidence: 0.95, Processes: 20},
+	}}
+	r := &Runner{Policy: p, SliceTime: time.Second, MinIterations: 3}
+	r.loop = &policy.Loop{Policy: p}
+	r.state = map[*Benchmark]*benchState{}
+	for _, b := range []*Benchmark{near, far, hopeless, capped} {
+		r.state[b] = &benchState{iterations: 4, wall: 4 * time.Second}
+		r.loop.End(b.ID, policy.Iteration{SuiteRun: 4})
+	}
+	// fresh has its minimum 3 processes, of 1 s each, and no interval.
+	r.state[fresh] = &benchState{iterations: 3, wall: 3 * time.Second}
+	all := []*Benchmark{capped, far, hopeless, near, fresh}
+
+	// 1 s for fresh's process, which is at its minimum, 1 s for
+	// hopeless's stop, 2 s for near's: 1 s left, where far's stop needs
+	// 5; capped narrows more per second than far.
+	fit, cut, beyond := r.fitBudget(all, 5*time.Second)
+	assert.Equal(t, []*Benchmark{fresh, hopeless, near, capped}, fit)
+	assert.Empty(t, cut)
+	assert.Equal(t, []*Benchmark{far}, beyond, "its stop needs 5 s of the 2 left")
+	fit, _, beyond = r.fitBudget(all, 6*time.Second)
+	assert.Equal(t, []*Benchmark{fresh, hopeless, near, capped, far}, fit, "what is left after the stops goes by gain")
+	assert.Empty(t, beyond)
+
+	// Enough for every stop: the one that runs to its cap still gets
+	// its process when one is left.
+	fit, _, beyond = r.fitBudget(all, 10*time.Second)
+	assert.Equal(t, []*Benchmark{fresh, hopeless, near, far, capped}, fit)
+	assert.Empty(t, beyond)
+	fit, _, beyond = r.fitBudget(all, 9*time.Second)
+	assert.Equal(t, []*Benchmark{fresh, hopeless, near, far}, fit)
+	assert.Equal(t, []*Benchmark{capped}, beyond, "it narrows most per second, but no stop of it is predicted within its cap")
+
+	// A run of two versions funds no stops.
+	r.Pairs = &Pairing{}
+	fit, cut, beyond = r.fitBudget(all, 4*time.Second)
+	assert.Equal(t, []*Benchmark{fresh, hopeless, capped, far}, fit, "by gain alone")
+	assert.Equal(t, []*Benchmark{near}, cut)
+	assert.Empty(t, beyond)
 }
 
 // costSeen is a static policy that keeps the precision it is told and
@@ -97,4 +159,34 @@ func TestRunRecordsPrecisionAndCosts(t *testing.T) {
 	require.Len(t, sum.Precision, 1)
 	assert.Equal(t, 4, sum.Precision[0].Iterations)
 	assert.Equal(t, "±4.1%; about 14 processes for ±3%", sum.Precision[0].Precision.String())
+}
+
+// TestFitBudgetStopsAtTheMinimumFirst: of the benchmarks at their minimum
+// processes, one whose next process stops it comes first, though an
+// interval at its target gains nothing by gain; the others follow by
+// gain.
+func TestFitBudgetStopsAtTheMinimumFirst(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	bench := func(name string) *Benchmark {
+		b := NewBenchmark(pkg, name, 1, false)
+		b.Config.Iterations = 1
+		return b
+	}
+	held, wide, mid := bench("BenchmarkHeld"), bench("BenchmarkWide"), bench("BenchmarkMid")
+	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
+		held.ID: {Width: 0.025, Next: 0.022, Target: 0.03, Confidence: 0.95, Processes: 3, Stop: 4},
+		wide.ID: {Width: 0.30, Next: 0.20, Target: 0.03, Confidence: 0.95, Processes: 20},
+		mid.ID:  {Width: 0.06, Next: 0.05, Target: 0.03, Confidence: 0.95, Processes: 9, Stop: 10},
+	}}
+	r := &Runner{Policy: p, SliceTime: time.Second, MinIterations: 3}
+	r.loop = &policy.Loop{Policy: p}
+	r.state = map[*Benchmark]*benchState{}
+	for _, b := range []*Benchmark{held, wide, mid} {
+		r.state[b] = &benchState{iterations: 3, wall: 3 * time.Second}
+		r.loop.End(b.ID, policy.Iteration{SuiteRun: 3})
+	}
+	fit, cut, beyond := r.fitBudget([]*Benchmark{wide, mid, held}, 2*time.Second)
+	assert.Equal(t, []*Benchmark{held, wide}, fit)
+	assert.Empty(t, cut)
+	assert.Equal(t, []*Benchmark{mid}, beyond, "gain alone had room for it, not for held")
 }

@@ -19,8 +19,8 @@ import (
 // A Resume holds the records of one instance, as one run writes them.
 type Resume struct {
 	iterations map[iterationKey]*pastIteration
-	stopped    map[string]bool // IDs with a stop event recorded
-	budgetCut  map[string]bool // IDs with a budget event recorded
+	stopped    map[string]bool   // IDs with a stop event recorded
+	budgetCut  map[string]string // the reason of each budget event recorded, by ID
 	// byProcess holds why each benchmark measured by process pairs was,
 	// by ID (record.EventProcessPairs).
 	byProcess map[string]string
@@ -44,7 +44,7 @@ type pastIteration struct {
 // NewResume returns the Resume of run, the records read from the raw file
 // of an interrupted run.
 func NewResume(run *record.Run) *Resume {
-	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]bool{}, prepared: map[string]bool{},
+	r := &Resume{iterations: map[iterationKey]*pastIteration{}, stopped: map[string]bool{}, budgetCut: map[string]string{}, prepared: map[string]bool{},
 		byProcess: map[string]string{}}
 	at := func(id string, k, it int) *pastIteration {
 		key := iterationKey{id, k, it}
@@ -75,7 +75,7 @@ func NewResume(run *record.Run) *Resume {
 		case record.EventStop:
 			r.stopped[id] = true
 		case record.EventBudget:
-			r.budgetCut[id] = true
+			r.budgetCut[id] = e.Reason
 		case record.EventProcessPairs:
 			r.byProcess[id] = e.Reason
 		}
@@ -124,6 +124,16 @@ func (r *Resume) lookup(b *Benchmark, k, it int) *pastIteration {
 		return nil
 	}
 	return r.iterations[iterationKey{b.ID, k, it}]
+}
+
+// cutByBudget returns the reason of the budget event the records hold
+// for the benchmark of ID id, and whether they hold one.
+func (r *Resume) cutByBudget(id string) (reason string, ok bool) {
+	if r == nil {
+		return "", false
+	}
+	reason, ok = r.budgetCut[id]
+	return reason, ok
 }
 
 // forget drops the records of iteration it of b in suite run k, which

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,4 +251,27 @@ func TestResumePairedSettles(t *testing.T) {
 	assert.Equal(t, iterationOrder(want), iterationOrder(got))
 	assert.ElementsMatch(t, stops(want), stops(got))
 	assert.Equal(t, fullSum.Settled, sum.Settled)
+}
+
+// TestResumeKeepsWhyTheBudgetCut: a resumed run takes each budget cut
+// from the records with its reason, so that a benchmark cut for the stops
+// the budget funded stays out of reach within the budget.
+func TestResumeKeepsWhyTheBudgetCut(t *testing.T) {
+	pkg := &Package{ImportPath: "p"}
+	beyond, cut, ran := NewBenchmark(pkg, "BenchmarkBeyond", 1, false), NewBenchmark(pkg, "BenchmarkCut", 1, false), NewBenchmark(pkg, "BenchmarkRan", 1, false)
+	r := NewResume(&record.Run{Events: []record.Event{
+		{Event: record.EventBudget, Package: "p", Benchmark: beyond.Name, Reason: record.ReasonBeyondBudget + ": --budget 1m0s has too little left after 4 iterations"},
+		{Event: record.EventBudget, Package: "p", Benchmark: cut.Name, Reason: "--budget 1m0s spent after 4 iterations"},
+	}})
+	reason, ok := r.cutByBudget(beyond.ID)
+	assert.True(t, ok)
+	assert.True(t, strings.HasPrefix(reason, record.ReasonBeyondBudget))
+	reason, ok = r.cutByBudget(cut.ID)
+	assert.True(t, ok)
+	assert.False(t, strings.HasPrefix(reason, record.ReasonBeyondBudget))
+	_, ok = r.cutByBudget(ran.ID)
+	assert.False(t, ok)
+	var none *Resume
+	_, ok = none.cutByBudget(beyond.ID)
+	assert.False(t, ok)
 }

@@ -1,11 +1,13 @@
 package rmit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -140,6 +142,9 @@ type benchState struct {
 	turns     int           // the fewest measured turns of its duets that amortise their start (amortiseStart)
 	failed    bool
 	budgetCut bool
+	// beyondBudget says that the budget cut it as its predicted stop lay
+	// beyond what was left of it (fitBudget).
+	beyondBudget bool
 
 	// byProcess says why its pair is measured by process pairs of
 	// processSlices measured slices each, or is "" (processPair).
@@ -178,20 +183,23 @@ type Summary struct {
 	// one per iteration alone, one per process of a family measured
 	// together, which runs an iteration of each member, and one per
 	// worker of a duet or process pair.
-	Processes   int
-	Slices      int // measurement slices
-	Warmup      int // warmup slices
-	InSlices    time.Duration
-	Stopped     int // benchmarks the policy stopped early
-	Settled     int // of those, benchmarks stopped with their baseline on a settled verdict
-	OutOfReach  int // of those, benchmarks stopped unmet because their target was out of reach
-	NoVerdict   int // of those, benchmarks stopped with their baseline because a verdict was out of reach
-	AtCap       int // of those, benchmarks stopped with their baseline undecided at the default cap of an extended plan
-	CapHit      int // benchmarks that reached their cap
-	Failed      []*Failure
-	Padded      int
-	BudgetCut   []*Benchmark
-	Interrupted bool
+	Processes  int
+	Slices     int // measurement slices
+	Warmup     int // warmup slices
+	InSlices   time.Duration
+	Stopped    int // benchmarks the policy stopped early
+	Settled    int // of those, benchmarks stopped with their baseline on a settled verdict
+	OutOfReach int // of those, benchmarks stopped unmet because their target was out of reach
+	NoVerdict  int // of those, benchmarks stopped with their baseline because a verdict was out of reach
+	AtCap      int // of those, benchmarks stopped with their baseline undecided at the default cap of an extended plan
+	CapHit     int // benchmarks that reached their cap
+	Failed     []*Failure
+	Padded     int
+	BudgetCut  []*Benchmark
+	// BeyondBudget counts the benchmarks of BudgetCut whose predicted
+	// stop lay beyond what was left of the budget (fitBudget).
+	BeyondBudget int
+	Interrupted  bool
 
 	// InTimer is the part of InSlices inside the benchmarks' timers;
 	// the rest went to setup, run1, garbage collection and hand-overs.
@@ -325,9 +333,13 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		r.state[b] = &benchState{}
 		r.byID[b.ID] = b
 		r.twins[b.Bench()] = append(r.twins[b.Bench()], b)
-		if r.Resume != nil && r.Resume.budgetCut[b.ID] {
+		if reason, ok := r.Resume.cutByBudget(b.ID); ok {
 			r.state[b].budgetCut = true
 			sum.BudgetCut = append(sum.BudgetCut, b)
+			if strings.HasPrefix(reason, record.ReasonBeyondBudget) {
+				r.state[b].beyondBudget = true
+				sum.BeyondBudget++
+			}
 		}
 	}
 	if !r.Start.IsZero() {
@@ -394,9 +406,10 @@ func (r *Runner) run(ctx context.Context, sum *Summary) error {
 		}
 		r.setDeadline(sum.Start, k)
 		if r.Budget > 0 && k > r.MinIterations {
-			var cut []*Benchmark
-			active, cut = r.fitBudget(active, r.deadline.Sub(r.now()))
+			var cut, beyond []*Benchmark
+			active, cut, beyond = r.fitBudget(active, r.deadline.Sub(r.now()))
 			r.cutByBudget(sum, cut)
+			r.cutBeyondBudget(sum, beyond)
 		}
 		if len(active) == 0 {
 			break
@@ -745,9 +758,12 @@ func (r *Runner) finish(sum *Summary) {
 		reason := "configuration done"
 		if d, _ := r.loop.Last(b.ID); d.Criterion != "" {
 			reason = "cap reached before the criterion held"
-			if st.budgetCut {
+			switch {
+			case st.beyondBudget:
+				reason = record.ReasonBeyondBudget
+			case st.budgetCut:
 				reason = "budget spent before the criterion held"
-			} else {
+			default:
 				sum.CapHit++
 			}
 		}
@@ -1132,30 +1148,109 @@ func (r *Runner) setDeadline(start time.Time, k int) {
 var noDeadline = time.Unix(1<<62, 0)
 
 // fitBudget keeps, of the benchmarks due in the next suite run, those that
-// fit in the remaining budget, and returns the others as cut. It fills the
-// budget greedily by the expected narrowing of each benchmark's interval
-// per second (policy.Gain), so that the time goes where the intervals are
-// furthest from their target and cheapest to narrow.
-func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut []*Benchmark) {
-	active = slices.Clone(active)
-	gains := map[*Benchmark]float64{}
+// fit in the remaining budget, and returns the others as cut or beyond.
+//
+// A benchmark at its MinIterations processes gets its next one first,
+// those that it stops before the others. Then it sets aside what each benchmark whose policy predicts its stop
+// within its cap (policy.Precision.Stop) still needs to get there, the
+// soonest first, as far as the budget goes: a benchmark stopped at its
+// target, or said out of reach of it, is a result, where a process more
+// of one the budget cuts anyway only narrows its interval a little
+// (docs/EVALUATION.md, "A budget funds the stops it can reach"). What is
+// left it fills greedily by the expected narrowing of each benchmark's
+// interval per second (policy.Gain), so that the time goes where the
+// intervals are furthest from their target and cheapest to narrow.
+//
+// beyond are the benchmarks it cuts for those stops: a suite run spent by
+// gain alone had room for them. A run of two versions funds no stops: its
+// pairs stop on their comparison.
+func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut, beyond []*Benchmark) {
+	// toStop is the time each benchmark with a predicted stop still
+	// needs to get there, and stopsNext says that it gets there in the
+	// next suite run.
+	toStop := map[*Benchmark]time.Duration{}
+	stopsNext := map[*Benchmark]bool{}
 	for _, b := range active {
-		gains[b] = r.gain(b)
+		d, _ := r.loop.Last(b.ID)
+		if n := d.Precision.Stop - r.state[b].iterations; r.Pairs == nil && d.Precision.Stop > 0 && n > 0 {
+			toStop[b] = time.Duration(n) * r.estimate(b)
+			stopsNext[b] = n <= b.Config.Iterations
+		}
 	}
-	slices.SortStableFunc(active, func(a, b *Benchmark) int {
-		switch ga, gb := gains[a], gains[b]; {
-		case ga > gb:
+	// The process after a benchmark's minimum comes first: it narrows
+	// an interval of the minimum's 3 processes by about a third, the
+	// cheapest narrowing there is (docs/EVALUATION.md, "Out of reach at
+	// the third process"). Of those, a benchmark that it stops comes
+	// before the others.
+	atMinimum := func(b *Benchmark) bool { return r.state[b].iterations <= r.MinIterations }
+	first := r.sortedByGain(slices.DeleteFunc(slices.Clone(active), func(b *Benchmark) bool { return !atMinimum(b) }))
+	slices.SortStableFunc(first, func(a, b *Benchmark) int {
+		switch {
+		case stopsNext[a] && !stopsNext[b]:
 			return -1
-		case ga < gb:
+		case stopsNext[b] && !stopsNext[a]:
 			return 1
 		}
 		return 0
 	})
-	for _, b := range active {
-		cost := time.Duration(b.Config.Iterations) * r.estimate(b)
-		if cost <= remaining {
+	left := remaining
+	fit, cut = r.fill(first, &left)
+	// Then each later stop, the soonest first, as far as the budget goes.
+	var soonest []*Benchmark
+	for b := range toStop {
+		if !atMinimum(b) {
+			soonest = append(soonest, b)
+		}
+	}
+	slices.SortFunc(soonest, func(a, b *Benchmark) int {
+		return cmp.Or(cmp.Compare(toStop[a], toStop[b]), cmp.Compare(slices.Index(active, a), slices.Index(active, b)))
+	})
+	funded := map[*Benchmark]bool{}
+	for _, b := range soonest {
+		if toStop[b] <= left {
+			funded[b] = true
 			fit = append(fit, b)
-			remaining -= cost
+			left -= toStop[b]
+		}
+	}
+	rest := slices.DeleteFunc(slices.Clone(active), func(b *Benchmark) bool { return funded[b] || atMinimum(b) })
+	fitsRest, cutRest := r.fill(r.sortedByGain(rest), &left)
+	fit, cut = append(fit, fitsRest...), append(cut, cutRest...)
+	if len(toStop) == 0 {
+		return fit, cut, nil
+	}
+	// A benchmark that the budget, spent by gain alone, had room for
+	// was cut for the stops it funded.
+	all := remaining
+	byGain, _ := r.fill(r.sortedByGain(active), &all)
+	cut = slices.DeleteFunc(cut, func(b *Benchmark) bool {
+		if slices.Contains(byGain, b) {
+			beyond = append(beyond, b)
+			return true
+		}
+		return false
+	})
+	return fit, cut, beyond
+}
+
+// sortedByGain returns bs sorted by policy.Gain, the greatest first.
+func (r *Runner) sortedByGain(bs []*Benchmark) []*Benchmark {
+	bs = slices.Clone(bs)
+	gains := map[*Benchmark]float64{}
+	for _, b := range bs {
+		gains[b] = r.gain(b)
+	}
+	slices.SortStableFunc(bs, func(a, b *Benchmark) int { return cmp.Compare(gains[b], gains[a]) })
+	return bs
+}
+
+// fill takes one suite run of each of bs, in order, out of *remaining
+// while it lasts, and returns those that fit and those that do not.
+func (r *Runner) fill(bs []*Benchmark, remaining *time.Duration) (fit, cut []*Benchmark) {
+	for _, b := range bs {
+		if cost := time.Duration(b.Config.Iterations) * r.estimate(b); cost <= *remaining {
+			fit = append(fit, b)
+			*remaining -= cost
 		} else {
 			cut = append(cut, b)
 		}
@@ -1173,15 +1268,30 @@ func (r *Runner) gain(b *Benchmark) float64 {
 // cutByBudget marks the benchmarks of bs that are neither stopped nor
 // failed as cut short by the budget.
 func (r *Runner) cutByBudget(sum *Summary, bs []*Benchmark) {
+	r.cut(sum, bs, false)
+}
+
+// cutBeyondBudget marks the benchmarks of bs that are neither stopped nor
+// failed as cut short by the budget, their stop predicted beyond it
+// (fitBudget).
+func (r *Runner) cutBeyondBudget(sum *Summary, bs []*Benchmark) {
+	r.cut(sum, bs, true)
+}
+
+func (r *Runner) cut(sum *Summary, bs []*Benchmark, beyond bool) {
 	for _, b := range bs {
 		st := r.state[b]
 		if st.stopped || st.failed || st.budgetCut {
 			continue
 		}
-		st.budgetCut = true
+		st.budgetCut, st.beyondBudget = true, beyond
 		sum.BudgetCut = append(sum.BudgetCut, b)
-		ev := &record.Event{Event: record.EventBudget, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version,
-			Reason: fmt.Sprintf("--budget %v spent after %d iterations", r.Budget, st.iterations)}
+		reason := fmt.Sprintf("--budget %v spent after %d iterations", r.Budget, st.iterations)
+		if beyond {
+			sum.BeyondBudget++
+			reason = fmt.Sprintf("%s: --budget %v has too little left after %d iterations for its predicted stop, once the benchmarks predicted to stop sooner have theirs", record.ReasonBeyondBudget, r.Budget, st.iterations)
+		}
+		ev := &record.Event{Event: record.EventBudget, Package: b.Package.ImportPath, Benchmark: b.Name, Version: b.Package.Version, Reason: reason}
 		r.event(ev)
 		if r.Observer != nil {
 			r.Observer.BenchmarkDone(b, ev)

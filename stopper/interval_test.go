@@ -104,6 +104,47 @@ func TestIntervalPredictsProcesses(t *testing.T) {
 	assert.Equal(t, "±55%; about 78 processes for ±5%", d.Precision.String())
 }
 
+// TestIntervalPredictsItsStop: each decision that does not stop says after
+// which process the criterion is predicted to stop: the next, for a
+// benchmark at its target once or one it will say out of reach; the
+// processes predicted for the target and one more to hold it there, for
+// one within its cap; none for one predicted to run to its cap.
+func TestIntervalPredictsItsStop(t *testing.T) {
+	run := func(maxIterations int, procs [][]float64) (policy.Decision, *Policy) {
+		cfg := intervalConfig(0.05, 2)
+		cfg.MaxIterations = maxIterations
+		p := newPolicy(t, cfg)
+		var d policy.Decision
+		for k, vals := range procs {
+			d = p.EndIteration("b", policy.Iteration{SuiteRun: k + 1, Measured: vals})
+		}
+		return d, p
+	}
+	steady := [][]float64{{99, 101}, {101, 103}, {100, 102}}
+	d, p := run(10, steady)
+	require.False(t, d.Stop, "at the target once")
+	assert.Equal(t, 4, d.Precision.Stop)
+	assert.True(t, p.EndIteration("b", policy.Iteration{SuiteRun: 4, Measured: []float64{100, 102}}).Met, "stopped where predicted")
+
+	noisy := [][]float64{{80, 81}, {120, 121}, {95, 96}}
+	d, p = run(10, noisy)
+	require.False(t, d.Stop)
+	assert.Equal(t, 4, d.Precision.Stop)
+	assert.Equal(t, policy.ReasonOutOfReach, p.EndIteration("b", policy.Iteration{SuiteRun: 4, Measured: []float64{110, 111}}).Reason, "stopped where predicted")
+
+	// 78 processes for ±5% (TestIntervalPredictsProcesses), then one
+	// more to hold it.
+	wide := [][]float64{{10, 12}, {14, 16}, {9, 11}}
+	d, _ = run(0, wide)
+	assert.Equal(t, 79, d.Precision.Stop, "no cap")
+	d, _ = run(100, wide)
+	assert.Equal(t, 79, d.Precision.Stop)
+	d, _ = run(50, wide)
+	assert.Zero(t, d.Precision.Stop, "it runs to its cap: 78 is not over 3 times 50")
+	d, _ = run(10, wide)
+	assert.Equal(t, 4, d.Precision.Stop, "out of reach of a cap of 10")
+}
+
 // TestIntervalStopsOutOfReach: a benchmark whose process means scatter by
 // ±20% needs hundreds of processes for ±5%, far over OutOfReach times a cap
 // of 10, so it stops unmet at the earliest point the criterion could stop

@@ -342,8 +342,34 @@ func (p *Policy) EndIteration(bench string, it policy.Iteration) policy.Decision
 		if !st.met && d.Precision.Width > p.cfg.Threshold && p.outOfReach(st, d.Precision) {
 			d.Stop, d.Reason = true, policy.ReasonOutOfReach
 		}
+		if !d.Stop {
+			d.Precision.Stop = p.predictedStop(st, d.Precision)
+		}
 	}
 	return d
+}
+
+// predictedStop is the iteration after which the Interval criterion is
+// predicted to stop the benchmark of st, whose interval is pr: once its
+// target has held at HoldProcesses in a row, or, predicted far beyond its
+// cap, at the earliest stop as out of reach. It is 0 when pr predicts
+// nothing, or a stop past the cap.
+func (p *Policy) predictedStop(st *benchState, pr policy.Precision) int {
+	var stop int
+	switch {
+	case !pr.Known() || pr.Processes <= 0:
+		return 0
+	case pr.Width <= p.cfg.Threshold:
+		stop = max(st.iterations+HoldProcesses-st.held, p.earliestStop())
+	case p.cfg.MaxIterations > 0 && pr.Processes > OutOfReach*p.cfg.MaxIterations:
+		stop = max(st.iterations+1, p.earliestStop())
+	default:
+		stop = max(pr.Processes+HoldProcesses-1, st.iterations+HoldProcesses, p.earliestStop())
+	}
+	if p.cfg.MaxIterations > 0 && stop > p.cfg.MaxIterations {
+		return 0
+	}
+	return stop
 }
 
 // OutOfReach is how many times the cap the processes predicted for the

@@ -60,6 +60,8 @@ func (rep *Report) rows() []row {
 		switch {
 		case b.Status == StatusOutOfReach && b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonNoVerdict:
 			r.StatusNote = "stopped early with its baseline: a verdict was out of reach within the cap"
+		case b.Status == StatusBudget && b.Head.Stop != nil && b.Head.Stop.Reason == record.ReasonBeyondBudget:
+			r.StatusNote = "cut short by the time budget: its stop was predicted after more processes than the budget had left"
 		case b.Status == StatusFailed:
 			r.StatusNote = strings.Join(b.Failures, "; ")
 		}

@@ -91,6 +91,9 @@ func WriteSummary(w io.Writer, r *session.Result) {
 		}
 		fmt.Fprintf(w, "  --budget %s cut %s short before %s stable%s\n", o.Budget, render.Plural(cut, "benchmark"), pick(cut == 1, "it was", "they were"), past)
 	}
+	if sum.BeyondBudget > 0 {
+		fmt.Fprintf(w, "  out of reach within the budget: %d of them, each predicted to stop, at its target or as out of reach of it, only after more processes than the budget had left once the benchmarks predicted to stop sooner had theirs\n", sum.BeyondBudget)
+	}
 	writeTogether(w, sum.Together)
 	for i, e := range r.Unsettled {
 		if i == listed {

@@ -185,3 +185,29 @@ func TestBudgetSaysWhatMoreTimeWouldBuy(t *testing.T) {
 	assert.Contains(t, summary(prec(near, 8), prec(far, 31)), "--budget 1m0s cut 2 benchmarks short before they were stable; 1 of them is predicted to need over 30 processes for ±3%, 3 times the cap, and --budget 0 would stop it as out of reach; it runs the other one to its criterion\n")
 	assert.Contains(t, summary(prec(near, 8)), "--budget 1m0s cut 1 benchmark short before it was stable\n")
 }
+
+// TestBeyondTheBudgetSaysSo: a benchmark the budget cut where its stop
+// was predicted beyond what was left of it reads as out of reach within
+// the budget, in the table and the summary; one the budget's end cut
+// stays cut by it.
+func TestBeyondTheBudgetSaysSo(t *testing.T) {
+	pkg := &rmit.Package{ImportPath: "p"}
+	beyond, cut := rmit.NewBenchmark(pkg, "BenchmarkBeyond", 1, false), rmit.NewBenchmark(pkg, "BenchmarkCut", 1, false)
+	prec := func(b *rmit.Benchmark) rmit.BenchPrecision {
+		return rmit.BenchPrecision{Bench: b, Iterations: 4, Precision: policy.Precision{Width: 0.08, Confidence: 0.95, Target: 0.03, Processes: 20, Next: 0.07}}
+	}
+	sum := &rmit.Summary{BudgetCut: []*rmit.Benchmark{beyond, cut}, BeyondBudget: 1, Precision: []rmit.BenchPrecision{prec(beyond), prec(cut)}}
+	head := &record.Run{Events: []record.Event{
+		{Event: record.EventStop, Package: "p", Benchmark: beyond.Name, Reason: record.ReasonBeyondBudget},
+		{Event: record.EventStop, Package: "p", Benchmark: cut.Name, Reason: "budget spent before the criterion held"},
+	}}
+	res := &session.Result{Summary: sum, Options: &session.Options{SuiteRuns: 10, Iterations: 1}, Head: head, Order: []record.Key{beyond.Key(), cut.Key()}, AutoBudget: time.Minute}
+	status := map[string]string{}
+	for _, row := range resultRows(res) {
+		status[row.name] = row.status
+	}
+	assert.Equal(t, map[string]string{"BenchmarkBeyond": statusBeyondBudget, "BenchmarkCut": statusCut}, status)
+	var text strings.Builder
+	WriteSummary(&text, res)
+	assert.Contains(t, text.String(), "  out of reach within the budget: 1 of them, each predicted to stop")
+}

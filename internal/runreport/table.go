@@ -27,18 +27,21 @@ const (
 	// held there at the consecutive processes a stop asks for.
 	statusCutAtTarget = "at the target once, then cut by the budget"
 	statusOutOfReach  = "out of reach"
-	statusCap         = "unstable at the cap"
-	statusPartial     = "interrupted"
-	statusNotRun      = "not run"
-	statusDone        = "done"
-	statusDecided     = "verdict decided"
-	statusNoVerdict   = "verdict out of reach"
-	statusStable      = "stable"
+	// A benchmark cut by the budget where its stop was predicted
+	// beyond what was left of it (rmit.Runner's fitBudget).
+	statusBeyondBudget = "out of reach within the budget"
+	statusCap          = "unstable at the cap"
+	statusPartial      = "interrupted"
+	statusNotRun       = "not run"
+	statusDone         = "done"
+	statusDecided      = "verdict decided"
+	statusNoVerdict    = "verdict out of reach"
+	statusStable       = "stable"
 )
 
 var statusRank = map[string]int{
-	statusFailed: 0, statusUnrun: 1, statusCut: 2, statusOutOfReach: 3, statusCap: 4, statusPartial: 5, statusNotRun: 6,
-	statusNoVerdict: 7, statusDone: 8, statusDecided: 9, statusCutAtTarget: 10, statusStable: 11,
+	statusFailed: 0, statusUnrun: 1, statusCut: 2, statusBeyondBudget: 3, statusOutOfReach: 4, statusCap: 5, statusPartial: 6, statusNotRun: 7,
+	statusNoVerdict: 8, statusDone: 9, statusDecided: 10, statusCutAtTarget: 11, statusStable: 12,
 }
 
 // tableRows is the most rows the table shows: a suite with more gets its
@@ -118,6 +121,8 @@ func status(f *rmit.Failure, cut bool, stop *record.Event, interrupted bool) str
 	case f != nil:
 		// The summary's FAILED lines above give the reason.
 		return statusFailed
+	case cut && stop != nil && stop.Reason == record.ReasonBeyondBudget:
+		return statusBeyondBudget
 	case cut:
 		return statusCut
 	case stop == nil && interrupted:

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -814,4 +816,52 @@ func TestAutoBudgetIsAboutOneGoTestPass(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, one.res.GoTest, all.res.GoTest, "the shard's go test pass is part of the suite's")
 	assert.Less(t, one.res.Summary.Benchmarks, all.res.Summary.Benchmarks)
+}
+
+// TestBudgetFundsTheStopsItCanReach: under a budget too short for every
+// benchmark to stop, the processes go first to the benchmarks whose stop,
+// at the target or as out of reach, is predicted soonest. Those whose
+// stop lies beyond what is left are cut as out of reach within the budget,
+// with a stop record saying so, while the ones near their target reach it.
+func TestBudgetFundsTheStopsItCanReach(t *testing.T) {
+	spread := map[string]float64{"BenchmarkNear": 0.045, "BenchmarkAlsoNear": 0.045,
+		"BenchmarkWide1": 0.1, "BenchmarkWide2": 0.1, "BenchmarkWide3": 0.1, "BenchmarkWide4": 0.1}
+	var names []string
+	for n := range spread {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	f := newFake(names...)
+	f.NsPerOp = func(s fakebin.Slice) float64 {
+		// One effect per process: the slices of Name printed before it.
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", s.Name, s.Index-s.InProcess)
+		u := float64(h.Sum64()%2001)/1000 - 1
+		return 1000 * (1 + spread[s.Name]*u) * (1 + 0.002*float64(s.InProcess%3-1))
+	}
+	o := testOptions(t.TempDir())
+	o.Stop, o.SuiteRuns, o.SliceTime, o.Budget = stopper.Default(stopper.Interval), 10, 100*time.Millisecond, 9*time.Second
+	got, err := runFake(t, context.Background(), f, o)
+	require.NoError(t, err)
+	run, _, err := record.ReadFile(o.Raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
+		}
+	}
+	assert.True(t, stops["BenchmarkNear"].Met, "%+v", stops["BenchmarkNear"])
+	assert.True(t, stops["BenchmarkAlsoNear"].Met, "%+v", stops["BenchmarkAlsoNear"])
+	assert.Positive(t, got.res.Summary.BeyondBudget)
+	beyond := 0
+	for _, n := range names {
+		if stops[n].Reason == record.ReasonBeyondBudget {
+			beyond++
+		}
+	}
+	assert.Equal(t, got.res.Summary.BeyondBudget, beyond)
+	var text bytes.Buffer
+	WriteSummary(&text, got.res)
+	assert.Contains(t, text.String(), "out of reach within the budget: ")
 }

@@ -289,6 +289,11 @@ const (
 	// predicted to stay far from its target within the cap, so it
 	// stopped unmet (the stopping policy's ReasonOutOfReach).
 	ReasonOutOfReach = "out of reach"
+	// ReasonBeyondBudget: the time budget cut the benchmark short, its
+	// stop, at its target or as out of reach of it, predicted after more
+	// processes than what was left of the budget once the benchmarks
+	// predicted to stop sooner had theirs, or past its cap.
+	ReasonBeyondBudget = "out of reach within the budget"
 	// ReasonNoVerdict: the benchmark and its baseline stopped undecided
 	// because a verdict was predicted out of reach within the cap
 	// (compare.OutOfReach); their comparison is inconclusive.

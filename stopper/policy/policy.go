@@ -117,6 +117,11 @@ type Precision struct {
 	// Next is the expected Width after one more iteration, which a budget
 	// uses to spend time where it narrows intervals most.
 	Next float64
+	// Stop is the iteration after which the criterion is predicted to
+	// stop the benchmark, at its target or as out of reach of it, which a
+	// budget uses to fund first the benchmarks that end soonest; 0 when
+	// unknown, or when the benchmark is predicted to run to its cap.
+	Stop int
 }
 
 // ManyProcesses is where predictions of processes stop counting: a
