@@ -109,6 +109,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	// A run keeps its learned warmups for the next run of the same
+	// binary: the tests' runs neither read nor write the user's.
+	os.Setenv("GOBENCHDYN_WARMUP_CACHE", "off")
 	code := m.Run()
 	os.RemoveAll(binaryDir)
 	os.Exit(code)

@@ -17,6 +17,7 @@ import (
 	"github.com/gobench-dyn/gobench-dyn/internal/runreport"
 	"github.com/gobench-dyn/gobench-dyn/internal/session"
 	"github.com/gobench-dyn/gobench-dyn/internal/usage"
+	"github.com/gobench-dyn/gobench-dyn/internal/warmupcache"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
 	"github.com/gobench-dyn/gobench-dyn/rmit/record"
 	"github.com/gobench-dyn/gobench-dyn/stopper"
@@ -78,9 +79,11 @@ type RunOptions struct {
 	Confirm bool
 	Compare CompareOptions
 	// Pairing says how the versions of a baseline run are paired.
-	Pairing     PairingOptions
-	Shard       ShardOptions
-	ShardTimes  string // an earlier raw run whose times balance the shards
+	Pairing    PairingOptions
+	Shard      ShardOptions
+	ShardTimes string // an earlier raw run whose times balance the shards
+	// WarmupCache is --warmup-cache: a directory, "auto" or "off".
+	WarmupCache string
 	ConfigFile  string
 	MinDistinct int
 	// History is the history store the run's summaries are added to.
@@ -202,6 +205,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
+	fs.StringVar(&opts.WarmupCache, "warmup-cache", "auto", "`dir`ectory where a run of one version keeps each benchmark's learned warmup by test binary, and takes the warmup an earlier run learned on the same one; auto: $GOBENCHDYN_WARMUP_CACHE (a directory or off), or gobench-dyn/warmup in the user cache directory; off: none")
 	fs.StringVar(&opts.History, "history", "", "add the run's per-benchmark summaries to the history store `file`, at the commit checked out (see gobench-dyn history)")
 }
 
@@ -272,6 +276,10 @@ func (o *RunOptions) setSession() error {
 	if err != nil {
 		return exitUsage(err)
 	}
+	warmups, err := warmupCacheDir(o.WarmupCache)
+	if err != nil {
+		return err
+	}
 	o.session = session.Options{
 		Patterns: o.Patterns, TestArgs: o.TestArgs, Dir: o.Dir, Bench: o.Bench, CPU: cpus, Tags: o.Tags, Race: o.Race, Overlay: o.Overlay,
 		Stop: o.Stop, SuiteRuns: o.SuiteRuns, ExtendPast: o.ExtendPast, Iterations: o.Iterations, SliceTime: o.SliceTime, Timeout: o.Timeout, Budget: o.Budget.Budget, AutoBudget: o.Budget.Auto,
@@ -279,10 +287,37 @@ func (o *RunOptions) setSession() error {
 		Baseline: o.Baseline, Sequential: o.Sequential, Confirm: o.Confirm && o.Sequential, Compare: copts, FailOn: failOn, Explain: o.Explain, ExplainTime: o.ExplainTime, ExplainDir: o.ExplainDir,
 		Pairing: session.Pairing(o.Pairing.Pairing), TurnTime: o.Pairing.TurnTime, Turns: o.Pairing.plan(), Layouts: nlayouts,
 		Impact: o.Impact != "off" && o.Baseline != "", AllModules: o.AllModules,
-		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress,
+		Shard: o.Shard.Shard, Instance: o.Shard.Instance, ShardTimes: o.ShardTimes, Progress: o.Progress, WarmupCache: warmups,
 		Tool: "gobench-dyn " + toolVersion(),
 	}
 	return nil
+}
+
+// warmupCacheDir returns the directory --warmup-cache names: value
+// itself, none for off, and for auto $GOBENCHDYN_WARMUP_CACHE (none when
+// it is off) or the user cache directory's, none when there is no such
+// directory.
+func warmupCacheDir(value string) (string, error) {
+	switch value {
+	case "off":
+		return "", nil
+	case "auto":
+		switch dir := os.Getenv("GOBENCHDYN_WARMUP_CACHE"); dir {
+		case "off":
+			return "", nil
+		case "":
+		default:
+			return dir, nil
+		}
+		dir, err := warmupcache.Default()
+		if err != nil {
+			return "", nil
+		}
+		return string(dir), nil
+	case "":
+		return "", usageErr("--warmup-cache: empty: give a directory, auto or off")
+	}
+	return value, nil
 }
 
 // runRun runs the session the flags describe, prints its summary and

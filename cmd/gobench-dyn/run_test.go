@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -68,6 +70,7 @@ func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
 		"--out and --raw":  {"-o", "x", "--raw", "x"},
 		"--min-iterations": {"--stop", "cv", "--suite-runs", "1", "--min-iterations", "2"},
 		"--layout":         {"--baseline", "main", "--layout", "moved"},
+		"--warmup-cache":   {"--warmup-cache", ""},
 	} {
 		o, err := parseRun(t, msg...)
 		require.Error(t, err, args)
@@ -76,6 +79,34 @@ func TestRunFlagsRejectedBeforeRunning(t *testing.T) {
 		require.ErrorAs(t, err, &ex, args)
 		assert.Equal(t, 2, ex.code, args)
 		assert.Contains(t, ex.msg, args)
+	}
+}
+
+// TestWarmupCacheFlag: --warmup-cache names a directory, off none, and
+// auto the one $GOBENCHDYN_WARMUP_CACHE names, or none when it is off, or
+// else the user cache directory's.
+func TestWarmupCacheFlag(t *testing.T) {
+	dir := t.TempDir()
+	o, err := parseRun(t, "--warmup-cache", dir)
+	require.NoError(t, err)
+	assert.Equal(t, dir, o.session.WarmupCache)
+	o, err = parseRun(t, "--warmup-cache", "off")
+	require.NoError(t, err)
+	assert.Empty(t, o.session.WarmupCache)
+
+	t.Setenv("GOBENCHDYN_WARMUP_CACHE", dir)
+	o, err = parseRun(t)
+	require.NoError(t, err)
+	assert.Equal(t, dir, o.session.WarmupCache)
+	t.Setenv("GOBENCHDYN_WARMUP_CACHE", "off")
+	o, err = parseRun(t)
+	require.NoError(t, err)
+	assert.Empty(t, o.session.WarmupCache)
+	t.Setenv("GOBENCHDYN_WARMUP_CACHE", "")
+	o, err = parseRun(t)
+	require.NoError(t, err)
+	if user, err := os.UserCacheDir(); err == nil {
+		assert.Equal(t, filepath.Join(user, "gobench-dyn", "warmup"), o.session.WarmupCache)
 	}
 }
 

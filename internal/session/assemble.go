@@ -34,6 +34,9 @@ type assembly struct {
 	// (rmit.Suite.Building), and autoBudget the budget the two gave the
 	// run under Options.AutoBudget, or zero.
 	goTest, building, autoBudget time.Duration
+	// warmups keeps the warmups the run learns for later runs; nil
+	// when it keeps none.
+	warmups *learnedWarmups
 }
 
 // assemble builds the runner of the prepared suite from the plan: its
@@ -54,7 +57,7 @@ func (r *run) assemble(pl *runPlan, p *prepared) (*assembly, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &assembly{paired: ap.paired, prepTime: r.now().Sub(r.start)}
+	a := &assembly{paired: ap.paired, prepTime: r.now().Sub(r.start), warmups: r.takeWarmups(pl, p)}
 	budget, pb := r.budget(a, bs, p)
 	a.obs = newObserver(o, bs, header, pb, r.outs, r.log)
 	if err := r.recordUnaffected(rw, a.obs, p.unaffected); err != nil {
@@ -239,6 +242,7 @@ type slowOpPlanner interface {
 // instead, so that a run with --config does not pay for it again.
 type warmupLearner interface {
 	SetLearnedWarmup(bench string, slices int) bool
+	LearnedWarmup(bench string) (slices int, settled bool)
 }
 
 // selectShard keeps the benchmarks of shard k, balanced by the expected

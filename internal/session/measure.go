@@ -17,6 +17,7 @@ func (r *run) measure(ctx context.Context, p *prepared, a *assembly) *Result {
 	obs.halt = halt
 	sum, runErr := a.runner.Run(ctx)
 	obs.progress.Close()
+	a.warmups.keep(r.log)
 	var speeds []TwoSpeed
 	if r.opts.Baseline == "" {
 		// A comparison pairs the versions' processes, and a pair at

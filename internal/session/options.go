@@ -59,6 +59,11 @@ type Options struct {
 	Seed    uint64
 	SeedSet bool
 
+	// WarmupCache is the directory where a run of one version keeps the
+	// warmups its benchmarks learned, by test binary, and takes those an
+	// earlier run learned (warmupcache); "" keeps and takes none.
+	WarmupCache string
+
 	// ConfigFile holds per-benchmark configurations from gobench-dyn
 	// optimize; MinDistinct pads the suite runs it leaves thin.
 	ConfigFile  string

@@ -865,3 +865,56 @@ func TestBudgetFundsTheStopsItCanReach(t *testing.T) {
 	WriteSummary(&text, got.res)
 	assert.Contains(t, text.String(), "out of reach within the budget: ")
 }
+
+// TestWarmupCarriedToTheNextRun: a run keeps the warmup each benchmark
+// learned in its first process for the next run of the same test binary,
+// whose first process then warms up as its later ones, without looking
+// again; a benchmark still getting faster at the cap keeps none and is
+// looked at again, and a binary of other content learns again.
+func TestWarmupCarriedToTheNextRun(t *testing.T) {
+	fake := func() *fakebin.Binaries {
+		f := newFake("BenchmarkWarm", "BenchmarkHeap")
+		f.NsPerOp = func(s fakebin.Slice) float64 {
+			if strings.HasPrefix(s.Name, "BenchmarkHeap") {
+				return 1000 * (1 + 3*math.Pow(0.85, float64(min(s.Index, 12))))
+			}
+			// Each process's first slices slower, then steady.
+			return jitter(1000, s.Index) * []float64{1.8, 1.3, 1.12, 1}[min(s.InProcess, 3)]
+		}
+		return f
+	}
+	o := testOptions(t.TempDir())
+	o.Stop = stopper.Default(stopper.Interval)
+	o.SuiteRuns, o.WarmupCache = 4, t.TempDir()
+	first, err := runFake(t, context.Background(), fake(), o)
+	require.NoError(t, err)
+	learned := warmupsOf(t, o.Raw)
+	require.Greater(t, learned["BenchmarkWarm"][0], learned["BenchmarkWarm"][1], "the first process looked for the warmup: %v", learned)
+	assert.NotContains(t, first.log, "warm up as an earlier run learned")
+
+	o.Raw = filepath.Join(t.TempDir(), "raw.jsonl")
+	second, err := runFake(t, context.Background(), fake(), o)
+	require.NoError(t, err)
+	carried := warmupsOf(t, o.Raw)
+	assert.Equal(t, learned["BenchmarkWarm"][1], carried["BenchmarkWarm"][0], "the first process warms up as the later ones did: %v", carried)
+	assert.Equal(t, learned["BenchmarkHeap"], carried["BenchmarkHeap"], "unsettled: learned again")
+	assert.Contains(t, second.log, "gobench-dyn: warmup: 1 of 2 benchmarks warm up as an earlier run learned on the same test binary (--warmup-cache off learns it again)")
+
+	// Another binary's content, another file: learned again.
+	o.Raw, o.Dir = filepath.Join(t.TempDir(), "raw.jsonl"), t.TempDir()
+	_, err = runFake(t, context.Background(), fake(), o)
+	require.NoError(t, err)
+	assert.Equal(t, learned["BenchmarkWarm"][0], warmupsOf(t, o.Raw)["BenchmarkWarm"][0])
+
+	// A cache that does not read is said, and learned again over.
+	entries, err := os.ReadDir(o.WarmupCache)
+	require.NoError(t, err)
+	for _, e := range entries {
+		require.NoError(t, os.WriteFile(filepath.Join(o.WarmupCache, e.Name()), []byte("{"), 0o644))
+	}
+	o.Raw, o.Dir = filepath.Join(t.TempDir(), "raw.jsonl"), ""
+	bad, err := runFake(t, context.Background(), fake(), o)
+	require.NoError(t, err)
+	assert.Contains(t, bad.log, "gobench-dyn: warning: the warmup cache: ")
+	assert.Equal(t, learned["BenchmarkWarm"][0], warmupsOf(t, o.Raw)["BenchmarkWarm"][0])
+}
