@@ -22,33 +22,48 @@ func (k knownPrecision) EndIteration(b string, _ policy.Iteration) policy.Decisi
 	return policy.Decision{Criterion: "test", Precision: k.p[b]}
 }
 
+// budgetBench is a benchmark of package p that runs one iteration per
+// suite run.
+func budgetBench(name string) *Benchmark {
+	b := NewBenchmark(&Package{ImportPath: "p"}, name, 1, false)
+	b.Config.Iterations = 1
+	return b
+}
+
+// budgetRunner is a runner of p, to be told what its benchmarks ran
+// (ran) before fitBudget is asked.
+func budgetRunner(p Policy, minIterations int) *Runner {
+	r := &Runner{Policy: p, SliceTime: time.Second, MinIterations: minIterations}
+	r.loop = &policy.Loop{Policy: p}
+	r.state = map[*Benchmark]*benchState{}
+	return r
+}
+
+// ran says that b ran iterations processes in wall, and, when it ran
+// any, has the decision of its policy.
+func ran(r *Runner, b *Benchmark, iterations int, wall time.Duration) {
+	r.state[b] = &benchState{iterations: iterations, wall: wall}
+	if iterations > 0 {
+		r.loop.End(b.ID, policy.Iteration{SuiteRun: iterations})
+	}
+}
+
 // TestFitBudgetByGain: a budget goes first to a benchmark not yet
 // estimated, then by expected narrowing per second towards the target: a
 // cheap benchmark narrowing by 1 point beats an expensive one narrowing by
 // 2, and one already at its target comes last and is cut first.
 func TestFitBudgetByGain(t *testing.T) {
-	pkg := &Package{ImportPath: "p"}
-	bench := func(name string) *Benchmark {
-		b := NewBenchmark(pkg, name, 1, false)
-		b.Config.Iterations = 1
-		return b
-	}
-	cheap, dear, done, fresh := bench("BenchmarkCheap"), bench("BenchmarkDear"), bench("BenchmarkDone"), bench("BenchmarkFresh")
+	cheap, dear, done, fresh := budgetBench("BenchmarkCheap"), budgetBench("BenchmarkDear"), budgetBench("BenchmarkDone"), budgetBench("BenchmarkFresh")
 	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
 		cheap.ID: {Width: 0.05, Next: 0.04, Target: 0.03, Confidence: 0.95},
 		dear.ID:  {Width: 0.08, Next: 0.06, Target: 0.03, Confidence: 0.95},
 		done.ID:  {Width: 0.02, Next: 0.018, Target: 0.03, Confidence: 0.95},
 	}}
-	r := &Runner{Policy: p, SliceTime: time.Second}
-	r.loop = &policy.Loop{Policy: p}
-	r.state = map[*Benchmark]*benchState{}
-	for b, wall := range map[*Benchmark]time.Duration{cheap: time.Second, dear: 4 * time.Second, done: time.Second, fresh: 0} {
-		r.state[b] = &benchState{}
-		if wall > 0 {
-			r.state[b].iterations, r.state[b].wall = 1, wall
-			r.loop.End(b.ID, policy.Iteration{SuiteRun: 1})
-		}
-	}
+	r := budgetRunner(p, 0)
+	ran(r, cheap, 1, time.Second)
+	ran(r, dear, 1, 4*time.Second)
+	ran(r, done, 1, time.Second)
+	ran(r, fresh, 0, 0)
 	// Gains per second: fresh +Inf, cheap 0.01/1 s, dear 0.02/4 s, done 0.
 	fit, cut, beyond := r.fitBudget([]*Benchmark{done, dear, cheap, fresh}, 6*time.Second)
 	assert.Equal(t, []*Benchmark{fresh, cheap, dear}, fit)
@@ -64,13 +79,7 @@ func TestFitBudgetByGain(t *testing.T) {
 // soonest first, and then goes by gain; a benchmark it cuts whose stop
 // lies beyond what is left, or past its cap, is beyond the budget.
 func TestFitBudgetFundsTheSoonestStops(t *testing.T) {
-	pkg := &Package{ImportPath: "p"}
-	bench := func(name string) *Benchmark {
-		b := NewBenchmark(pkg, name, 1, false)
-		b.Config.Iterations = 1
-		return b
-	}
-	near, far, hopeless, capped, fresh := bench("BenchmarkNear"), bench("BenchmarkFar"), bench("BenchmarkHopeless"), bench("BenchmarkCapped"), bench("BenchmarkFresh")
+	near, far, hopeless, capped, fresh := budgetBench("BenchmarkNear"), budgetBench("BenchmarkFar"), budgetBench("BenchmarkHopeless"), budgetBench("BenchmarkCapped"), budgetBench("BenchmarkFresh")
 	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
 		// 4 processes done: near stops at its target after 2 more,
 		// far after 5 more, hopeless out of reach after 1 more, and
@@ -81,15 +90,12 @@ func TestFitBudgetFundsTheSoonestStops(t *testing.T) {
 		hopeless.ID: {Width: 0.30, Next: 0.25, Target: 0.03, Confidence: 0.95, Processes: 400, Stop: 5},
 		capped.ID:   {Width: 0.12, Next: 0.08, Target: 0.03, Confidence: 0.95, Processes: 20},
 	}}
-	r := &Runner{Policy: p, SliceTime: time.Second, MinIterations: 3}
-	r.loop = &policy.Loop{Policy: p}
-	r.state = map[*Benchmark]*benchState{}
+	r := budgetRunner(p, 3)
 	for _, b := range []*Benchmark{near, far, hopeless, capped} {
-		r.state[b] = &benchState{iterations: 4, wall: 4 * time.Second}
-		r.loop.End(b.ID, policy.Iteration{SuiteRun: 4})
+		ran(r, b, 4, 4*time.Second)
 	}
 	// fresh has its minimum 3 processes, of 1 s each, and no interval.
-	r.state[fresh] = &benchState{iterations: 3, wall: 3 * time.Second}
+	ran(r, fresh, 3, 3*time.Second)
 	all := []*Benchmark{capped, far, hopeless, near, fresh}
 
 	// 1 s for fresh's process, which is at its minimum, 1 s for
@@ -166,24 +172,15 @@ func TestRunRecordsPrecisionAndCosts(t *testing.T) {
 // interval at its target gains nothing by gain; the others follow by
 // gain.
 func TestFitBudgetStopsAtTheMinimumFirst(t *testing.T) {
-	pkg := &Package{ImportPath: "p"}
-	bench := func(name string) *Benchmark {
-		b := NewBenchmark(pkg, name, 1, false)
-		b.Config.Iterations = 1
-		return b
-	}
-	held, wide, mid := bench("BenchmarkHeld"), bench("BenchmarkWide"), bench("BenchmarkMid")
+	held, wide, mid := budgetBench("BenchmarkHeld"), budgetBench("BenchmarkWide"), budgetBench("BenchmarkMid")
 	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
 		held.ID: {Width: 0.025, Next: 0.022, Target: 0.03, Confidence: 0.95, Processes: 3, Stop: 4},
 		wide.ID: {Width: 0.30, Next: 0.20, Target: 0.03, Confidence: 0.95, Processes: 20},
 		mid.ID:  {Width: 0.06, Next: 0.05, Target: 0.03, Confidence: 0.95, Processes: 9, Stop: 10},
 	}}
-	r := &Runner{Policy: p, SliceTime: time.Second, MinIterations: 3}
-	r.loop = &policy.Loop{Policy: p}
-	r.state = map[*Benchmark]*benchState{}
+	r := budgetRunner(p, 3)
 	for _, b := range []*Benchmark{held, wide, mid} {
-		r.state[b] = &benchState{iterations: 3, wall: 3 * time.Second}
-		r.loop.End(b.ID, policy.Iteration{SuiteRun: 3})
+		ran(r, b, 3, 3*time.Second)
 	}
 	fit, cut, beyond := r.fitBudget([]*Benchmark{wide, mid, held}, 2*time.Second)
 	assert.Equal(t, []*Benchmark{held, wide}, fit)

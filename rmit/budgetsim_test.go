@@ -1,6 +1,7 @@
 package rmit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -49,14 +50,11 @@ func simulateBudget(t *testing.T, rng *rand.Rand, spreads []float64, perBench fl
 	p, err := stopper.NewPolicy(cfg)
 	require.NoError(t, err)
 	const process = 300 * time.Millisecond
-	r := &Runner{Policy: p, SliceTime: 100 * time.Millisecond, MinIterations: 3}
-	r.loop = &policy.Loop{Policy: p}
-	r.state = map[*Benchmark]*benchState{}
-	pkg := &Package{ImportPath: "p"}
+	r := budgetRunner(p, 3)
 	bs := make([]*Benchmark, len(spreads))
 	for i := range bs {
-		bs[i] = NewBenchmark(pkg, "BenchmarkSim"+string(rune('A'+i/26))+string(rune('a'+i%26)), 1, false)
-		bs[i].Config = Config{SuiteRuns: 10, Iterations: 1}
+		bs[i] = budgetBench(fmt.Sprintf("BenchmarkSim%d", i))
+		bs[i].Config.SuiteRuns = 10
 		r.state[bs[i]] = &benchState{}
 	}
 	remaining := time.Duration(perBench * float64(len(bs)) * float64(process))

@@ -396,14 +396,7 @@ func TestIntervalDefaultStopsStableAndSaysHowFarTheRestIs(t *testing.T) {
 	o.SuiteRuns = 5
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
-	stops := map[string]record.Event{}
-	for _, e := range run.Events {
-		if e.Event == record.EventStop {
-			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
-		}
-	}
+	stops := stopsOf(t, o.Raw)
 	steady, noisy := stops["BenchmarkSteady"], stops["BenchmarkNoisy"]
 	assert.Equal(t, record.ReasonCriterionMet, steady.Reason)
 	assert.True(t, steady.Met)
@@ -686,6 +679,21 @@ func TestSlowOpWarmsOnceAndMeasuresOneSlice(t *testing.T) {
 
 // warmupsOf returns the warmup slices of each process of the run recorded
 // in raw, by benchmark name without its GOMAXPROCS suffix.
+// stopsOf returns the stop event of each benchmark in the raw file, by
+// name without its GOMAXPROCS suffix.
+func stopsOf(t *testing.T, raw string) map[string]record.Event {
+	t.Helper()
+	run, _, err := record.ReadFile(raw)
+	require.NoError(t, err)
+	stops := map[string]record.Event{}
+	for _, e := range run.Events {
+		if e.Event == record.EventStop {
+			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
+		}
+	}
+	return stops
+}
+
 func warmupsOf(t *testing.T, raw string) map[string][]int {
 	t.Helper()
 	warmups, _ := slicesOf(t, raw)
@@ -843,14 +851,7 @@ func TestBudgetFundsTheStopsItCanReach(t *testing.T) {
 	o.Stop, o.SuiteRuns, o.SliceTime, o.Budget = stopper.Default(stopper.Interval), 10, 100*time.Millisecond, 9*time.Second
 	got, err := runFake(t, context.Background(), f, o)
 	require.NoError(t, err)
-	run, _, err := record.ReadFile(o.Raw)
-	require.NoError(t, err)
-	stops := map[string]record.Event{}
-	for _, e := range run.Events {
-		if e.Event == record.EventStop {
-			stops[strings.TrimSuffix(e.Benchmark, suffix())] = e
-		}
-	}
+	stops := stopsOf(t, o.Raw)
 	assert.True(t, stops["BenchmarkNear"].Met, "%+v", stops["BenchmarkNear"])
 	assert.True(t, stops["BenchmarkAlsoNear"].Met, "%+v", stops["BenchmarkAlsoNear"])
 	assert.Positive(t, got.res.Summary.BeyondBudget)
