@@ -168,22 +168,28 @@ func TestRunRecordsPrecisionAndCosts(t *testing.T) {
 }
 
 // TestFitBudgetStopsAtTheMinimumFirst: of the benchmarks at their minimum
-// processes, one whose next process stops it comes first, though an
-// interval at its target gains nothing by gain; the others follow by
-// gain.
+// processes, one whose next process stops it at its target comes first,
+// though an interval at its target gains nothing by gain; then one that
+// process stops out of reach; the others follow by gain.
 func TestFitBudgetStopsAtTheMinimumFirst(t *testing.T) {
-	held, wide, mid := budgetBench("BenchmarkHeld"), budgetBench("BenchmarkWide"), budgetBench("BenchmarkMid")
+	held, hopeless, wide, mid := budgetBench("BenchmarkHeld"), budgetBench("BenchmarkHopeless"), budgetBench("BenchmarkWide"), budgetBench("BenchmarkMid")
 	p := knownPrecision{Static: Static{Slices: 1}, p: map[string]policy.Precision{
-		held.ID: {Width: 0.025, Next: 0.022, Target: 0.03, Confidence: 0.95, Processes: 3, Stop: 4},
-		wide.ID: {Width: 0.30, Next: 0.20, Target: 0.03, Confidence: 0.95, Processes: 20},
-		mid.ID:  {Width: 0.06, Next: 0.05, Target: 0.03, Confidence: 0.95, Processes: 9, Stop: 10},
+		held.ID:     {Width: 0.025, Next: 0.022, Target: 0.03, Confidence: 0.95, Processes: 3, Stop: 4},
+		hopeless.ID: {Width: 0.30, Next: 0.25, Target: 0.03, Confidence: 0.95, Processes: 400, Stop: 4},
+		wide.ID:     {Width: 0.30, Next: 0.20, Target: 0.03, Confidence: 0.95, Processes: 20},
+		mid.ID:      {Width: 0.06, Next: 0.05, Target: 0.03, Confidence: 0.95, Processes: 9, Stop: 10},
 	}}
 	r := budgetRunner(p, 3)
-	for _, b := range []*Benchmark{held, wide, mid} {
+	all := []*Benchmark{wide, mid, hopeless, held}
+	for _, b := range all {
 		ran(r, b, 3, 3*time.Second)
 	}
-	fit, cut, beyond := r.fitBudget([]*Benchmark{wide, mid, held}, 2*time.Second)
-	assert.Equal(t, []*Benchmark{held, wide}, fit)
-	assert.Empty(t, cut)
-	assert.Equal(t, []*Benchmark{mid}, beyond, "gain alone had room for it, not for held")
+	fit, cut, beyond := r.fitBudget(all, 2*time.Second)
+	assert.Equal(t, []*Benchmark{held, hopeless}, fit)
+	assert.Equal(t, []*Benchmark{mid}, cut)
+	assert.Equal(t, []*Benchmark{wide}, beyond, "gain alone had room for it, not for held")
+	fit, cut, beyond = r.fitBudget(all, time.Second)
+	assert.Equal(t, []*Benchmark{held}, fit)
+	assert.Equal(t, []*Benchmark{hopeless, mid}, cut)
+	assert.Equal(t, []*Benchmark{wide}, beyond)
 }

@@ -1150,49 +1150,50 @@ var noDeadline = time.Unix(1<<62, 0)
 // fitBudget keeps, of the benchmarks due in the next suite run, those that
 // fit in the remaining budget, and returns the others as cut or beyond.
 //
-// A benchmark at its MinIterations processes gets its next one first,
-// those that it stops before the others. Then it sets aside what each benchmark whose policy predicts its stop
-// within its cap (policy.Precision.Stop) still needs to get there, the
-// soonest first, as far as the budget goes: a benchmark stopped at its
-// target, or said out of reach of it, is a result, where a process more
-// of one the budget cuts anyway only narrows its interval a little
-// (docs/EVALUATION.md, "A budget funds the stops it can reach"). What is
-// left it fills greedily by the expected narrowing of each benchmark's
-// interval per second (policy.Gain), so that the time goes where the
-// intervals are furthest from their target and cheapest to narrow.
+// A benchmark at its MinIterations processes gets its next one first:
+// those that it stops at their target, then those that it stops out of
+// reach of it, then the others. Then it sets aside what each benchmark
+// whose policy predicts its stop within its cap (policy.Precision.Stop)
+// still needs to get there, the soonest first, as far as the budget goes:
+// a benchmark stopped at its target, or said out of reach of it, is a
+// result, where a process more of one the budget cuts anyway only narrows
+// its interval a little (docs/EVALUATION.md, "A budget funds the stops it
+// can reach"). What is left it fills greedily by the expected narrowing of
+// each benchmark's interval per second (policy.Gain), so that the time
+// goes where the intervals are furthest from their target and cheapest to
+// narrow.
 //
 // beyond are the benchmarks it cuts for those stops: a suite run spent by
 // gain alone had room for them. A run of two versions funds no stops: its
 // pairs stop on their comparison.
 func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, cut, beyond []*Benchmark) {
 	// toStop is the time each benchmark with a predicted stop still
-	// needs to get there, and stopsNext says that it gets there in the
-	// next suite run.
+	// needs to get there, and next ranks those that get there in the
+	// next suite run: 2 at their target, 1 out of reach of it.
 	toStop := map[*Benchmark]time.Duration{}
-	stopsNext := map[*Benchmark]bool{}
+	next := map[*Benchmark]int{}
 	for _, b := range active {
 		d, _ := r.loop.Last(b.ID)
-		if n := d.Precision.Stop - r.state[b].iterations; r.Pairs == nil && d.Precision.Stop > 0 && n > 0 {
-			toStop[b] = time.Duration(n) * r.estimate(b)
-			stopsNext[b] = n <= b.Config.Iterations
+		n := d.Precision.Stop - r.state[b].iterations
+		if r.Pairs != nil || d.Precision.Stop <= 0 || n <= 0 {
+			continue
+		}
+		toStop[b] = time.Duration(n) * r.estimate(b)
+		switch {
+		case n > b.Config.Iterations:
+		case d.Precision.Width <= d.Precision.Target:
+			next[b] = 2
+		default:
+			next[b] = 1
 		}
 	}
 	// The process after a benchmark's minimum comes first: it narrows
 	// an interval of the minimum's 3 processes by about a third, the
 	// cheapest narrowing there is (docs/EVALUATION.md, "Out of reach at
-	// the third process"). Of those, a benchmark that it stops comes
-	// before the others.
+	// the third process").
 	atMinimum := func(b *Benchmark) bool { return r.state[b].iterations <= r.MinIterations }
 	first := r.sortedByGain(slices.DeleteFunc(slices.Clone(active), func(b *Benchmark) bool { return !atMinimum(b) }))
-	slices.SortStableFunc(first, func(a, b *Benchmark) int {
-		switch {
-		case stopsNext[a] && !stopsNext[b]:
-			return -1
-		case stopsNext[b] && !stopsNext[a]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(first, func(a, b *Benchmark) int { return cmp.Compare(next[b], next[a]) })
 	left := remaining
 	fit, cut = r.fill(first, &left)
 	// Then each later stop, the soonest first, as far as the budget goes.
