@@ -393,4 +393,27 @@ func TestWarmupAtHalfTheSlice(t *testing.T) {
 		"BenchmarkB": {1000, 1000, 1000, 1000, 1000, 1000},
 	}, got)
 	assert.Equal(t, 3, sum.Warmup)
+
+	// A warmup an earlier run learned is known before the first
+	// process, which then learns none: it warms up at half the b.N too.
+	f = &fakebin.Binaries{Clock: fakebin.NewClock(), Names: []string{"BenchmarkA"}, NsPerOp: func(fakebin.Slice) float64 { return 1000 }}
+	bs = fakeFamilies(f.Names)
+	raw, rw = newRaw(t)
+	r = &rmit.Runner{Benchmarks: bs, Seed: 1, SliceTime: time.Millisecond, Timeout: time.Minute, Starter: f, Clock: f.Clock.Now, Raw: rw,
+		Policy: knownWarmup{rmit.Static{Warmup: 1, Slices: 2}}}
+	_, err = r.Run(context.Background())
+	require.NoError(t, err)
+	run, _, err = record.Read(bytes.NewReader(raw.Bytes()), "raw")
+	require.NoError(t, err)
+	var ns []int64
+	for _, s := range run.Slices {
+		ns = append(ns, s.N)
+	}
+	assert.Equal(t, []int64{500, 1000, 1000, 500, 1000, 1000, 500, 1000, 1000}, ns)
 }
+
+// knownWarmup is a static policy that knows every benchmark's warmup, as
+// one an earlier run learned.
+type knownWarmup struct{ rmit.Static }
+
+func (k knownWarmup) LearnedWarmup(string) (int, bool) { return k.Warmup, true }

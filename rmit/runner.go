@@ -875,12 +875,30 @@ func (r *Runner) runProcess(ctx context.Context, e Entry, k, order int, times *p
 
 // halfWarmup reports whether b's process of slices slices, whose first
 // slice first announces, warms up at half its b.N (warmupN): once a
-// process of b has run, so that its first, which learns the warmup,
-// compares slices of one length, and when there is a slice after the
-// warmup and more than one op to halve.
+// process of b has run, or its policy knows its warmup from an earlier
+// run, so that a first process that learns the warmup compares slices of
+// one length, and when there is a slice after the warmup and more than
+// one op to halve.
 func (r *Runner) halfWarmup(b *Benchmark, first policy.Step, slices int) bool {
 	st := r.state[b]
-	return first.Warmup && slices > 1 && b.N > 1 && st != nil && st.iterations > 0
+	return first.Warmup && slices > 1 && b.N > 1 && st != nil && (st.iterations > 0 || r.warmupKnown(b))
+}
+
+// A warmupKeeper knows a benchmark's warmup before its first process
+// when an earlier run learned it (stopper's Policy): that process then
+// learns none.
+type warmupKeeper interface {
+	LearnedWarmup(bench string) (slices int, settled bool)
+}
+
+// warmupKnown reports whether the policy knows b's warmup already.
+func (r *Runner) warmupKnown(b *Benchmark) bool {
+	k, ok := r.Policy.(warmupKeeper)
+	if !ok {
+		return false
+	}
+	n, settled := k.LearnedWarmup(b.ID)
+	return settled && n > 0
 }
 
 // recordSlice records slice number slice of entry e, printed as it and
