@@ -34,6 +34,10 @@ type Package struct {
 	Binary string
 	// Hash identifies the test binary's content.
 	Hash string
+	// CodeID identifies the code the test binary runs, whatever its
+	// layout (setCodeIDs); "" when not asked for (PrepareOptions.CodeIDs)
+	// or not known.
+	CodeID string
 	// Layouts are the links of the test binary with randomised code
 	// layouts, Binary the first of them; empty when it was linked once.
 	Layouts []Layout

@@ -34,6 +34,8 @@ type PrepareOptions struct {
 	// Hooked says that BuildFlags add the turn hook's overlay
 	// (Package.Hooked): discovery's probes then use its hooks too.
 	Hooked bool
+	// CodeIDs sets each package's CodeID, with one more go list.
+	CodeIDs bool
 }
 
 // A Suite is the set of calibrated benchmarks a run will measure, and
@@ -155,6 +157,14 @@ func Prepare(ctx context.Context, opts PrepareOptions) (*Suite, error) {
 		logf("gobench-dyn: %s", n)
 	}
 	s := &Suite{Building: time.Since(start)}
+	if opts.CodeIDs {
+		// After Building: a go test pass builds, but lists nothing.
+		if err := setCodeIDs(ctx, opts.Dir, opts.BuildFlags, built); err != nil {
+			// Without it, nothing is keyed by the code: said, not
+			// fatal.
+			logf("gobench-dyn: warning: %v", err)
+		}
+	}
 	for _, f := range failed {
 		s.Failures = append(s.Failures, &PrepareFailure{Package: f.Package.ImportPath, Version: opts.Version, Reason: "build failed", Detail: f.Output})
 	}

@@ -205,7 +205,7 @@ func bindRunFlags(fs *pflag.FlagSet, opts *RunOptions) {
 	bindCompareFlags(fs, &opts.Compare, "min-change")
 	bindShardFlags(fs, &opts.Shard)
 	fs.StringVar(&opts.ShardTimes, "shard-times", "", "balance --shard by the benchmark times of this earlier raw `file`")
-	fs.StringVar(&opts.WarmupCache, "warmup-cache", "auto", "`dir`ectory where a run of one version keeps each benchmark's learned warmup by test binary, and takes the warmup an earlier run learned on the same one; auto: $GOBENCHDYN_WARMUP_CACHE (a directory or off), or gobench-dyn/warmup in the user cache directory; off: none")
+	fs.StringVar(&opts.WarmupCache, "warmup-cache", "auto", "`dir`ectory where a run of one version keeps each benchmark's learned warmup by the code its test binary runs, and takes the warmup an earlier run learned on the same code; auto: $GOBENCHDYN_WARMUP_CACHE (a directory or off), or gobench-dyn/warmup in the user cache directory; off: none")
 	fs.StringVar(&opts.History, "history", "", "add the run's per-benchmark summaries to the history store `file`, at the commit checked out (see gobench-dyn history)")
 }
 

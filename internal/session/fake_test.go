@@ -38,6 +38,9 @@ func fakeEnv(f *fakebin.Binaries) Env {
 		Clock:   f.Clock.Now,
 		Prepare: func(ctx context.Context, opts rmit.PrepareOptions) (*rmit.Suite, error) {
 			pkg := &rmit.Package{ImportPath: "example.com/p", Dir: opts.Dir, Version: opts.Version, Binary: "p.test", Hash: "hash-" + opts.Dir}
+			if opts.CodeIDs {
+				pkg.CodeID = "code-" + opts.Dir
+			}
 			for _, seed := range opts.LayoutSeeds {
 				pkg.Layouts = append(pkg.Layouts, rmit.Layout{Seed: seed, Binary: fmt.Sprintf("%s/p-%d.test", opts.Dir, seed)})
 			}

@@ -60,7 +60,7 @@ type Options struct {
 	SeedSet bool
 
 	// WarmupCache is the directory where a run of one version keeps the
-	// warmups its benchmarks learned, by test binary, and takes those an
+	// warmups its benchmarks learned, by the code its test binaries run, and takes those an
 	// earlier run learned (warmupcache); "" keeps and takes none.
 	WarmupCache string
 

@@ -227,6 +227,9 @@ func (r *run) prepareVersion(ctx context.Context, dir, tmp, version, suffix stri
 		Dir: dir, Patterns: o.Patterns, BuildFlags: flags, BinDir: binDir, Version: version, Log: r.log, TestArgs: o.TestArgs,
 		Discover:    skip.options(rmit.DiscoverOptions{Bench: o.Bench, CPU: o.CPU, SliceTime: sliceTime, Timeout: o.Timeout, Starter: r.env.Starter, Clock: r.env.Clock}),
 		LayoutSeeds: r.layoutSeeds(version), LinkedLayouts: eagerLayouts(o), Hooked: hooked,
+		// The warmup cache keys a run of one version by the code its
+		// binaries run.
+		CodeIDs: o.WarmupCache != "" && o.Baseline == "",
 	})
 	if err != nil {
 		if ctx.Err() != nil {

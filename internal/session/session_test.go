@@ -868,7 +868,7 @@ func TestBudgetFundsTheStopsItCanReach(t *testing.T) {
 }
 
 // TestWarmupCarriedToTheNextRun: a run keeps the warmup each benchmark
-// learned in its first process for the next run of the same test binary,
+// learned in its first process for the next run of the same code,
 // whose first process then warms up as its later ones, without looking
 // again; a benchmark still getting faster at the cap keeps none and is
 // looked at again, and a binary of other content learns again.
@@ -899,9 +899,9 @@ func TestWarmupCarriedToTheNextRun(t *testing.T) {
 	carried := warmupsOf(t, o.Raw)
 	assert.Equal(t, learned["BenchmarkWarm"][1], carried["BenchmarkWarm"][0], "the first process warms up as the later ones did: %v", carried)
 	assert.Equal(t, learned["BenchmarkHeap"], carried["BenchmarkHeap"], "unsettled: learned again")
-	assert.Contains(t, second.log, "gobench-dyn: warmup: 1 of 2 benchmarks warm up as an earlier run learned on the same test binary (--warmup-cache off learns it again)")
+	assert.Contains(t, second.log, "gobench-dyn: warmup: 1 of 2 benchmarks warm up as an earlier run learned on the same code (--warmup-cache off learns it again)")
 
-	// Another binary's content, another file: learned again.
+	// Other code, another file: learned again.
 	o.Raw, o.Dir = filepath.Join(t.TempDir(), "raw.jsonl"), t.TempDir()
 	_, err = runFake(t, context.Background(), fake(), o)
 	require.NoError(t, err)

@@ -9,8 +9,8 @@ import (
 )
 
 // learnedWarmups carries the warmups a run of one version learns to the
-// later runs of the same test binaries, and gave this run those of the
-// earlier ones (warmupcache).
+// later runs of the same code, and gave this run those of the earlier
+// ones (warmupcache).
 type learnedWarmups struct {
 	dir     warmupcache.Dir
 	learner warmupLearner
@@ -26,7 +26,7 @@ type learnedWarmups struct {
 
 // takeWarmups gives each benchmark of a run of one version, under a
 // criterion that learns its warmup in its first process, the warmup an
-// earlier run learned on the same test binary, and returns what keeps
+// earlier run learned on the same code, and returns what keeps
 // this run's for later ones; nil when the run keeps none. A configuration
 // file gives its own warmups, and a comparison warms its turns up by
 // --turn-warmup.
@@ -38,10 +38,10 @@ func (r *run) takeWarmups(pl *runPlan, p *prepared) *learnedWarmups {
 	}
 	w := &learnedWarmups{dir: warmupcache.Dir(o.WarmupCache), learner: learner, bins: map[*rmit.Package][]*rmit.Benchmark{}, taken: map[string]bool{},
 		binary: func(p *rmit.Package) warmupcache.Binary {
-			return warmupcache.Binary{Package: p.ImportPath, Hash: p.Hash, SliceTime: o.SliceTime}
+			return warmupcache.Binary{Package: p.ImportPath, Code: p.CodeID, SliceTime: o.SliceTime}
 		}}
 	for _, b := range p.suite.Benchmarks {
-		if b.Package.Hash == "" {
+		if b.Package.CodeID == "" {
 			continue
 		}
 		if w.bins[b.Package] == nil {
@@ -63,7 +63,7 @@ func (r *run) takeWarmups(pl *runPlan, p *prepared) *learnedWarmups {
 		}
 	}
 	if len(w.taken) > 0 {
-		fmt.Fprintf(r.log, "gobench-dyn: warmup: %d of %d benchmarks warm up as an earlier run learned on the same test binary (--warmup-cache off learns it again)\n",
+		fmt.Fprintf(r.log, "gobench-dyn: warmup: %d of %d benchmarks warm up as an earlier run learned on the same code (--warmup-cache off learns it again)\n",
 			len(w.taken), len(p.suite.Benchmarks))
 	}
 	return w

@@ -1,16 +1,17 @@
 // Package warmupcache keeps each benchmark's learned warmup between runs,
-// by the test binary it was learned on, so that a later run of the same
-// code does not look for it again.
+// by the code its test binary runs, so that a later run of the same code
+// does not look for it again.
 //
 // Under the Interval criterion a benchmark's first process warms up until
 // a slice is no longer much faster than the one before it, and its later
 // processes take what it found. Looking costs the first process one to
 // four slices more than the warmup it finds, and a suite of a hundred
 // benchmarks a tenth of a run (docs/EVALUATION.md, "A warmup learned
-// once"). A test binary that did not change warms up as it did, so a
-// run takes the warmup an earlier run learned on a binary of the same
-// content, at the same slice time; any change to the package or what it
-// links makes a new binary, which learns again.
+// once"). Code that did not change warms up as it did, so a run takes
+// the warmup an earlier run learned on a test binary of the same code
+// (rmit.Package.CodeID, whatever its code layout), at the same slice
+// time; any change to the package or what it links is other code, which
+// learns again.
 package warmupcache
 
 import (
@@ -43,10 +44,10 @@ func Default() (Dir, error) {
 }
 
 // A Binary names one test binary whose benchmarks learned their warmups:
-// its package's import path, the hash of its content and the slice time
-// the warmups are counted in.
+// its package's import path, what identifies the code it runs
+// (rmit.Package.CodeID) and the slice time the warmups are counted in.
 type Binary struct {
-	Package, Hash string
+	Package, Code string
 	SliceTime     time.Duration
 }
 
@@ -55,13 +56,13 @@ type Binary struct {
 const MaxWarmup = 10000
 
 // version changes when what a file holds changes meaning.
-const version = 1
+const version = 2
 
 // file is what the cache holds of one binary.
 type file struct {
 	Version   int            `json:"version"`
 	Package   string         `json:"pkg"`
-	Hash      string         `json:"hash"`
+	Code      string         `json:"code"`
 	SliceNs   int64          `json:"slice_ns"`
 	Warmups   map[string]int `json:"warmups"`
 	WrittenAt time.Time      `json:"written_at"`
@@ -70,7 +71,7 @@ type file struct {
 // path is the file of b: named by a hash of all that identifies it, so
 // that a binary of other content, or another slice time, has its own.
 func (d Dir) path(b Binary) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%d\n%s\n%s\n%d\n", version, b.Package, b.Hash, b.SliceTime))
+	h := sha256.Sum256(fmt.Appendf(nil, "%d\n%s\n%s\n%d\n", version, b.Package, b.Code, b.SliceTime))
 	return filepath.Join(string(d), hex.EncodeToString(h[:16])+".json")
 }
 
@@ -99,9 +100,9 @@ func parse(path string, data []byte, b Binary) (map[string]int, error) {
 	switch {
 	case f.Version != version:
 		return nil, fmt.Errorf("%s: version %d, not %d", path, f.Version, version)
-	case f.Package != b.Package || f.Hash != b.Hash || f.SliceNs != int64(b.SliceTime):
-		return nil, fmt.Errorf("%s: written for %s (%s, slices of %v), not %s (%s, slices of %v)",
-			path, f.Package, f.Hash, time.Duration(f.SliceNs), b.Package, b.Hash, b.SliceTime)
+	case f.Package != b.Package || f.Code != b.Code || f.SliceNs != int64(b.SliceTime):
+		return nil, fmt.Errorf("%s: written for %s (code %s, slices of %v), not %s (code %s, slices of %v)",
+			path, f.Package, f.Code, time.Duration(f.SliceNs), b.Package, b.Code, b.SliceTime)
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.Warmups)) {
 		if w := f.Warmups[name]; w < 1 || w > MaxWarmup {
@@ -134,7 +135,7 @@ func (d Dir) Write(b Binary, warmups map[string]int) error {
 		}
 		merged[name] = w
 	}
-	data, err := json.MarshalIndent(file{Version: version, Package: b.Package, Hash: b.Hash, SliceNs: int64(b.SliceTime), Warmups: merged, WrittenAt: time.Now().UTC()}, "", "  ")
+	data, err := json.MarshalIndent(file{Version: version, Package: b.Package, Code: b.Code, SliceNs: int64(b.SliceTime), Warmups: merged, WrittenAt: time.Now().UTC()}, "", "  ")
 	if err != nil {
 		return err
 	}

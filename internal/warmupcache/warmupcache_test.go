@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var bin = Binary{Package: "example.com/p", Hash: "3b34e6bb48fa9060e7ee39f9", SliceTime: 100 * time.Millisecond}
+var bin = Binary{Package: "example.com/p", Code: "3b34e6bb48fa9060e7ee39f9", SliceTime: 100 * time.Millisecond}
 
 // TestWarmupsOfABinary: what a run writes for a binary, a later run reads
 // back for that binary only: another content or another slice time has
@@ -26,7 +26,7 @@ func TestWarmupsOfABinary(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"BenchmarkA-2": 2, "BenchmarkB-2": 1}, got)
 
-	for _, other := range []Binary{{Package: bin.Package, Hash: "other", SliceTime: bin.SliceTime}, {Package: bin.Package, Hash: bin.Hash, SliceTime: 50 * time.Millisecond}, {Package: "example.com/q", Hash: bin.Hash, SliceTime: bin.SliceTime}} {
+	for _, other := range []Binary{{Package: bin.Package, Code: "other", SliceTime: bin.SliceTime}, {Package: bin.Package, Code: bin.Code, SliceTime: 50 * time.Millisecond}, {Package: "example.com/q", Code: bin.Code, SliceTime: bin.SliceTime}} {
 		got, err = d.Read(other)
 		require.NoError(t, err)
 		assert.Nil(t, got, "%+v", other)
@@ -48,9 +48,9 @@ func TestBadFileIsNamed(t *testing.T) {
 	d := Dir(t.TempDir())
 	for _, data := range []string{
 		"{",
-		`{"version": 9, "pkg": "example.com/p", "hash": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {}}`,
-		`{"version": 1, "pkg": "example.com/q", "hash": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {}}`,
-		`{"version": 1, "pkg": "example.com/p", "hash": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {"BenchmarkA-2": -1}}`,
+		`{"version": 9, "pkg": "example.com/p", "code": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {}}`,
+		`{"version": 2, "pkg": "example.com/q", "code": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {}}`,
+		`{"version": 2, "pkg": "example.com/p", "code": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {"BenchmarkA-2": -1}}`,
 	} {
 		require.NoError(t, os.WriteFile(d.path(bin), []byte(data), 0o644))
 		_, err := d.Read(bin)
@@ -66,7 +66,7 @@ func TestBadFileIsNamed(t *testing.T) {
 // FuzzParse: any file reads as the warmups of the binary it was written
 // for, each of 1 to MaxWarmup slices, or as an error.
 func FuzzParse(f *testing.F) {
-	f.Add([]byte(`{"version": 1, "pkg": "example.com/p", "hash": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {"BenchmarkA-2": 2}}`))
+	f.Add([]byte(`{"version": 2, "pkg": "example.com/p", "code": "3b34e6bb48fa9060e7ee39f9", "slice_ns": 100000000, "warmups": {"BenchmarkA-2": 2}}`))
 	f.Add([]byte(`{"version": 1}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
