@@ -1,6 +1,7 @@
 package rmit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,6 +26,7 @@ func setCodeIDs(ctx context.Context, dir string, buildFlags []string, pkgs []*Pa
 		return nil
 	}
 	args := append([]string{"list", "-test", "-deps", "-export", "-json=ImportPath,BuildID,Deps"}, buildFlags...)
+	args = append(args, "--")
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
@@ -44,7 +46,7 @@ func setCodeIDs(ctx context.Context, dir string, buildFlags []string, pkgs []*Pa
 	}
 	ids := map[string]string{}
 	deps := map[string][]string{}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		var l listed
 		if err := dec.Decode(&l); errors.Is(err, io.EOF) {

@@ -1216,14 +1216,12 @@ func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, c
 	fit, cut = r.fill(first, &left)
 	// Then each later stop, the soonest first, as far as the budget goes.
 	var soonest []*Benchmark
-	for b := range toStop {
-		if !atMinimum(b) {
+	for _, b := range active {
+		if _, ok := toStop[b]; ok && !atMinimum(b) {
 			soonest = append(soonest, b)
 		}
 	}
-	slices.SortFunc(soonest, func(a, b *Benchmark) int {
-		return cmp.Or(cmp.Compare(toStop[a], toStop[b]), cmp.Compare(slices.Index(active, a), slices.Index(active, b)))
-	})
+	slices.SortStableFunc(soonest, func(a, b *Benchmark) int { return cmp.Compare(toStop[a], toStop[b]) })
 	funded := map[*Benchmark]bool{}
 	for _, b := range soonest {
 		if toStop[b] <= left {
@@ -1241,9 +1239,13 @@ func (r *Runner) fitBudget(active []*Benchmark, remaining time.Duration) (fit, c
 	// A benchmark that the budget, spent by gain alone, had room for
 	// was cut for the stops it funded.
 	all := remaining
-	byGain, _ := r.fill(r.sortedByGain(active), &all)
+	fitByGain, _ := r.fill(r.sortedByGain(active), &all)
+	byGain := map[*Benchmark]bool{}
+	for _, b := range fitByGain {
+		byGain[b] = true
+	}
 	cut = slices.DeleteFunc(cut, func(b *Benchmark) bool {
-		if slices.Contains(byGain, b) {
+		if byGain[b] {
 			beyond = append(beyond, b)
 			return true
 		}

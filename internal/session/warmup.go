@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/gobench-dyn/gobench-dyn/internal/warmupcache"
 	"github.com/gobench-dyn/gobench-dyn/rmit"
@@ -16,9 +17,9 @@ type learnedWarmups struct {
 	learner warmupLearner
 	// pkgs are the run's packages with a test binary, in the suite's
 	// order, and bins their benchmarks.
-	pkgs   []*rmit.Package
-	bins   map[*rmit.Package][]*rmit.Benchmark
-	binary func(*rmit.Package) warmupcache.Binary
+	pkgs      []*rmit.Package
+	bins      map[*rmit.Package][]*rmit.Benchmark
+	sliceTime time.Duration
 	// taken holds the IDs of the benchmarks whose warmup came from the
 	// cache: they learned none.
 	taken map[string]bool
@@ -36,10 +37,7 @@ func (r *run) takeWarmups(pl *runPlan, p *prepared) *learnedWarmups {
 	if o.WarmupCache == "" || p.base != nil || pl.config != nil || !ok {
 		return nil
 	}
-	w := &learnedWarmups{dir: warmupcache.Dir(o.WarmupCache), learner: learner, bins: map[*rmit.Package][]*rmit.Benchmark{}, taken: map[string]bool{},
-		binary: func(p *rmit.Package) warmupcache.Binary {
-			return warmupcache.Binary{Package: p.ImportPath, Code: p.CodeID, SliceTime: o.SliceTime}
-		}}
+	w := &learnedWarmups{dir: warmupcache.Dir(o.WarmupCache), learner: learner, bins: map[*rmit.Package][]*rmit.Benchmark{}, taken: map[string]bool{}, sliceTime: o.SliceTime}
 	for _, b := range p.suite.Benchmarks {
 		if b.Package.CodeID == "" {
 			continue
@@ -67,6 +65,11 @@ func (r *run) takeWarmups(pl *runPlan, p *prepared) *learnedWarmups {
 			len(w.taken), len(p.suite.Benchmarks))
 	}
 	return w
+}
+
+// binary names what the cache keeps of p's benchmarks under.
+func (w *learnedWarmups) binary(p *rmit.Package) warmupcache.Binary {
+	return warmupcache.Binary{Package: p.ImportPath, Code: p.CodeID, SliceTime: w.sliceTime}
 }
 
 // keep writes the warmups the run learned, of the benchmarks whose
